@@ -1,0 +1,18 @@
+"""The rule core: tangent types, thunks, projection, the rule tables and rule helpers.
+
+Modules, one concept each:
+
+* ``tangents``   ZeroTangent, NoTangent, Tangent, MutableTangent, NotImplementedTangent
+* ``thunks``     Thunk, InplaceableThunk, unthunk, the eager-thunk switch for engines
+* ``algebra``    add, add_, tangents_equal
+* ``structure``  how primals decompose into fields (shared by everything that walks them)
+* ``zeros``      zero_tangent
+* ``projection`` ProjectTo
+* ``namespace``  array_namespace
+* ``registry``   the rrule and frule tables, opt_out, introspection
+* ``config``     RuleConfig and the capabilities HasReverseMode, HasForwardMode
+* ``define``     scalar_rule, non_differentiable, ignore_derivatives
+* ``errors``     the error classes
+
+This package never imports ``chainrules.rules``, ``engines`` or ``adapters``.
+"""

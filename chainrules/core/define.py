@@ -1,0 +1,247 @@
+"""Helpers that declare rules: ``scalar_rule``, ``non_differentiable``, ``ignore_derivatives``.
+
+``scalar_rule(f, *partials)`` is for elementwise functions: each partial derivative is given
+as a function of the inputs and the output, and the frule and rrule follow, with broadcasting,
+un-broadcasting, projection and the complex convention (a holomorphic ``f``'s pullback is
+``conj(f'(z)) * dy``) taken care of.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> def softsign(x): return x / (1 + np.abs(x))
+>>> scalar_rule(softsign, lambda x, y: (1 - np.abs(y)) ** 2)
+>>> y, pullback = rrule(softsign, 1.0)
+>>> y, pullback(1.0)
+(0.5, (NoTangent(), 0.25))
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .errors import RuleDefinitionError, TangentTypeError
+from .namespace import array_namespace
+from .projection import ProjectTo, _ProjectNoTangent
+from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from .thunks import unthunk
+
+__all__ = ["ignore_derivatives", "non_differentiable", "scalar_rule"]
+
+Partial = Callable[..., Any] | None
+_UFUNC_KEYWORDS = ("dtype", "casting", "order", "subok")
+
+
+def scalar_rule(f: Any, *partials: Any, keywords: tuple[str, ...] | None = None) -> None:
+    """Register the frule and the rrule of an elementwise function from its partials.
+
+    ``partials`` holds one entry per input: a function ``(x1, ..., xn, y) -> df/dxi`` of the
+    inputs and the output, or ``None`` for an input without a tangent (an integer exponent,
+    say). For a function with several outputs, pass one tuple of such entries per output; ``y``
+    is then the tuple of outputs, and an output of integer dtype (``frexp``'s exponent) has no
+    tangent.
+
+    Partials of a complex function are its complex derivative, so they describe holomorphic
+    functions; write non-holomorphic ones (``abs``, ``angle``) as full rules. ``keywords`` are
+    the keyword arguments passed through to ``f`` (by default those of a ufunc that do not
+    change the result's value: dtype, casting, order, subok); any other keyword raises
+    ``RuleKeywordError``. ``out=`` and ``where=`` are never accepted.
+
+    >>> import numpy as np
+    >>> scalar_rule(np.hypot, lambda x, y, z: x / z, lambda x, y, z: y / z)
+    >>> frule((None, 1.0, 0.0), np.hypot, 3.0, 4.0)
+    (np.float64(5.0), 0.6)
+    """
+    if not partials:
+        raise RuleDefinitionError(f"scalar_rule({function_name(f)}): give at least one partial")
+    rows = partials if isinstance(partials[0], tuple) else (partials,)
+    arity = len(rows[0])
+    for row in rows:
+        if not isinstance(row, tuple) or len(row) != arity:
+            raise RuleDefinitionError(
+                f"scalar_rule({function_name(f)}): every output needs one partial per input "
+                f"({arity}), got {row!r}"
+            )
+        for p in row:
+            if p is not None and not callable(p):
+                raise RuleDefinitionError(
+                    f"scalar_rule({function_name(f)}): partial {p!r} is not callable or None"
+                )
+    if keywords is None:
+        keywords = _UFUNC_KEYWORDS if isinstance(f, np.ufunc) else ()
+    multi = len(rows) > 1 or isinstance(partials[0], tuple)
+    signature = inspect.Signature(
+        [inspect.Parameter(f"x{i + 1}", inspect.Parameter.POSITIONAL_ONLY) for i in range(arity)]
+        + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None) for k in keywords]
+    )
+    rule_r = _scalar_rrule(f, rows, multi)
+    rule_f = _scalar_frule(f, rows, multi, arity)
+    for rule, table in ((rule_r, rrule), (rule_f, frule)):
+        rule.__signature__ = signature  # type: ignore[attr-defined]
+        rule.__qualname__ = f"scalar_{table.kind}[{function_name(f)}]"
+        table._add(f, _Method(rule, (object,) * arity, arity, None, frozenset(keywords), None))
+
+
+def _is_complex(x: Any) -> bool:
+    if type(x) is float:
+        return False
+    if isinstance(x, complex):
+        return True
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return False
+    if isinstance(dtype, np.dtype):
+        return dtype.kind == "c"
+    return bool(getattr(dtype, "is_complex", False)) or "complex" in str(dtype)
+
+
+def _conj(p: Any) -> Any:
+    if isinstance(p, int | float):
+        return p
+    if isinstance(p, complex):
+        return p.conjugate()
+    return array_namespace(p).conj(p)
+
+
+def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -> Callable:
+    active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        y = f(*args, **kwargs)
+        projectors = [ProjectTo(a) if on else None for a, on in zip(args, active, strict=True)]
+        complex_case = any(map(_is_complex, args)) or any(map(_is_complex, y if multi else (y,)))
+
+        def scalar_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            outputs = _output_cotangents(dy, len(rows)) if multi else (dy,)
+            grads: list[Any] = [NO_TANGENT]
+            for i, project in enumerate(projectors):
+                if project is None or isinstance(project, _ProjectNoTangent):
+                    grads.append(NO_TANGENT)
+                    continue
+                total: Any = ZERO_TANGENT
+                for r, dy_r in zip(rows, outputs, strict=True):
+                    partial = r[i]
+                    if partial is None or isinstance(dy_r, AbstractZero):
+                        continue
+                    d = partial(*args, y)
+                    total = total + (_conj(d) if complex_case else d) * dy_r
+                grads.append(project(total))
+            return tuple(grads)
+
+        return y, scalar_pullback
+
+    return scalar_rrule
+
+
+def _output_cotangents(dy: Any, n: int) -> tuple[Any, ...]:
+    if isinstance(dy, AbstractZero):
+        return (dy,) * n
+    values = tuple(unthunk(d) for d in dy)
+    if len(values) != n:
+        raise TangentTypeError(f"expected a cotangent for each of {n} outputs, got {len(values)}")
+    return values
+
+
+def _scalar_frule(
+    f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool, arity: int
+) -> Callable:
+    def scalar_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        if len(tangents) != arity + 1:
+            raise TangentTypeError(
+                f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
+                f"got {len(tangents)}"
+            )
+        y = f(*args, **kwargs)
+        outputs = y if multi else (y,)
+        dys = []
+        for r, y_r in zip(rows, outputs, strict=True):
+            if not _has_tangent(y_r):
+                dys.append(NO_TANGENT)
+                continue
+            total: Any = ZERO_TANGENT
+            for partial, dx in zip(r, tangents[1:], strict=True):
+                dx = unthunk(dx)
+                if partial is None or isinstance(dx, AbstractZero) or dx is None:
+                    continue
+                total = total + partial(*args, y) * dx
+            dys.append(_fit_to(total, y_r))
+        return y, (Tangent(tuple, *dys) if multi else dys[0])
+
+    return scalar_frule
+
+
+def _has_tangent(y: Any) -> bool:
+    dtype = getattr(y, "dtype", None)
+    if dtype is None:
+        return isinstance(y, float | complex)
+    return not isinstance(dtype, np.dtype) or dtype.kind in "fc"
+
+
+def _fit_to(dy: Any, y: Any) -> Any:
+    """The frule's output tangent, broadcast to ``y``'s shape and projected onto its space."""
+    if isinstance(dy, AbstractZero):
+        return dy
+    shape = getattr(y, "shape", ())
+    if getattr(dy, "shape", ()) != shape:
+        xp = array_namespace(dy, y)
+        dy = xp.asarray(xp.broadcast_to(xp.asarray(dy), shape), copy=True)
+    return ProjectTo(y)(dy)
+
+
+# ---- functions with no derivative ---------------------------------------------------------
+
+
+def non_differentiable(*functions: Any) -> None:
+    """Declare functions whose outputs have no tangent (predicates, argmax, integer results).
+
+    Their rrule returns the primal and a pullback giving ``NoTangent()`` for every argument;
+    their frule gives ``NoTangent()`` as the output tangent. The coverage report lists them as
+    declared non-differentiable.
+
+    >>> import numpy as np
+    >>> non_differentiable(np.argmax)
+    >>> y, pullback = rrule(np.argmax, np.array([1.0, 3.0]))
+    >>> y, pullback(1.0)
+    (np.int64(1), (NoTangent(), NoTangent()))
+    """
+    for f in functions:
+        rule_r, rule_f = _non_differentiable_rules(f)
+        rrule._add(f, _Method(rule_r, (), 0, object, None, None))
+        frule._add(f, _Method(rule_f, (), 0, object, None, None))
+        mark_non_differentiable(f)
+
+
+def _non_differentiable_rules(f: Any) -> tuple[Callable, Callable]:
+    def non_differentiable_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        y = f(*args, **kwargs)
+        cotangents = (NO_TANGENT,) * (len(args) + 1)
+
+        def non_differentiable_pullback(dy: Any) -> tuple[Any, ...]:
+            return cotangents
+
+        return y, non_differentiable_pullback
+
+    def non_differentiable_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        return f(*args, **kwargs), NO_TANGENT
+
+    return non_differentiable_rrule, non_differentiable_frule
+
+
+def ignore_derivatives(x: Any) -> Any:
+    """``x`` (or ``x()`` for a callable) with every derivative through it cut off.
+
+    Engines see a rule whose pullback gives ``NoTangent()`` and whose frule gives
+    ``NoTangent()``: use it for values that feed a computation but are not differentiated
+    (a step size, logging, a running statistic).
+
+    >>> ignore_derivatives(2.0), ignore_derivatives(lambda: 3.0)
+    (2.0, 3.0)
+    """
+    return x() if callable(x) else x
+
+
+non_differentiable(ignore_derivatives)

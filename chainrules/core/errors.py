@@ -1,0 +1,41 @@
+"""Error classes. Each message names the function and, where there is one, the argument."""
+
+from __future__ import annotations
+
+__all__ = [
+    "AmbiguousRuleError",
+    "ChainRulesError",
+    "MissingCapabilityError",
+    "ProjectionError",
+    "RuleDefinitionError",
+    "RuleKeywordError",
+    "TangentTypeError",
+]
+
+
+class ChainRulesError(Exception):
+    """Base class of every error raised by chainrules itself."""
+
+
+class RuleKeywordError(ChainRulesError, TypeError):
+    """A keyword argument that the rule for a function does not accept."""
+
+
+class AmbiguousRuleError(ChainRulesError, TypeError):
+    """Several rules match the argument types and none is more specific than the others."""
+
+
+class RuleDefinitionError(ChainRulesError, TypeError):
+    """A rule that cannot be registered as written (bad annotation, bad partials)."""
+
+
+class MissingCapabilityError(ChainRulesError, TypeError):
+    """A rule config was asked for something it cannot do (``rrule_via_ad`` without AD)."""
+
+
+class ProjectionError(ChainRulesError, ValueError):
+    """A tangent that cannot be projected onto its primal's tangent space (shapes differ)."""
+
+
+class TangentTypeError(ChainRulesError, TypeError):
+    """A value given where a tangent was needed that is not one (an integer, a string)."""

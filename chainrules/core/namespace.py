@@ -1,0 +1,94 @@
+"""``array_namespace``: the module a rule computes with, chosen by the types of its inputs."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .tangents import AbstractZero, NotImplementedTangent
+from .thunks import AbstractThunk
+
+__all__ = ["array_namespace", "register_array_namespace"]
+
+# Inputs that leave the choice to the others: NumPy and Python values, and tangent markers.
+_NEUTRAL = {
+    float,
+    int,
+    complex,
+    bool,
+    type(None),
+    np.ndarray,
+    np.float64,
+    np.float32,
+    np.float16,
+    np.complex128,
+    np.complex64,
+    np.int64,
+    np.int32,
+    np.bool_,
+}
+_NEUTRAL_BASES = (np.ndarray, np.generic, AbstractZero, AbstractThunk, NotImplementedTangent)
+
+_registered: dict[type, Callable[[Any], Any]] = {}
+_lock = threading.Lock()
+
+
+def register_array_namespace(cls: type, namespace: Callable[[Any], Any]) -> None:
+    """Tell ``array_namespace`` which namespace serves arrays of type ``cls``.
+
+    ``namespace`` is called with one such array and returns the module. Adapters use this for
+    array types that do not answer ``__array_namespace__`` (autograd's boxes, for example).
+    """
+    with _lock:
+        _registered[cls] = namespace
+
+
+def array_namespace(*arrays: Any) -> Any:
+    """The array namespace that rules use to compute with ``arrays``.
+
+    NumPy arrays, NumPy scalars and Python numbers give the ``numpy`` module itself, with no
+    further work. Other arrays give their own ``__array_namespace__()``, a namespace registered
+    with ``register_array_namespace``, or the array-API-compatible namespace that
+    ``array_api_compat`` provides (PyTorch, JAX, dask, CuPy). Mixing two foreign array kinds is
+    a ``TypeError``.
+
+    >>> import numpy as np
+    >>> array_namespace(np.ones(3), 2.0) is np
+    True
+    """
+    found: Any = None
+    for x in arrays:
+        cls = type(x)
+        if cls in _NEUTRAL or isinstance(x, _NEUTRAL_BASES):
+            continue
+        xp = _namespace_of(x, cls)
+        if xp is None:
+            continue
+        if found is not None and xp is not found:
+            raise TypeError(
+                f"array_namespace: arrays of two libraries meet ({found.__name__} and "
+                f"{xp.__name__}); convert one of them first"
+            )
+        found = xp
+    return np if found is None else found
+
+
+def _namespace_of(x: Any, cls: type) -> Any:
+    for klass in cls.__mro__:
+        factory = _registered.get(klass)
+        if factory is not None:
+            return factory(x)
+    method = getattr(x, "__array_namespace__", None)
+    if method is not None:
+        return method()
+    if not (hasattr(x, "shape") and hasattr(x, "dtype")):
+        return None  # a structure or a plain object: no opinion about the namespace
+    import array_api_compat
+
+    try:
+        return array_api_compat.array_namespace(x)
+    except TypeError:
+        return None

@@ -1,0 +1,313 @@
+"""``ProjectTo``: put a tangent back into its primal's tangent space.
+
+Rules build a projector for each input in the forward pass, ``project_x = ProjectTo(x)``, and
+apply it to what the pullback computes. Projection
+
+* sums away broadcast dimensions (leading ones, and size-1 axes of ``x`` that ``dx`` filled);
+* keeps ``x``'s float dtype (float32 stays float32) and takes the real part for real ``x``;
+* gives ``NoTangent()`` for integers, booleans, integer arrays and anything else with no
+  tangent space;
+* gives a Python float for a Python float ``x`` (a complex for a complex), a NumPy scalar of
+  the same type for a NumPy scalar;
+* projects structures field by field, into a ``Tangent`` of the primal's type;
+* passes zeros and ``NotImplementedTangent`` through, and unthunks thunks.
+
+A ``dx`` whose shape cannot be reduced to ``x``'s raises ``ProjectionError`` (a ``ValueError``)
+naming both shapes. Projection is idempotent.
+
+>>> import numpy as np
+>>> ProjectTo(np.ones((3, 1), dtype=np.float32))(np.ones((2, 3, 4)))
+array([[8.],
+       [8.],
+       [8.]], dtype=float32)
+>>> ProjectTo(2.0)(np.complex128(1 + 2j))
+1.0
+>>> ProjectTo(3)(1.0)
+NoTangent()
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .errors import ProjectionError
+from .namespace import array_namespace
+from .structure import decompose, has_tangent_space, is_differentiable_leaf
+from .tangents import (
+    NO_TANGENT,
+    ZERO_TANGENT,
+    AbstractZero,
+    MutableTangent,
+    NotImplementedTangent,
+    Tangent,
+)
+from .thunks import AbstractThunk
+
+__all__ = ["ProjectTo", "unbroadcast_axes"]
+
+_PASS_THROUGH = (AbstractZero, NotImplementedTangent)
+
+
+class ProjectTo:
+    """A projector onto the tangent space of ``x``: ``ProjectTo(x)(dx)``.
+
+    Calling ``ProjectTo(x)`` returns an instance of one of the subclasses below, chosen by the
+    type of ``x``; the projector keeps only what it needs (shape, dtype), never ``x`` itself.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, x: Any) -> Any:
+        make = _FACTORIES.get(type(x))
+        if make is not None:
+            return make(x)
+        return _project_to(x, {})
+
+    def __init__(self, x: Any) -> None:
+        """Subclasses are set up by their ``of`` constructors; ``__new__`` did the work."""
+
+    @classmethod
+    def _blank(cls) -> Any:
+        return object.__new__(cls)
+
+    def __call__(self, dx: Any) -> Any:
+        return self._apply(dx, {})
+
+    def _apply(self, dx: Any, memo: dict) -> Any:
+        raise NotImplementedError
+
+
+class _ProjectNoTangent(ProjectTo):
+    __slots__ = ()
+
+    def _apply(self, dx: Any, memo: dict) -> Any:
+        return NO_TANGENT
+
+    def __repr__(self) -> str:
+        return "ProjectTo(NoTangent)"
+
+
+class _ProjectScalar(ProjectTo):
+    """Python float and complex, and NumPy scalars: the result has the primal's type."""
+
+    __slots__ = ("complex", "convert")
+    complex: bool
+    convert: type
+
+    @classmethod
+    def of(cls, x: Any) -> _ProjectScalar:
+        self = cls._blank()
+        self.convert = type(x)
+        self.complex = isinstance(x, complex | np.complexfloating)
+        return self
+
+    def __call__(self, dx: Any) -> Any:
+        if type(dx) is self.convert:
+            return dx
+        return self._apply(dx, {})
+
+    def _apply(self, dx: Any, memo: dict) -> Any:
+        if isinstance(dx, _PASS_THROUGH):
+            return dx
+        if isinstance(dx, AbstractThunk):
+            dx = dx.unthunk()
+        if isinstance(dx, Tangent):
+            raise ProjectionError(
+                f"ProjectTo: a structural {dx!r} given for a {self.convert.__name__}"
+            )
+        if not isinstance(dx, float | int | complex | np.ndarray | np.generic):
+            # A foreign array (a tracked value during higher-order differentiation): keep it one,
+            # reduced to a scalar in its own namespace.
+            xp = array_namespace(dx)
+            if dx.ndim:
+                dx = xp.sum(dx)
+            return dx if self.complex else xp.real(dx)
+        if np.ndim(dx):
+            dx = np.sum(dx)
+        if not self.complex:
+            dx = dx.real
+        return self.convert(dx)
+
+    def __repr__(self) -> str:
+        return f"ProjectTo({self.convert.__name__})"
+
+
+class _ProjectArray(ProjectTo):
+    """Arrays of any library: un-broadcast, then real part and dtype of the primal."""
+
+    __slots__ = ("complex", "dtype", "shape")
+    complex: bool
+    dtype: Any
+    shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, x: Any) -> _ProjectArray:
+        self = cls._blank()
+        self.shape = tuple(x.shape)
+        self.dtype = x.dtype
+        self.complex = _is_complex_dtype(x.dtype)
+        return self
+
+    def __call__(self, dx: Any) -> Any:
+        if type(dx) is np.ndarray and dx.shape == self.shape and dx.dtype == self.dtype:
+            return dx
+        return self._apply(dx, {})
+
+    def _apply(self, dx: Any, memo: dict) -> Any:
+        if isinstance(dx, _PASS_THROUGH):
+            return dx
+        if isinstance(dx, AbstractThunk):
+            dx = dx.unthunk()
+        if isinstance(dx, Tangent):
+            raise ProjectionError(
+                f"ProjectTo: a structural {dx!r} given for an array of shape {self.shape}"
+            )
+        if isinstance(dx, float | int | complex | np.generic):
+            dx = np.asarray(dx)
+        xp = array_namespace(dx)
+        dx_shape = tuple(dx.shape)
+        if dx_shape != self.shape:
+            axes = unbroadcast_axes(self.shape, dx_shape)
+            if axes:
+                dx = xp.sum(dx, axis=axes)
+            dx = xp.reshape(dx, self.shape)
+        if not self.complex and _is_complex_dtype(dx.dtype):
+            dx = xp.real(dx)
+        if dx.dtype != self.dtype:
+            dx = xp.astype(dx, self.dtype)
+        return dx
+
+    def __repr__(self) -> str:
+        return f"ProjectTo(array shape={self.shape} dtype={self.dtype})"
+
+
+def unbroadcast_axes(shape: tuple[int, ...], dx_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The axes of ``dx_shape`` to sum so that the result reshapes to ``shape``.
+
+    Raises ``ProjectionError`` naming both shapes when ``dx_shape`` is not a broadcast of
+    ``shape``.
+
+    >>> unbroadcast_axes((3, 1), (2, 3, 4))
+    (0, 2)
+    """
+    lead = len(dx_shape) - len(shape)
+    if lead < 0:
+        raise ProjectionError(
+            f"ProjectTo: a tangent of shape {dx_shape} cannot be projected onto shape {shape}"
+        )
+    axes = list(range(lead))
+    for i, n in enumerate(shape):
+        m = dx_shape[lead + i]
+        if n == m:
+            continue
+        if n != 1:
+            raise ProjectionError(
+                f"ProjectTo: a tangent of shape {dx_shape} cannot be projected onto shape {shape}"
+            )
+        axes.append(lead + i)
+    return tuple(axes)
+
+
+def _is_complex_dtype(dtype: Any) -> bool:
+    if isinstance(dtype, np.dtype):
+        return dtype.kind == "c"
+    is_complex = getattr(dtype, "is_complex", None)  # torch
+    if is_complex is not None:
+        return bool(is_complex)
+    return "complex" in str(dtype)
+
+
+class _ProjectStructure(ProjectTo):
+    """Tuples, lists, dicts, namedtuples, dataclasses, objects and closures, field by field."""
+
+    __slots__ = ("fields", "kind", "mutable", "primal_type")
+    fields: dict[Any, ProjectTo]
+    kind: str
+    mutable: bool
+    primal_type: type
+
+    def _apply(self, dx: Any, memo: dict) -> Any:
+        if isinstance(dx, _PASS_THROUGH):
+            return dx
+        if isinstance(dx, AbstractThunk):
+            dx = dx.unthunk()
+        hit = memo.get(id(dx))
+        if hit is not None:
+            return hit[1]
+        cls = MutableTangent if self.mutable else Tangent
+        values = self._fields_of(dx)
+        backing: dict[Any, Any] = {}
+        positional = self.kind == "positional"
+        out = cls._from_backing(self.primal_type, self.kind, () if positional else backing)
+        memo[id(dx)] = (dx, out)
+        for key, project in self.fields.items():
+            backing[key] = project._apply(values[key], memo)
+        if positional:
+            object.__setattr__(out, "_backing", tuple(backing.values()))
+        return out
+
+    def _fields_of(self, dx: Any) -> dict[Any, Any]:
+        if isinstance(dx, Tangent):
+            if dx.is_positional != (self.kind == "positional") or (
+                dx.is_positional and len(dx) != len(self.fields)
+            ):
+                raise ProjectionError(f"ProjectTo: {dx!r} does not match {self!r}")
+            return {
+                k: dx[k] if dx.is_positional else dx.backing.get(k, ZERO_TANGENT)
+                for k in self.fields
+            }
+        if (
+            self.kind == "positional"
+            and isinstance(dx, tuple | list)
+            and len(dx) == len(self.fields)
+        ):
+            return dict(enumerate(dx))
+        if self.kind == "mapping" and isinstance(dx, dict):
+            return {k: dx.get(k, ZERO_TANGENT) for k in self.fields}
+        raise ProjectionError(f"ProjectTo: a {type(dx).__name__} given for {self!r}")
+
+    def __repr__(self) -> str:
+        return f"ProjectTo({getattr(self.primal_type, '__name__', self.primal_type)} structure)"
+
+
+def _project_to(x: Any, memo: dict[int, Any]) -> ProjectTo:
+    hit = memo.get(id(x))
+    if hit is not None:
+        return hit[1]
+    fields = decompose(x)
+    if fields is None:
+        if not is_differentiable_leaf(x):
+            return _NO_TANGENT_PROJECTOR
+        if isinstance(x, float | complex | np.generic):
+            return _ProjectScalar.of(x)
+        return _ProjectArray.of(x)
+    if not has_tangent_space(x):
+        memo[id(x)] = (x, _NO_TANGENT_PROJECTOR)
+        return _NO_TANGENT_PROJECTOR
+    projector = _ProjectStructure._blank()
+    projector.primal_type = fields.primal_type
+    projector.kind = fields.kind
+    projector.mutable = fields.mutable
+    projector.fields = {}
+    memo[id(x)] = (x, projector)
+    for key, value in fields.items:
+        projector.fields[key] = _project_to(value, memo)
+    return projector
+
+
+_NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
+_FLOAT_PROJECTOR = _ProjectScalar.of(0.0)
+_COMPLEX_PROJECTOR = _ProjectScalar.of(0j)
+_FACTORIES: dict[type, Any] = {
+    float: lambda x: _FLOAT_PROJECTOR,
+    complex: lambda x: _COMPLEX_PROJECTOR,
+    int: lambda x: _NO_TANGENT_PROJECTOR,
+    bool: lambda x: _NO_TANGENT_PROJECTOR,
+    np.ndarray: lambda x: _ProjectArray.of(x) if x.dtype.kind in "fc" else _NO_TANGENT_PROJECTOR,
+    np.float64: _ProjectScalar.of,
+    np.float32: _ProjectScalar.of,
+    np.complex128: _ProjectScalar.of,
+    np.complex64: _ProjectScalar.of,
+}

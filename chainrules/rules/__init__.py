@@ -1,0 +1,3 @@
+"""The rule library, one module per category and library; importing it registers every rule."""
+
+from . import numpy as numpy

@@ -1,0 +1,3 @@
+"""Rules for NumPy functions."""
+
+from . import elementwise as elementwise
