@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
+from .names import function_name
 
 __all__ = [
     "RuleInfo",
@@ -53,17 +54,6 @@ __all__ = [
     "registered_functions",
     "rrule",
 ]
-
-
-def function_name(f: Any) -> str:
-    """A readable, qualified name for a function: ``numpy.sin``, ``scipy.special.gammaln``."""
-    module = getattr(f, "__module__", None) or ""
-    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
-    if module in ("numpy._core.umath", "numpy.core.umath", "numpy._core.multiarray") or (
-        module == "" and type(f).__name__ == "ufunc"
-    ):
-        module = "numpy"
-    return f"{module}.{name}" if module and module != "builtins" else name
 
 
 @dataclass(frozen=True, eq=False)

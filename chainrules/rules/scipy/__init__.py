@@ -1,0 +1,3 @@
+"""Rules for SciPy functions."""
+
+from . import special as special

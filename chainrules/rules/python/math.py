@@ -1,0 +1,1 @@
+"""Rules for Python's math module."""
