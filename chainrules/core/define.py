@@ -27,7 +27,7 @@ from .namespace import array_namespace
 from .projection import ProjectTo, _ProjectNoTangent
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from .thunks import unthunk
+from .thunks import AbstractThunk, unthunk
 
 __all__ = ["ignore_derivatives", "non_differentiable", "scalar_rule"]
 
@@ -87,8 +87,11 @@ def scalar_rule(f: Any, *partials: Any, keywords: tuple[str, ...] | None = None)
 
 
 def _is_complex(x: Any) -> bool:
-    if type(x) is float:
+    cls = type(x)
+    if cls is float:
         return False
+    if cls is np.ndarray or isinstance(x, np.generic):
+        return x.dtype.kind == "c"
     if isinstance(x, complex):
         return True
     dtype = getattr(x, "dtype", None)
@@ -107,7 +110,35 @@ def _conj(p: Any) -> Any:
     return array_namespace(p).conj(p)
 
 
+_REAL_SCALARS = (float, np.float64, np.float32)
+
+
+def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
+    """The common case, kept lean: one input, one output."""
+
+    def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        y = f(x, **kwargs)
+        project = ProjectTo(x)
+        conj = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
+            _is_complex(x) or _is_complex(y)
+        )
+
+        def scalar_pullback(dy: Any) -> tuple[Any, Any]:
+            if isinstance(dy, AbstractThunk):
+                dy = dy.unthunk()
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, project(dy)
+            d = partial(x, y)
+            return NO_TANGENT, project((_conj(d) if conj else d) * dy)
+
+        return y, scalar_pullback
+
+    return scalar_rrule
+
+
 def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -> Callable:
+    if not multi and len(rows[0]) == 1 and rows[0][0] is not None:
+        return _unary_rrule(f, rows[0][0])
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:

@@ -48,6 +48,7 @@ from .thunks import AbstractThunk
 __all__ = ["ProjectTo", "unbroadcast_axes"]
 
 _PASS_THROUGH = (AbstractZero, NotImplementedTangent)
+_REAL_SCALAR_TYPES = frozenset({float, int, np.float64, np.float32, np.float16})
 
 
 class ProjectTo:
@@ -104,8 +105,11 @@ class _ProjectScalar(ProjectTo):
         return self
 
     def __call__(self, dx: Any) -> Any:
-        if type(dx) is self.convert:
+        cls = type(dx)
+        if cls is self.convert:
             return dx
+        if cls in _REAL_SCALAR_TYPES and not self.complex:
+            return self.convert(dx)
         return self._apply(dx, {})
 
     def _apply(self, dx: Any, memo: dict) -> Any:
@@ -137,9 +141,10 @@ class _ProjectScalar(ProjectTo):
 class _ProjectArray(ProjectTo):
     """Arrays of any library: un-broadcast, then real part and dtype of the primal."""
 
-    __slots__ = ("complex", "dtype", "shape")
+    __slots__ = ("complex", "dtype", "scalar_type", "shape")
     complex: bool
     dtype: Any
+    scalar_type: type | None  # NumPy's scalar type for the dtype, None for other libraries
     shape: tuple[int, ...]
 
     @classmethod
@@ -148,11 +153,16 @@ class _ProjectArray(ProjectTo):
         self.shape = tuple(x.shape)
         self.dtype = x.dtype
         self.complex = _is_complex_dtype(x.dtype)
+        self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
         return self
 
     def __call__(self, dx: Any) -> Any:
-        if type(dx) is np.ndarray and dx.shape == self.shape and dx.dtype == self.dtype:
-            return dx
+        cls = type(dx)
+        if cls is np.ndarray:
+            if dx.shape == self.shape and dx.dtype == self.dtype:
+                return dx
+        elif cls is self.scalar_type and not self.shape:  # ufuncs give 0-d results as scalars
+            return np.asarray(dx)
         return self._apply(dx, {})
 
     def _apply(self, dx: Any, memo: dict) -> Any:

@@ -39,7 +39,7 @@ import threading
 import types
 import typing
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
@@ -67,6 +67,12 @@ class _Method:
     keywords: frozenset[str] | None  # None: accepts any keyword (**kwargs)
     needs: type | None
     opted_out: bool = False
+
+    most: float = field(init=False)  # the largest number of positional arguments accepted
+
+    def __post_init__(self) -> None:
+        most = len(self.types) if self.varargs is None else float("inf")
+        object.__setattr__(self, "most", most)
 
     def accepts(self, arg_types: tuple[type, ...]) -> bool:
         n = len(arg_types)
@@ -272,6 +278,10 @@ class RuleTable:
             )
         ]
         if len(best) > 1:
+            # An opt-out as specific as every rule it meets is meant to override them.
+            for m in best:
+                if m.opted_out and all(_at_least_as_specific(m, o, n) for o in best):
+                    return m
             candidates = "; ".join(m.describe() for m in best)
             got = ", ".join(t.__name__ for t in arg_types)
             raise AmbiguousRuleError(
@@ -294,6 +304,22 @@ class RuleTable:
         if self.kind == "rrule":
             return self._run(args[0], args[1:], kwargs, None, ())
         return self._run(args[1], args[2:], kwargs, None, (args[0],))
+
+
+class _RRuleTable(RuleTable):
+    """The rrule table, with the lookup of a single untyped rule inlined: the hot path."""
+
+    def __call__(self, f: Any, /, *args: Any, **kwargs: Any) -> Any:
+        try:
+            entry = self._entries.get(f)
+        except TypeError:  # an unhashable callable has no rule
+            return None
+        if entry is None:
+            return None
+        method = entry.state.single
+        if method is None or kwargs or not (method.required <= len(args) <= method.most):
+            return self._run(f, args, kwargs, None, ())
+        return method.fn(*args)
 
 
 def _bind_config(fn: Callable, config: Any) -> Callable:
@@ -388,7 +414,7 @@ def _method_from(rule: Callable, kind: str, needs: type | None) -> _Method:
 
 # ---- the two tables and what the registry knows about functions ----------------------------
 
-rrule = RuleTable("rrule")
+rrule: RuleTable = _RRuleTable("rrule")
 frule = RuleTable("frule")
 _non_differentiable: set[Any] = set()
 

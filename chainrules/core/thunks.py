@@ -24,7 +24,7 @@ import contextvars
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .tangents import Tangent
+from .tangents import AbstractZero, Tangent
 
 __all__ = [
     "AbstractThunk",
@@ -70,18 +70,24 @@ class AbstractThunk:
         raise NotImplementedError
 
     def __add__(self, other: Any) -> Any:
+        if isinstance(other, AbstractZero):  # the zeros' identity, as for ``zero + thunk``
+            return self
         return self.unthunk() + unthunk(other)
 
     def __radd__(self, other: Any) -> Any:
         return unthunk(other) + self.unthunk()
 
     def __sub__(self, other: Any) -> Any:
+        if isinstance(other, AbstractZero):
+            return self
         return self.unthunk() - unthunk(other)
 
     def __rsub__(self, other: Any) -> Any:
         return unthunk(other) - self.unthunk()
 
     def __mul__(self, other: Any) -> Any:
+        if isinstance(other, AbstractZero):  # absorbed: no need to compute the value
+            return other
         return self.unthunk() * unthunk(other)
 
     def __rmul__(self, other: Any) -> Any:
@@ -91,6 +97,8 @@ class AbstractThunk:
         return self.unthunk() / unthunk(other)
 
     def __matmul__(self, other: Any) -> Any:
+        if isinstance(other, AbstractZero):
+            return other
         return self.unthunk() @ unthunk(other)
 
     def __rmatmul__(self, other: Any) -> Any:
