@@ -11,6 +11,9 @@ Rules of the algebra, in addition to those of the zeros (see ``tangents``)::
     thunk                   x                        unthunk(a) + x
     NotImplementedTangent   non-zero x               a
     Tangent                 Tangent                  field-wise over the union of fields
+                                                     (named fields: same primal type only)
+    Tangent                 tuple / list / dict      the container read as a Tangent of the
+                                                     same layout (either order)
     tuple / list            same length              element-wise (never concatenation)
     array / scalar          array / scalar           a + b
 """
@@ -59,9 +62,12 @@ def add(a: Any, b: Any) -> Any:
 
 
 def _add_structural(a: Any, b: Any) -> Any:
+    a, b = _as_tangent_like(a, b), _as_tangent_like(b, a)
     if not (isinstance(a, Tangent) and isinstance(b, Tangent)):
         other = b if isinstance(a, Tangent) else a
         raise TypeError(f"add: a structural Tangent cannot be added to {type(other).__name__}")
+    if a._kind == "named" and a.primal_type is not b.primal_type:
+        raise TypeError(f"add: {a!r} and {b!r} are tangents of different types")
     if a.is_positional:
         if not b.is_positional or len(a) != len(b):
             raise ValueError(f"add: {a!r} and {b!r} have different layouts")
@@ -71,6 +77,21 @@ def _add_structural(a: Any, b: Any) -> Any:
         for key, value in b.backing.items():
             backing[key] = add(backing[key], value) if key in backing else value
     return type(a)._from_backing(a.primal_type, a._kind, backing)
+
+
+def _as_tangent_like(x: Any, like: Any) -> Any:
+    """A plain tuple, list or dict as a ``Tangent`` of the same layout as ``like``.
+
+    ``ProjectTo`` accepts plain containers as cotangents of containers, so they meet
+    structural tangents in accumulation.
+    """
+    if isinstance(x, Tangent) or not isinstance(like, Tangent):
+        return x
+    if like.is_positional and isinstance(x, tuple | list):
+        return Tangent._from_backing(like.primal_type, like._kind, tuple(x))
+    if like._kind == "mapping" and isinstance(x, dict):
+        return Tangent._from_backing(like.primal_type, like._kind, dict(x))
+    return x
 
 
 def add_(acc: Any, t: Any) -> Any:
@@ -98,14 +119,12 @@ def add_(acc: Any, t: Any) -> Any:
             return t.add_into(acc)
         np.add(acc, unthunk(t), out=acc)
         return acc
-    if (
-        isinstance(acc, MutableTangent)
-        and isinstance(unthunk(t), Tangent)
-        and not acc.is_positional
-    ):
-        for key, value in unthunk(t).backing.items():
-            acc[key] = add_(acc[key], value)
-        return acc
+    if isinstance(acc, MutableTangent) and not acc.is_positional:
+        t = unthunk(t)
+        if isinstance(t, Tangent):
+            for key, value in t.backing.items():
+                acc[key] = add_(acc[key], value)
+            return acc
     return add(acc, t)
 
 
@@ -124,42 +143,53 @@ def _can_accumulate(acc: np.ndarray, t: Any) -> bool:
     return False
 
 
-def tangents_equal(a: Any, b: Any, _seen: set | None = None) -> bool:
+def tangents_equal(a: Any, b: Any) -> bool:
     """Value equality of tangents: zeros equal zero arrays, structures compare field-wise.
 
     Arrays compare with ``np.array_equal`` (NaN unequal); absent fields count as zero.
-    Cyclic structures compare without recursing forever.
+    Cyclic and deep structures compare with a work list, never by recursion.
 
     >>> import numpy as np
     >>> from chainrules.core.tangents import ZeroTangent
     >>> tangents_equal(ZeroTangent(), np.zeros(3)), tangents_equal(1.0, 1.0)
     (True, True)
     """
-    if a is b:
-        return True
-    a, b = unthunk(a), unthunk(b)
+    pending = [(a, b)]
+    seen: set[tuple[int, int]] = set()
+    alive = []  # the pairs in seen, kept so that their ids are not reused during the walk
+    while pending:
+        a, b = pending.pop()
+        if a is b:
+            continue
+        a, b = unthunk(a), unthunk(b)
+        if not (isinstance(a, Tangent) and isinstance(b, Tangent)):
+            if not _leaves_equal(a, b):
+                return False
+            continue
+        if a.primal_type is not b.primal_type or a.is_positional != b.is_positional:
+            return False
+        if (id(a), id(b)) in seen:
+            continue
+        seen.add((id(a), id(b)))
+        alive.append((a, b))
+        if a.is_positional:
+            if len(a) != len(b):
+                return False
+            pending.extend(zip(a, b, strict=True))
+        else:
+            pending.extend((a[k], b[k]) for k in set(a.backing) | set(b.backing))
+    return True
+
+
+def _leaves_equal(a: Any, b: Any) -> bool:
     if isinstance(a, AbstractZero) or isinstance(b, AbstractZero):
         other = b if isinstance(a, AbstractZero) else a
         if isinstance(other, AbstractZero):
             return a is b
         return _is_zero_value(other)
-    if isinstance(a, Tangent) or isinstance(b, Tangent):
-        if not (isinstance(a, Tangent) and isinstance(b, Tangent)):
-            return False
-        if a.primal_type is not b.primal_type or a.is_positional != b.is_positional:
-            return False
-        seen = set() if _seen is None else _seen
-        pair = (id(a), id(b))
-        if pair in seen:
-            return True
-        seen.add(pair)
-        if a.is_positional:
-            return len(a) == len(b) and all(
-                tangents_equal(x, y, seen) for x, y in zip(a, b, strict=True)
-            )
-        keys = set(a.backing) | set(b.backing)
-        return all(tangents_equal(a[k], b[k], seen) for k in keys)
-    if isinstance(a, NotImplementedTangent) or isinstance(b, NotImplementedTangent):
+    if isinstance(a, Tangent | NotImplementedTangent) or isinstance(
+        b, Tangent | NotImplementedTangent
+    ):
         return False
     try:
         return bool(np.array_equal(np.asarray(a), np.asarray(b)))
@@ -168,9 +198,20 @@ def tangents_equal(a: Any, b: Any, _seen: set | None = None) -> bool:
 
 
 def _is_zero_value(x: Any) -> bool:
-    if isinstance(x, Tangent):
-        return all(_is_zero_value(unthunk(v)) for v in x)
-    try:
-        return not bool(np.any(np.asarray(x)))
-    except (TypeError, ValueError):
-        return False
+    pending, seen, alive = [x], set(), []
+    while pending:
+        value = unthunk(pending.pop())
+        if isinstance(value, Tangent):
+            if id(value) not in seen:
+                seen.add(id(value))
+                alive.append(value)
+                pending.extend(value)
+            continue
+        if isinstance(value, AbstractZero):
+            continue
+        try:
+            if np.any(np.asarray(value)):
+                return False
+        except (TypeError, ValueError):
+            return False
+    return True

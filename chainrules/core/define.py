@@ -103,7 +103,7 @@ def _is_complex(x: Any) -> bool:
 
 
 def _conj(p: Any) -> Any:
-    if isinstance(p, int | float):
+    if isinstance(p, int | float | AbstractZero):
         return p
     if isinstance(p, complex):
         return p.conjugate()
@@ -270,10 +270,15 @@ def ignore_derivatives(x: Any) -> Any:
     ``NoTangent()``: use it for values that feed a computation but are not differentiated
     (a step size, logging, a running statistic).
 
+    An engine's tracked values, which never reach a rule through this plain Python call,
+    cut themselves off: their type's ``_chainrules_ignore_derivatives(value)`` gives the value.
+
     >>> ignore_derivatives(2.0), ignore_derivatives(lambda: 3.0)
     (2.0, 3.0)
     """
-    return x() if callable(x) else x
+    value = x() if callable(x) else x
+    untracked = getattr(type(value), "_chainrules_ignore_derivatives", None)
+    return value if untracked is None else untracked(value)
 
 
 non_differentiable(ignore_derivatives)

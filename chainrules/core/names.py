@@ -47,8 +47,11 @@ def _scan_imported_modules() -> None:
                 obj = getattr(module, attr, None)
                 if not callable(obj) or isinstance(obj, type):
                     continue
-                # Aliases (jn and jv) resolve to the name the object gives itself.
-                if id(obj) not in _names or attr == getattr(obj, "__name__", None):
+                # Aliases (jn and jv) resolve to the name the object gives itself, in the
+                # first module that has it (numpy.sinc, not its re-export scipy.special.sinc).
+                own = getattr(obj, "__name__", None)
+                known = _names.get(id(obj))
+                if known is None or (attr == own and not known[1].endswith(f".{own}")):
                     _names[id(obj)] = (obj, f"{module_name}.{attr}")
 
 

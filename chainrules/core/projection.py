@@ -34,7 +34,7 @@ import numpy as np
 
 from .errors import ProjectionError
 from .namespace import array_namespace
-from .structure import decompose, has_tangent_space, is_differentiable_leaf
+from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
 from .tangents import (
     NO_TANGENT,
     ZERO_TANGENT,
@@ -90,7 +90,25 @@ class _ProjectNoTangent(ProjectTo):
         return "ProjectTo(NoTangent)"
 
 
-class _ProjectScalar(ProjectTo):
+class _ProjectLeaf(ProjectTo):
+    """A projector onto a number's or an array's space: zeros pass, thunks are unthunked."""
+
+    __slots__ = ()
+
+    def _apply(self, dx: Any, memo: dict) -> Any:
+        if isinstance(dx, _PASS_THROUGH):
+            return dx
+        if isinstance(dx, AbstractThunk):
+            dx = dx.unthunk()
+        if isinstance(dx, Tangent):
+            raise ProjectionError(f"ProjectTo: cannot project the structural {dx!r} onto {self!r}")
+        return self._project(dx)
+
+    def _project(self, dx: Any) -> Any:
+        raise NotImplementedError
+
+
+class _ProjectScalar(_ProjectLeaf):
     """Python float and complex, and NumPy scalars: the result has the primal's type."""
 
     __slots__ = ("complex", "convert")
@@ -112,15 +130,7 @@ class _ProjectScalar(ProjectTo):
             return self.convert(dx)
         return self._apply(dx, {})
 
-    def _apply(self, dx: Any, memo: dict) -> Any:
-        if isinstance(dx, _PASS_THROUGH):
-            return dx
-        if isinstance(dx, AbstractThunk):
-            dx = dx.unthunk()
-        if isinstance(dx, Tangent):
-            raise ProjectionError(
-                f"ProjectTo: a structural {dx!r} given for a {self.convert.__name__}"
-            )
+    def _project(self, dx: Any) -> Any:
         if not isinstance(dx, float | int | complex | np.ndarray | np.generic):
             # A foreign array (a tracked value during higher-order differentiation): keep it one,
             # reduced to a scalar in its own namespace.
@@ -138,7 +148,7 @@ class _ProjectScalar(ProjectTo):
         return f"ProjectTo({self.convert.__name__})"
 
 
-class _ProjectArray(ProjectTo):
+class _ProjectArray(_ProjectLeaf):
     """Arrays of any library: un-broadcast, then real part and dtype of the primal."""
 
     __slots__ = ("complex", "dtype", "scalar_type", "shape")
@@ -165,15 +175,7 @@ class _ProjectArray(ProjectTo):
             return np.asarray(dx)
         return self._apply(dx, {})
 
-    def _apply(self, dx: Any, memo: dict) -> Any:
-        if isinstance(dx, _PASS_THROUGH):
-            return dx
-        if isinstance(dx, AbstractThunk):
-            dx = dx.unthunk()
-        if isinstance(dx, Tangent):
-            raise ProjectionError(
-                f"ProjectTo: a structural {dx!r} given for an array of shape {self.shape}"
-            )
+    def _project(self, dx: Any) -> Any:
         if isinstance(dx, float | int | complex | np.generic):
             dx = np.asarray(dx)
         xp = array_namespace(dx)
@@ -183,6 +185,8 @@ class _ProjectArray(ProjectTo):
             if axes:
                 dx = xp.sum(dx, axis=axes)
             dx = xp.reshape(dx, self.shape)
+            if isinstance(dx, np.generic):  # NumPy reduces to a scalar; x is a 0-d array
+                dx = np.asarray(dx)
         if not self.complex and _is_complex_dtype(dx.dtype):
             dx = xp.real(dx)
         if dx.dtype != self.dtype:
@@ -239,6 +243,22 @@ class _ProjectStructure(ProjectTo):
     primal_type: type
 
     def _apply(self, dx: Any, memo: dict) -> Any:
+        # A work list rather than recursion, so that deep structures cannot overflow the stack.
+        pending: list[tuple[_ProjectStructure, dict, dict, Tangent]] = []
+        out = self._start(dx, memo, pending)
+        while pending:
+            projector, values, backing, target = pending.pop()
+            for key, project in projector.fields.items():
+                if isinstance(project, _ProjectStructure):
+                    backing[key] = project._start(values[key], memo, pending)
+                else:
+                    backing[key] = project._apply(values[key], memo)
+            if projector.kind == "positional":
+                object.__setattr__(target, "_backing", tuple(backing.values()))
+        return out
+
+    def _start(self, dx: Any, memo: dict, pending: list) -> Any:
+        """The tangent for ``dx``, returned empty; its fields are queued on ``pending``."""
         if isinstance(dx, _PASS_THROUGH):
             return dx
         if isinstance(dx, AbstractThunk):
@@ -252,10 +272,7 @@ class _ProjectStructure(ProjectTo):
         positional = self.kind == "positional"
         out = cls._from_backing(self.primal_type, self.kind, () if positional else backing)
         memo[id(dx)] = (dx, out)
-        for key, project in self.fields.items():
-            backing[key] = project._apply(values[key], memo)
-        if positional:
-            object.__setattr__(out, "_backing", tuple(backing.values()))
+        pending.append((self, values, backing, out))
         return out
 
     def _fields_of(self, dx: Any) -> dict[Any, Any]:
@@ -283,6 +300,18 @@ class _ProjectStructure(ProjectTo):
 
 
 def _project_to(x: Any, memo: dict[int, Any]) -> ProjectTo:
+    """The projector for ``x``; structures are built with a work list, never by recursion."""
+    known: dict[int, bool] = {}
+    pending: list[tuple[_ProjectStructure, Fields]] = []
+    root = _projector_of(x, memo, known, pending)
+    while pending:
+        projector, fields = pending.pop()
+        for key, value in fields.items:
+            projector.fields[key] = _projector_of(value, memo, known, pending)
+    return root
+
+
+def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending: list) -> Any:
     hit = memo.get(id(x))
     if hit is not None:
         return hit[1]
@@ -293,17 +322,17 @@ def _project_to(x: Any, memo: dict[int, Any]) -> ProjectTo:
         if isinstance(x, float | complex | np.generic):
             return _ProjectScalar.of(x)
         return _ProjectArray.of(x)
-    if not has_tangent_space(x):
-        memo[id(x)] = (x, _NO_TANGENT_PROJECTOR)
-        return _NO_TANGENT_PROJECTOR
-    projector = _ProjectStructure._blank()
-    projector.primal_type = fields.primal_type
-    projector.kind = fields.kind
-    projector.mutable = fields.mutable
-    projector.fields = {}
+    if has_tangent_space(x, known):
+        projector = _ProjectStructure._blank()
+        projector.primal_type = fields.primal_type
+        projector.kind = fields.kind
+        projector.mutable = fields.mutable
+        projector.fields = {}
+        pending.append((projector, fields))
+    else:
+        projector = _NO_TANGENT_PROJECTOR
+    # Registered before any field is visited: a cycle back to x ends here.
     memo[id(x)] = (x, projector)
-    for key, value in fields.items:
-        projector.fields[key] = _project_to(value, memo)
     return projector
 
 

@@ -149,35 +149,80 @@ def _attribute_names(x: Any) -> list[str] | None:
 def has_tangent_space(x: Any, known: dict[int, bool] | None = None) -> bool:
     """Whether any differentiable leaf can be reached from ``x``; safe on cyclic graphs.
 
-    ``known`` memoizes answers by ``id`` across calls on one object graph.
+    Alone, it stops at the first differentiable leaf it finds. Walkers that ask about every
+    node of one graph pass one ``known`` dict to all their calls: it memoizes answers by
+    ``id``, a structure with a differentiable field is answered at once, and otherwise one
+    walk answers for every node it reaches, so the total time is linear in the graph's size.
 
     >>> has_tangent_space((1, "a")), has_tangent_space([1, (2, 3.5)])
     (False, True)
     """
-    known = {} if known is None else known
+    if known is None:
+        return _reaches_differentiable_leaf(x)
+    answer = known.get(id(x))
+    if answer is not None:
+        return answer
+    fields = decompose(x)
+    if fields is None:
+        return is_differentiable_leaf(x)
+    if any(is_differentiable_leaf(value) for _, value in fields.items):
+        known[id(x)] = True
+        return True
+    _mark_tangent_spaces(x, known)
+    return known[id(x)]
+
+
+def _reaches_differentiable_leaf(x: Any) -> bool:
     stack, seen = [x], {id(x)}
     while stack:
         node = stack.pop()
-        answer = known.get(id(node))
-        if answer is not None:
-            if answer:
-                known[id(x)] = True
-                return True
-            continue
         fields = decompose(node)
         if fields is None:
             if is_differentiable_leaf(node):
-                known[id(x)] = True
                 return True
             continue
         for _, value in fields.items:
             if id(value) not in seen:
                 seen.add(id(value))
                 stack.append(value)
-    # Nothing reachable from x is differentiable, so the same holds for everything seen.
-    for node_id in seen:
-        known[node_id] = False
     return False
+
+
+def _mark_tangent_spaces(x: Any, known: dict[int, bool]) -> None:
+    """Record in ``known`` whether each node reachable from ``x`` has a tangent space.
+
+    One walk of the graph, then one walk back from the differentiable leaves along the
+    reversed edges. Answers already in ``known`` are trusted and not walked past.
+    """
+    nodes = {id(x): x}  # keeps every node alive, so that no id is reused during the walk
+    parents: dict[int, list[int]] = {}
+    reached: list[int] = []
+    stack = [x]
+    while stack:
+        node = stack.pop()
+        answer = known.get(id(node))
+        if answer is not None:
+            if answer:
+                reached.append(id(node))
+            continue
+        fields = decompose(node)
+        if fields is None:
+            if is_differentiable_leaf(node):
+                reached.append(id(node))
+            continue
+        for _, value in fields.items:
+            parents.setdefault(id(value), []).append(id(node))
+            if id(value) not in nodes:
+                nodes[id(value)] = value
+                stack.append(value)
+    with_space = set(reached)
+    while reached:
+        for parent in parents.get(reached.pop(), ()):
+            if parent not in with_space:
+                with_space.add(parent)
+                reached.append(parent)
+    for node_id in nodes:
+        known[node_id] = node_id in with_space
 
 
 def rebuild(x: Any, values: dict[Any, Any]) -> Any:

@@ -208,6 +208,13 @@ class NotImplementedTangent:
         return self
 
 
+def conj_value(v: Any) -> Any:
+    """The complex conjugate of a tangent value; Python numbers spell it ``conjugate``."""
+    if hasattr(v, "conj"):
+        return v.conj()
+    return v.conjugate() if hasattr(v, "conjugate") else v
+
+
 def not_implemented(info: str) -> NotImplementedTangent:
     """Mark a cotangent or tangent that this rule does not compute (yet).
 
@@ -289,9 +296,18 @@ class Tangent:
         return self._kind == _POSITIONAL
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or self._kind == _POSITIONAL:
+        # Own slots land here only while unset (during copying): never look them up again.
+        if name.startswith("__") or name in _TANGENT_SLOTS or self._kind == _POSITIONAL:
             raise AttributeError(name)
         return self._backing.get(name, ZERO_TANGENT)
+
+    def __reduce__(self) -> tuple:
+        # Fields travel as state, set once the new tangent exists, so cyclic tangents copy too.
+        return (_empty_tangent, (type(self), self.primal_type, self._kind), self._backing)
+
+    def __setstate__(self, backing: Any) -> None:
+        # A copy never shares its container of fields with the original.
+        object.__setattr__(self, "_backing", backing if type(backing) is tuple else dict(backing))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; use MutableTangent")
@@ -377,7 +393,14 @@ class Tangent:
         return self.map(lambda v: -v)
 
     def conj(self) -> Tangent:
-        return self.map(lambda v: v.conj() if hasattr(v, "conj") else v)
+        return self.map(conj_value)
+
+
+_TANGENT_SLOTS = frozenset(Tangent.__slots__)
+
+
+def _empty_tangent(cls: type[Tangent], primal_type: type, kind: str) -> Tangent:
+    return cls._from_backing(primal_type, kind, () if kind == _POSITIONAL else {})
 
 
 class MutableTangent(Tangent):

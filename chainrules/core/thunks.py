@@ -24,7 +24,7 @@ import contextvars
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .tangents import AbstractZero, Tangent
+from .tangents import AbstractZero, Tangent, conj_value
 
 __all__ = [
     "AbstractThunk",
@@ -108,8 +108,7 @@ class AbstractThunk:
         return -self.unthunk()
 
     def conj(self) -> Any:
-        value = self.unthunk()
-        return value.conj() if hasattr(value, "conj") else value
+        return conj_value(self.unthunk())
 
 
 class Thunk(AbstractThunk):

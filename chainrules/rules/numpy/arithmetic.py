@@ -1,1 +1,273 @@
-"""Rules for NumPy: arithmetic."""
+"""Rules for NumPy's binary elementwise functions, and ``clip`` and ``where``.
+
+The ndarray operators reach these functions (``a + b`` is ``np.add``, ``a ** b`` is
+``np.power``, ``a // b`` is ``np.floor_divide``...), so their rules serve the operators too.
+Most are one ``scalar_rule`` row with a partial per argument; broadcasting, un-broadcasting,
+dtypes and complex conjugation come from ``scalar_rule``.
+
+Hard points, each a documented choice:
+
+* ``maximum``, ``minimum``, ``fmax``, ``fmin``: at a tie the cotangent is split equally
+  between the two arguments (the frule agrees: the tangent is the mean). A NaN that
+  ``maximum`` propagates gets the cotangent; a NaN that ``fmax`` ignores gets none.
+* ``power(x, p)``: ``d/dx = p x**(p-1)`` is exact at ``x = 0`` and for a negative base with
+  an integral exponent, and is ``0`` for ``p = 0``; ``d/dp = y log(x)`` is ``0`` where
+  ``x = 0`` (no ``0 * log 0``), and uses ``log|x|`` for a negative real base, the derivative
+  of ``Re(x**p)`` (as ChainRules does); integer exponents have no tangent.
+* ``clip(a, lo, hi)``: the cotangent passes to ``a`` on the closed interval ``[lo, hi]``,
+  at exactly a bound too (as PyTorch's ``clamp``), and is 0 outside it. The bounds are
+  parameters without tangent, like ``where``'s condition: their cotangents are
+  ``NoTangent()`` (as in autograd).
+* ``arctan2`` and ``hypot`` have derivative ``0`` at the origin.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.maximum, np.array([1.0, 2.0]), np.array([1.0, 0.0]))
+>>> pullback(np.ones(2))[1:]
+(array([0.5, 1. ]), array([0.5, 0. ]))
+"""
+
+import numpy as np
+
+from ...core.define import _is_complex, scalar_rule
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.thunks import unthunk
+
+__all__ = ["power_base_partial", "power_exponent_partial"]
+
+_LN2 = float(np.log(2.0))
+
+# ---- sums and products ----------------------------------------------------------------------
+
+scalar_rule(np.add, lambda x1, x2, y: 1.0, lambda x1, x2, y: 1.0)
+scalar_rule(np.subtract, lambda x1, x2, y: 1.0, lambda x1, x2, y: -1.0)
+scalar_rule(np.multiply, lambda x1, x2, y: x2, lambda x1, x2, y: x1)
+scalar_rule(np.divide, lambda x1, x2, y: 1 / x2, lambda x1, x2, y: -y / x2)
+
+# ---- powers ---------------------------------------------------------------------------------
+
+
+def power_base_partial(x, p, y):
+    """d(x**p)/dx = p x**(p-1), and 0 where p = 0 (x**0 is constant, even at x = 0)."""
+    xp = array_namespace(x, p)
+    # p - 1 would be -1 where p = 0, and 0 * 0**-1 is NaN; any exponent times p = 0 gives 0.
+    if isinstance(p, int | float | complex):
+        return p * xp.pow(x, 1 if p == 0 else p - 1)
+    return p * xp.pow(x, xp.where(p == 0, 1, p - 1))
+
+
+def power_exponent_partial(x, p, y):
+    """d(x**p)/dp = x**p log(x); 0 where x = 0; log|x| for a negative real x and real y."""
+    xp = array_namespace(x, p)
+    at_zero = x == 0
+    safe_x = xp.where(at_zero, 1.0, x)
+    log_x = xp.log(safe_x + 0j) if _is_complex(y) else xp.log(xp.abs(safe_x))
+    return xp.where(at_zero, 0.0, y) * log_x
+
+
+scalar_rule(np.power, power_base_partial, power_exponent_partial)
+scalar_rule(np.float_power, power_base_partial, power_exponent_partial)
+
+# ---- division with remainder ----------------------------------------------------------------
+# The quotients are piecewise constant; the remainders are x1 - q * x2 with that quotient q.
+
+scalar_rule(np.floor_divide, lambda x1, x2, y: ZERO_TANGENT, lambda x1, x2, y: ZERO_TANGENT)
+scalar_rule(
+    np.remainder,
+    lambda x1, x2, y: 1.0,
+    lambda x1, x2, y: -array_namespace(x1, x2).floor_divide(x1, x2),
+)
+scalar_rule(
+    np.fmod,
+    lambda x1, x2, y: 1.0,
+    lambda x1, x2, y: -array_namespace(x1, x2).trunc(x1 / x2),
+)
+scalar_rule(
+    np.divmod,
+    (lambda x1, x2, y: ZERO_TANGENT, lambda x1, x2, y: ZERO_TANGENT),
+    (lambda x1, x2, y: 1.0, lambda x1, x2, y: -y[0]),
+)
+
+# ---- selection: maximum, minimum, fmax, fmin ------------------------------------------------
+
+
+def _selection_partials(first_wins):
+    """The partials of a function that returns one of its two arguments.
+
+    ``first_wins(xp, x1, x2)`` says where the first argument is returned; at a tie both
+    partials are 1/2, so the cotangent is split equally.
+    """
+
+    def first(x1, x2, y):
+        xp = array_namespace(x1, x2)
+        return xp.where(x1 == x2, 0.5, xp.where(first_wins(xp, x1, x2), 1.0, 0.0))
+
+    def second(x1, x2, y):
+        return 1.0 - first(x1, x2, y)
+
+    return first, second
+
+
+# maximum and minimum propagate a NaN, fmax and fmin return the other argument.
+scalar_rule(np.maximum, *_selection_partials(lambda xp, a, b: (a > b) | xp.isnan(a)))
+scalar_rule(np.minimum, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(a)))
+scalar_rule(np.fmax, *_selection_partials(lambda xp, a, b: (a > b) | xp.isnan(b)))
+scalar_rule(np.fmin, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(b)))
+
+# ---- angles, norms and logs of sums ---------------------------------------------------------
+
+
+def _arctan2_partials():
+    """arctan2(x1, x2) = angle of (x2, x1): partials x2/r^2 and -x1/r^2, 0 at the origin."""
+
+    def safe_r2(x1, x2):
+        r2 = x1 * x1 + x2 * x2
+        return array_namespace(x1, x2).where(r2 == 0, 1.0, r2)
+
+    return (
+        lambda x1, x2, y: x2 / safe_r2(x1, x2),
+        lambda x1, x2, y: -x1 / safe_r2(x1, x2),
+    )
+
+
+def _hypot_partials():
+    """hypot(x1, x2) = r: partials x1/r and x2/r, 0 at the origin (where both are 0)."""
+
+    def safe(y):
+        return array_namespace(y).where(y == 0, 1.0, y)
+
+    return (lambda x1, x2, y: x1 / safe(y), lambda x1, x2, y: x2 / safe(y))
+
+
+scalar_rule(np.arctan2, *_arctan2_partials())
+scalar_rule(np.hypot, *_hypot_partials())
+scalar_rule(
+    np.logaddexp,
+    lambda x1, x2, y: array_namespace(x1, y).exp(x1 - y),
+    lambda x1, x2, y: array_namespace(x2, y).exp(x2 - y),
+)
+scalar_rule(
+    np.logaddexp2,
+    lambda x1, x2, y: array_namespace(x1, y).exp((x1 - y) * _LN2),
+    lambda x1, x2, y: array_namespace(x2, y).exp((x2 - y) * _LN2),
+)
+
+# ---- sign and bit manipulation --------------------------------------------------------------
+
+
+def _copysign_partial(x1, x2, y):
+    """copysign(x1, x2) = +-x1: the partial is 1 where the signs agree, -1 where they differ."""
+    xp = array_namespace(x1, x2)
+    return xp.where(xp.signbit(x1) == xp.signbit(x2), 1.0, -1.0)
+
+
+scalar_rule(np.copysign, _copysign_partial, lambda x1, x2, y: ZERO_TANGENT)
+# ldexp(x1, n) = x1 * 2**n with an integer n, which has no tangent.
+scalar_rule(np.ldexp, lambda x1, x2, y: 2.0**x2, None)
+# heaviside(x1, h) is 0, h or 1; it is h exactly where x1 = 0.
+scalar_rule(
+    np.heaviside,
+    lambda x1, x2, y: ZERO_TANGENT,
+    lambda x1, x2, y: array_namespace(x1).where(x1 == 0, 1.0, 0.0),
+)
+# nextafter(x1, x2) is x1 moved by one unit in the last place: the identity in x1.
+scalar_rule(np.nextafter, lambda x1, x2, y: 1.0, lambda x1, x2, y: ZERO_TANGENT)
+
+
+# ---- clip -----------------------------------------------------------------------------------
+
+
+def _clip_bounds(bounds, min, max):
+    """lo and hi from clip's positional bounds (a_min, a_max) or its keywords min and max."""
+    a_min, a_max = (*bounds, None, None)[:2]
+    return (min if a_min is None else a_min), (max if a_max is None else a_max)
+
+
+def _clipped(a, lo, hi):
+    """Where clip replaces ``a`` by a bound (a NaN in ``a`` is kept, and so passes)."""
+    below = None if lo is None else a < lo
+    above = None if hi is None else a > hi
+    if below is None or above is None:
+        return above if below is None else below
+    return below | above
+
+
+@rrule.register(np.clip)
+def _clip_rrule(a, *bounds, min=None, max=None):
+    """clip(a, lo, hi): the cotangent passes to ``a`` on [lo, hi]; the bounds have none."""
+    lo, hi = _clip_bounds(bounds, min, max)
+    xp = array_namespace(a, lo, hi)
+    project_a = ProjectTo(a)
+    clipped = _clipped(a, lo, hi)
+    no_tangents = (NO_TANGENT,) * len(bounds)
+
+    def clip_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero) or clipped is None:
+            return NO_TANGENT, project_a(dy), *no_tangents
+        return NO_TANGENT, project_a(xp.where(clipped, 0.0, dy)), *no_tangents
+
+    return np.clip(a, lo, hi), clip_pullback
+
+
+@frule.register(np.clip)
+def _clip_frule(tangents, a, *bounds, min=None, max=None):
+    lo, hi = _clip_bounds(bounds, min, max)
+    xp = array_namespace(a, lo, hi)
+    y = np.clip(a, lo, hi)
+    da = _value_or_zero(tangents[1])
+    clipped = _clipped(a, lo, hi)
+    return y, _fit(xp, da if clipped is None else xp.where(clipped, 0.0, da), y)
+
+
+# ---- where ----------------------------------------------------------------------------------
+
+
+@rrule.register(np.where)
+def _where_rrule(condition, x=None, y=None):
+    """where(condition, x, y): the cotangent goes to x where condition holds, else to y.
+
+    The condition has no tangent. With the condition alone, ``where`` returns indices, which
+    have no tangent either.
+    """
+    if x is None and y is None:
+        out = np.where(condition)
+        return out, lambda dy: (NO_TANGENT, NO_TANGENT)
+    xp = array_namespace(x, y)
+    project_x, project_y = ProjectTo(x), ProjectTo(y)
+
+    def where_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, NO_TANGENT, project_x(dy), project_y(dy)
+        dx = project_x(xp.where(condition, dy, 0.0))
+        return NO_TANGENT, NO_TANGENT, dx, project_y(xp.where(condition, 0.0, dy))
+
+    return xp.where(condition, x, y), where_pullback
+
+
+@frule.register(np.where)
+def _where_frule(tangents, condition, x=None, y=None):
+    if x is None and y is None:
+        return np.where(condition), NO_TANGENT
+    xp = array_namespace(x, y)
+    out = xp.where(condition, x, y)
+    dx, dy = (_value_or_zero(t) for t in tangents[2:4])
+    return out, _fit(xp, xp.where(condition, dx, dy), out)
+
+
+def _value_or_zero(t):
+    """A tangent as a value that ``where`` can select from: zeros (and None) become 0.0."""
+    t = unthunk(t)
+    return 0.0 if t is None or isinstance(t, AbstractZero) else t
+
+
+def _fit(xp, dy, y):
+    """``dy`` broadcast to the shape of ``y`` and projected onto its tangent space."""
+    shape = tuple(getattr(y, "shape", ()))
+    if tuple(getattr(dy, "shape", ())) != shape:
+        dy = xp.broadcast_to(xp.asarray(dy), shape)
+    return ProjectTo(y)(dy)

@@ -1,1 +1,364 @@
-"""Rules for NumPy: constructors."""
+"""Rules for NumPy: constructors whose result depends on array values (full, linspace, array).
+
+``full`` and ``full_like`` depend on the fill value only: its cotangent is the sum of the
+output's, and the template array of ``full_like`` gets a zero. ``linspace`` is linear in
+``start`` and ``stop``: sample ``i`` is ``start + (stop - start) * t_i``, so the cotangents
+weigh the output's by ``1 - t_i`` and ``t_i``. ``array`` and ``asarray`` of a nested list of
+numbers and arrays hand each element its slice of the cotangent. ``zeros_like``, ``ones_like``
+and ``empty_like`` are non-differentiable.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.linspace, 0.0, 1.0, 3)
+>>> pullback(np.ones(3))
+(NoTangent(), 1.5, 1.5, NoTangent())
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chainrules.core.define import non_differentiable
+from chainrules.core.namespace import array_namespace
+from chainrules.core.projection import ProjectTo
+from chainrules.core.registry import frule, rrule
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
+from chainrules.core.thunks import unthunk
+
+from .axes import normalize_axis
+from .linear_maps import dense_nested, has_tangent, nest_like
+
+__all__: list[str] = []
+
+
+def _is_zero(t: Any) -> bool:
+    return t is None or isinstance(t, AbstractZero | NoTangent)
+
+
+def _filled(y: Any, d_fill: Any) -> Any:
+    """The tangent of an array filled with one value: that value's tangent, broadcast."""
+    xp = array_namespace(y, d_fill)
+    return xp.astype(xp.broadcast_to(xp.asarray(d_fill), y.shape), y.dtype, copy=True)
+
+
+# ---- full, full_like ------------------------------------------------------------------------
+
+
+def _full_like_rrule(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
+    y = np.full_like(a, fill_value, *args, **kwargs)
+    project_a, project_fill = ProjectTo(a), ProjectTo(fill_value)
+    differentiable = has_tangent(y)
+
+    def full_like_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        rest = (NO_TANGENT,) * len(args)
+        if isinstance(dy, AbstractZero) or not differentiable:
+            return NO_TANGENT, project_a(ZERO_TANGENT), project_fill(ZERO_TANGENT), *rest
+        return NO_TANGENT, project_a(ZERO_TANGENT), project_fill(dy), *rest
+
+    return y, full_like_pullback
+
+
+def _full_like_frule(tangents: tuple, a: Any, fill_value: Any, *args: Any, **kwargs: Any):
+    y = np.full_like(a, fill_value, *args, **kwargs)
+    d_fill = unthunk(tangents[2])
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
+
+
+def _full_rrule(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
+    y = np.full(shape, fill_value, *args, **kwargs)
+    project_fill = ProjectTo(fill_value)
+    differentiable = has_tangent(y)
+
+    def full_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        rest = (NO_TANGENT,) * len(args)
+        if isinstance(dy, AbstractZero) or not differentiable:
+            return NO_TANGENT, NO_TANGENT, project_fill(ZERO_TANGENT), *rest
+        return NO_TANGENT, NO_TANGENT, project_fill(dy), *rest
+
+    return y, full_pullback
+
+
+def _full_frule(tangents: tuple, shape: Any, fill_value: Any, *args: Any, **kwargs: Any):
+    y = np.full(shape, fill_value, *args, **kwargs)
+    d_fill = unthunk(tangents[2])
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
+
+
+for _rule in (_full_like_rrule, _full_like_frule):
+    _rule._chainrules_keywords = ("dtype", "order", "subok", "shape")  # type: ignore[attr-defined]
+for _rule in (_full_rrule, _full_frule):
+    _rule._chainrules_keywords = ("dtype", "order")  # type: ignore[attr-defined]
+rrule.register(np.full_like)(_full_like_rrule)
+frule.register(np.full_like)(_full_like_frule)
+rrule.register(np.full)(_full_rrule)
+frule.register(np.full)(_full_frule)
+
+# ---- linspace ---------------------------------------------------------------------------------
+
+
+def _linspace_weights(y: Any, num: int, endpoint: bool, axis: int) -> Any:
+    """The fractions ``t_i`` of the way from start to stop, shaped to broadcast along ``axis``."""
+    shape = [1] * y.ndim
+    shape[axis] = num
+    t = np.linspace(0.0, 1.0, num, endpoint=endpoint).reshape(shape)
+    return array_namespace(y).asarray(t)
+
+
+def _linspace_options(
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = None,
+    axis: int = 0,
+) -> tuple[int, bool, bool, Any, int]:
+    return num, endpoint, retstep, dtype, axis
+
+
+def _linspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
+    num, endpoint, retstep, dtype, axis = _linspace_options(*args, **kwargs)
+    out = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
+    y = out[0] if retstep else out
+    project_start, project_stop = ProjectTo(start), ProjectTo(stop)
+    axis = normalize_axis(axis, y.ndim)
+    divisions = (num - 1 if endpoint else num) or 1
+    differentiable = has_tangent(y)
+    rest = (NO_TANGENT,) * len(args)
+
+    def linspace_pullback(d_out: Any) -> tuple[Any, ...]:
+        d_out = unthunk(d_out)
+        dy, d_step = d_out if retstep and not isinstance(d_out, AbstractZero) else (d_out, 0)
+        dy, d_step = unthunk(dy), unthunk(d_step)
+        if (isinstance(dy, AbstractZero) and _is_zero(d_step)) or not differentiable:
+            return NO_TANGENT, project_start(ZERO_TANGENT), project_stop(ZERO_TANGENT), *rest
+        xp = array_namespace(y, dy)
+        if isinstance(dy, AbstractZero):
+            dy = xp.zeros(y.shape, dtype=y.dtype)
+        t = _linspace_weights(y, num, endpoint, axis)
+        d_to_stop = xp.sum(dy * t, axis=axis)
+        d_start = xp.sum(dy, axis=axis) - d_to_stop
+        if not _is_zero(d_step):
+            d_start = d_start - d_step / divisions
+            d_to_stop = d_to_stop + d_step / divisions
+        return NO_TANGENT, project_start(d_start), project_stop(d_to_stop), *rest
+
+    return out, linspace_pullback
+
+
+def _linspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
+    num, endpoint, retstep, dtype, axis = _linspace_options(*args, **kwargs)
+    out = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
+    y = out[0] if retstep else out
+    d_start, d_stop = unthunk(tangents[1]), unthunk(tangents[2])
+    if not has_tangent(y):
+        return out, NO_TANGENT
+    if _is_zero(d_start) and _is_zero(d_stop):
+        return out, ZERO_TANGENT
+    d_start = 0.0 if _is_zero(d_start) else d_start
+    d_stop = 0.0 if _is_zero(d_stop) else d_stop
+    dy = np.linspace(d_start, d_stop, num, endpoint, False, y.dtype, axis)
+    if not retstep:
+        return out, dy
+    divisions = (num - 1 if endpoint else num) or 1
+    return out, Tangent(tuple, dy, (d_stop - d_start) / divisions)
+
+
+for _rule in (_linspace_rrule, _linspace_frule):
+    _rule._chainrules_keywords = ("num", "endpoint", "retstep", "dtype", "axis")  # type: ignore[attr-defined]
+rrule.register(np.linspace)(_linspace_rrule)
+frule.register(np.linspace)(_linspace_frule)
+
+# ---- geomspace, logspace: exponentials of a linspace -------------------------------------------
+
+
+def _geomspace_options(
+    num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0
+) -> tuple[int, bool, Any, int]:
+    return num, endpoint, dtype, axis
+
+
+def _logspace_options(
+    num: int = 50, endpoint: bool = True, base: Any = 10.0, dtype: Any = None, axis: int = 0
+) -> tuple[int, bool, Any, Any, int]:
+    return num, endpoint, base, dtype, axis
+
+
+def _along_samples(value: Any, axis: int) -> Any:
+    """A start, stop or base, with the samples' axis inserted where ``linspace`` puts it."""
+    return np.expand_dims(value, axis) if np.ndim(value) else value
+
+
+def _geomspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
+    num, endpoint, dtype, axis = _geomspace_options(*args, **kwargs)
+    y = np.geomspace(start, stop, num, endpoint, dtype, axis)
+    project_start, project_stop = ProjectTo(start), ProjectTo(stop)
+    axis = normalize_axis(axis, y.ndim)
+    rest = (NO_TANGENT,) * len(args)
+    differentiable = has_tangent(y)
+
+    def geomspace_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero) or not differentiable:
+            return NO_TANGENT, project_start(ZERO_TANGENT), project_stop(ZERO_TANGENT), *rest
+        # Sample i is start ** (1 - t_i) * stop ** t_i; geomspace rejects zero endpoints.
+        xp = array_namespace(y, dy)
+        t = _linspace_weights(y, num, endpoint, axis)
+        g = dy * xp.conj(y)
+        d_start = xp.sum(g * (1 - t) / xp.conj(_along_samples(start, axis)), axis=axis)
+        d_stop = xp.sum(g * t / xp.conj(_along_samples(stop, axis)), axis=axis)
+        return NO_TANGENT, project_start(d_start), project_stop(d_stop), *rest
+
+    return y, geomspace_pullback
+
+
+def _geomspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
+    num, endpoint, dtype, axis = _geomspace_options(*args, **kwargs)
+    y = np.geomspace(start, stop, num, endpoint, dtype, axis)
+    d_start, d_stop = unthunk(tangents[1]), unthunk(tangents[2])
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    if _is_zero(d_start) and _is_zero(d_stop):
+        return y, ZERO_TANGENT
+    axis = normalize_axis(axis, y.ndim)
+    t = _linspace_weights(y, num, endpoint, axis)
+    rate = 0.0
+    if not _is_zero(d_start):
+        rate = rate + (1 - t) * _along_samples(d_start, axis) / _along_samples(start, axis)
+    if not _is_zero(d_stop):
+        rate = rate + t * _along_samples(d_stop, axis) / _along_samples(stop, axis)
+    return y, (y * rate).astype(y.dtype, copy=False)
+
+
+def _logspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
+    num, endpoint, base, dtype, axis = _logspace_options(*args, **kwargs)
+    y = np.logspace(start, stop, num, endpoint, base, dtype, axis)
+    projects = [ProjectTo(start), ProjectTo(stop), ProjectTo(base)]
+    axis = normalize_axis(axis, y.ndim)
+    has_base = len(args) > 2  # base passed by position (after num and endpoint): it gets one
+    differentiable = has_tangent(y)
+
+    def logspace_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        rest = [NO_TANGENT] * len(args)
+        if isinstance(dy, AbstractZero) or not differentiable:
+            if has_base:
+                rest[2] = projects[2](ZERO_TANGENT)
+            return NO_TANGENT, projects[0](ZERO_TANGENT), projects[1](ZERO_TANGENT), *rest
+        # Sample i is base ** u_i with u_i = start + (stop - start) * t_i.
+        xp = array_namespace(y, dy)
+        t = _linspace_weights(y, num, endpoint, axis)
+        b = _along_samples(base, axis)
+        g = dy * xp.conj(y)
+        du = g * xp.conj(xp.log(xp.asarray(b)))
+        d_start = projects[0](xp.sum(du * (1 - t), axis=axis))
+        d_stop = projects[1](xp.sum(du * t, axis=axis))
+        if has_base:
+            u = np.linspace(start, stop, num, endpoint, axis=axis)
+            rest[2] = projects[2](xp.sum(g * xp.conj(u / b), axis=axis))
+        return NO_TANGENT, d_start, d_stop, *rest
+
+    return y, logspace_pullback
+
+
+def _logspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
+    num, endpoint, base, dtype, axis = _logspace_options(*args, **kwargs)
+    y = np.logspace(start, stop, num, endpoint, base, dtype, axis)
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    d_start, d_stop = unthunk(tangents[1]), unthunk(tangents[2])
+    d_base = unthunk(tangents[5]) if len(args) > 2 else ZERO_TANGENT
+    if _is_zero(d_start) and _is_zero(d_stop) and _is_zero(d_base):
+        return y, ZERO_TANGENT
+    d_start = 0.0 if _is_zero(d_start) else d_start
+    d_stop = 0.0 if _is_zero(d_stop) else d_stop
+    b = _along_samples(base, normalize_axis(axis, y.ndim))
+    du = np.linspace(d_start, d_stop, num, endpoint, axis=axis)
+    rate = du * np.log(np.asarray(b))
+    if not _is_zero(d_base):
+        u = np.linspace(start, stop, num, endpoint, axis=axis)
+        rate = rate + u * _along_samples(d_base, normalize_axis(axis, y.ndim)) / b
+    return y, (y * rate).astype(y.dtype, copy=False)
+
+
+for _rule in (_geomspace_rrule, _geomspace_frule):
+    _rule._chainrules_keywords = ("num", "endpoint", "dtype", "axis")  # type: ignore[attr-defined]
+for _rule in (_logspace_rrule, _logspace_frule):
+    _rule._chainrules_keywords = ("num", "endpoint", "base", "dtype", "axis")  # type: ignore[attr-defined]
+rrule.register(np.geomspace)(_geomspace_rrule)
+frule.register(np.geomspace)(_geomspace_frule)
+rrule.register(np.logspace)(_logspace_rrule)
+frule.register(np.logspace)(_logspace_frule)
+
+# ---- array, asarray: nested sequences of numbers and arrays ----------------------------------
+
+
+def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
+    label = f.__name__
+
+    def array_rrule(obj: Any, *args: Any, **kwargs: Any) -> Any:
+        y = f(obj, *args, **kwargs)
+        project = ProjectTo(obj)
+        base_shape = np.shape(obj)
+        differentiable = has_tangent(y)
+        rest = (NO_TANGENT,) * len(args)
+
+        def array_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero) or not differentiable:
+                return NO_TANGENT, project(ZERO_TANGENT), *rest
+            # ndmin may have added leading axes of length one.
+            dy = array_namespace(dy).reshape(dy, base_shape)
+            return NO_TANGENT, project(nest_like(dy, obj)), *rest
+
+        array_pullback.__name__ = array_pullback.__qualname__ = f"{label}_pullback"
+        return y, array_pullback
+
+    def array_frule(tangents: tuple, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        y = f(obj, *args, **kwargs)
+        dx = unthunk(tangents[1])
+        if not has_tangent(y) or isinstance(dx, NoTangent):
+            return y, NO_TANGENT
+        if isinstance(dx, AbstractZero):
+            return y, ZERO_TANGENT
+        return y, f(dense_nested(dx, obj), *args, **kwargs)
+
+    for rule, table in ((array_rrule, rrule), (array_frule, frule)):
+        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
+        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
+        table.register(f)(rule)
+
+
+_array_rule(np.array, ("dtype", "copy", "order", "subok", "ndmin"))
+_array_rule(np.asarray, ("dtype", "order", "copy"))
+_array_rule(np.asanyarray, ("dtype", "order", "copy"))
+_array_rule(np.ascontiguousarray, ("dtype",))
+_array_rule(np.asfortranarray, ("dtype",))
+_array_rule(np.asarray_chkfinite, ("dtype", "order"))
+_array_rule(np.require, ("dtype", "requirements"))
+
+# ---- templates only ---------------------------------------------------------------------------
+
+non_differentiable(
+    np.zeros_like,
+    np.ones_like,
+    np.empty_like,
+    np.zeros,
+    np.ones,
+    np.empty,
+    np.eye,
+    np.identity,
+    np.tri,
+    np.arange,
+    np.bartlett,
+    np.blackman,
+    np.hamming,
+    np.hanning,
+    np.kaiser,
+)

@@ -1,12 +1,354 @@
-"""Rules for NumPy's elementwise functions (ufuncs), one table row each."""
+"""Rules for NumPy's unary elementwise functions, one table row each.
+
+Holomorphic functions are one ``scalar_rule`` row, their derivative written from the input ``x``
+and the output ``y`` (whichever is cheaper: ``exp`` reuses ``y``). Functions whose derivative
+is zero wherever it exists (``floor``, ``rint``, ``spacing``...) give ``ZeroTangent()`` for a
+float input: their output has a tangent space, unlike the predicates of ``nondiff.py``. The
+non-holomorphic functions (``abs``, ``sign``, ``angle``, ``real``, ``imag``, ``conj``) and
+``nan_to_num`` are written out by hand, with the subgradients of the design: ``abs'(0) = 0``,
+``sign`` and ``angle`` have derivative zero at ``0``. ``sqrt'(0)`` and ``cbrt'(0)`` are
+``inf``, honestly.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.tanh, np.array([0.0, 1.0]))
+>>> pullback(np.ones(2))[1]
+array([1.        , 0.41997434])
+>>> rrule(np.abs, 0.0)[1](1.0)
+(NoTangent(), 0.0)
+"""
+
+import math
 
 import numpy as np
+import scipy.special
 
 from ...core.define import scalar_rule
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.thunks import unthunk
 
-# ---- trigonometric -------------------------------------------------------------------------
+__all__: list[str] = []
 
-scalar_rule(np.sin, lambda x, y: np.cos(x))
-scalar_rule(np.cos, lambda x, y: -np.sin(x))
-scalar_rule(np.tanh, lambda x, y: 1 - y * y)
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+
+
+def _xp(x):
+    return array_namespace(x)
+
+
+# ---- exponentials and logarithms ------------------------------------------------------------
+
 scalar_rule(np.exp, lambda x, y: y)
+scalar_rule(np.exp2, lambda x, y: y * _LN2)
+scalar_rule(np.expm1, lambda x, y: y + 1)
+scalar_rule(np.log, lambda x, y: 1 / x)
+scalar_rule(np.log2, lambda x, y: 1 / (x * _LN2))
+scalar_rule(np.log10, lambda x, y: 1 / (x * _LN10))
+scalar_rule(np.log1p, lambda x, y: 1 / (x + 1))
+
+# ---- powers and roots -----------------------------------------------------------------------
+
+scalar_rule(np.sqrt, lambda x, y: 0.5 / y)
+scalar_rule(np.cbrt, lambda x, y: 1 / (3 * y * y))
+scalar_rule(np.square, lambda x, y: 2 * x)
+scalar_rule(np.reciprocal, lambda x, y: -y * y)
+
+# ---- trigonometric and hyperbolic -----------------------------------------------------------
+
+scalar_rule(np.sin, lambda x, y: _xp(x).cos(x))
+scalar_rule(np.cos, lambda x, y: -_xp(x).sin(x))
+scalar_rule(np.tan, lambda x, y: 1 + y * y)
+scalar_rule(np.arcsin, lambda x, y: 1 / _xp(x).sqrt(1 - x * x))
+scalar_rule(np.arccos, lambda x, y: -1 / _xp(x).sqrt(1 - x * x))
+scalar_rule(np.arctan, lambda x, y: 1 / (1 + x * x))
+scalar_rule(np.sinh, lambda x, y: _xp(x).cosh(x))
+scalar_rule(np.cosh, lambda x, y: _xp(x).sinh(x))
+scalar_rule(np.tanh, lambda x, y: 1 - y * y)
+scalar_rule(np.arcsinh, lambda x, y: 1 / _xp(x).sqrt(x * x + 1))
+# Two square roots, not sqrt(x*x - 1): they agree with arccosh's branch cut for complex x.
+scalar_rule(np.arccosh, lambda x, y: 1 / (_xp(x).sqrt(x - 1) * _xp(x).sqrt(x + 1)))
+scalar_rule(np.arctanh, lambda x, y: 1 / (1 - x * x))
+
+# ---- linear ---------------------------------------------------------------------------------
+
+scalar_rule(np.negative, lambda x, y: -1.0)
+scalar_rule(np.positive, lambda x, y: 1.0)
+scalar_rule(np.deg2rad, lambda x, y: math.pi / 180)
+scalar_rule(np.radians, lambda x, y: math.pi / 180)
+scalar_rule(np.rad2deg, lambda x, y: 180 / math.pi)
+scalar_rule(np.degrees, lambda x, y: 180 / math.pi)
+
+
+# ---- special functions ----------------------------------------------------------------------
+
+
+def _sinc_derivative(x, y):
+    """d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x, which is 0 at x = 0."""
+    xp = _xp(x)
+    at_zero = x == 0
+    safe_x = xp.where(at_zero, 1.0, x)
+    return xp.where(at_zero, 0.0, (xp.cos(math.pi * x) - y) / safe_x)
+
+
+scalar_rule(np.sinc, _sinc_derivative)
+# i0 takes real input only; scipy.special.i1 serves NumPy inputs, which are all that reach it.
+scalar_rule(np.i0, lambda x, y: scipy.special.i1(x))
+
+# ---- zero derivative ------------------------------------------------------------------------
+# Piecewise constant: the derivative is zero wherever it exists, and the output is a float with
+# a tangent space, so float inputs get ZeroTangent() (integer inputs get NoTangent()).
+
+for _step in (np.floor, np.ceil, np.trunc, np.rint, np.fix, np.spacing):
+    scalar_rule(_step, lambda x, y: ZERO_TANGENT)
+
+
+def _round_rrule(a, decimals=0):
+    project_a = ProjectTo(a)
+
+    def round_pullback(dy):
+        return NO_TANGENT, project_a(ZERO_TANGENT)
+
+    return np.round(a, decimals), round_pullback
+
+
+def _round_frule(tangents, a, decimals=0):
+    y = np.round(a, decimals)
+    return y, ProjectTo(y)(ZERO_TANGENT)
+
+
+for _round in (np.round, np.around):
+    rrule.register(_round)(_round_rrule)
+    frule.register(_round)(_round_frule)
+
+# ---- several outputs ------------------------------------------------------------------------
+
+# modf(x) = (fractional part, integral part); the integral part is piecewise constant.
+scalar_rule(np.modf, (lambda x, y: 1.0,), (lambda x, y: ZERO_TANGENT,))
+# frexp(x) = (m, e) with x = m * 2**e: m = x * 2**-e; the integer exponent has no tangent.
+scalar_rule(np.frexp, (lambda x, y: 2.0 ** -y[1],), (None,))
+
+
+# ---- absolute value and sign ----------------------------------------------------------------
+# abs(z) = |z| has the real Jacobian row sign(z)^H: d|z| = Re(conj(s) dz) with s = z/|z|
+# (NumPy's sign of a complex number), so its pullback is s * dy; abs'(0) = 0 as sign(0) = 0.
+
+
+def _abs_rules(f):
+    def abs_rrule(x):
+        xp = _xp(x)
+        project_x = ProjectTo(x)
+        s = xp.sign(x)
+
+        def abs_pullback(dy):
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, project_x(dy)
+            return NO_TANGENT, project_x(s * xp.real(dy))
+
+        return f(x), abs_pullback
+
+    def abs_frule(tangents, x):
+        xp = _xp(x)
+        y = f(x)
+        dx = unthunk(tangents[1])
+        if isinstance(dx, AbstractZero) or dx is None:
+            return y, ProjectTo(y)(ZERO_TANGENT)
+        return y, ProjectTo(y)(xp.real(xp.conj(xp.sign(x)) * dx))
+
+    rrule.register(f)(abs_rrule)
+    frule.register(f)(abs_frule)
+
+
+_abs_rules(np.abs)
+_abs_rules(np.fabs)
+
+
+def _sign_rrule(x):
+    """sign(x): zero derivative for real x; for complex z, s = z/|z| moves with arg(z).
+
+    ds = i s Im(conj(s) dz) / |z|, a real-linear map that is its own adjoint, so the pullback
+    is i s Im(conj(s) dy) / |z|; it is 0 at z = 0, where sign is not differentiable.
+    """
+    xp = _xp(x)
+    project_x = ProjectTo(x)
+    s = xp.sign(x)
+
+    def sign_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero) or not xp.isdtype(s.dtype, "complex floating"):
+            return NO_TANGENT, project_x(ZERO_TANGENT)
+        return NO_TANGENT, project_x(_sign_jvp(xp, x, s, dy))
+
+    return s, sign_pullback
+
+
+def _sign_frule(tangents, x):
+    xp = _xp(x)
+    s = xp.sign(x)
+    dx = unthunk(tangents[1])
+    if isinstance(dx, AbstractZero) or dx is None or not xp.isdtype(s.dtype, "complex floating"):
+        return s, ProjectTo(s)(ZERO_TANGENT)
+    return s, ProjectTo(s)(_sign_jvp(xp, x, s, dx))
+
+
+def _sign_jvp(xp, z, s, dz):
+    r = xp.abs(z)
+    at_zero = r == 0
+    safe_r = xp.where(at_zero, 1.0, r)
+    return xp.where(at_zero, 0.0, 1j * s * xp.imag(xp.conj(s) * dz) / safe_r)
+
+
+rrule.register(np.sign)(_sign_rrule)
+frule.register(np.sign)(_sign_frule)
+
+# ---- complex parts --------------------------------------------------------------------------
+# real, imag and conj are real-linear: their pullbacks are the adjoint maps, dy -> dy,
+# dy -> i dy and dy -> conj(dy). For real x, real and conj are the identity and imag is 0.
+
+
+@rrule.register(np.real)
+def _real_rrule(x):
+    project_x = ProjectTo(x)
+
+    def real_pullback(dy):
+        return NO_TANGENT, project_x(unthunk(dy))
+
+    return np.real(x), real_pullback
+
+
+@frule.register(np.real)
+def _real_frule(tangents, x):
+    dx = unthunk(tangents[1])
+    y = np.real(x)
+    if isinstance(dx, AbstractZero) or dx is None:
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    return y, ProjectTo(y)(_xp(dx).real(dx))
+
+
+@rrule.register(np.imag)
+def _imag_rrule(x):
+    project_x = ProjectTo(x)
+
+    def imag_pullback(dy):
+        dy = unthunk(dy)
+        return NO_TANGENT, project_x(1j * dy)
+
+    return np.imag(x), imag_pullback
+
+
+@frule.register(np.imag)
+def _imag_frule(tangents, x):
+    dx = unthunk(tangents[1])
+    y = np.imag(x)
+    if isinstance(dx, AbstractZero) or dx is None:
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    return y, ProjectTo(y)(_xp(dx).imag(dx))
+
+
+@rrule.register(np.conj)
+def _conj_rrule(x):
+    xp = _xp(x)
+    project_x = ProjectTo(x)
+
+    def conj_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_x(dy)
+        return NO_TANGENT, project_x(xp.conj(dy))
+
+    return xp.conj(x), conj_pullback
+
+
+@frule.register(np.conj)
+def _conj_frule(tangents, x):
+    xp = _xp(x)
+    y = xp.conj(x)
+    dx = unthunk(tangents[1])
+    if isinstance(dx, AbstractZero) or dx is None:
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    return y, ProjectTo(y)(xp.conj(dx))
+
+
+@rrule.register(np.angle)
+def _angle_rrule(z, deg=False):
+    """angle(z): d angle = Im(conj(z) dz) / |z|^2, so the pullback is i z dy / |z|^2.
+
+    Real inputs have derivative zero (the angle is 0 or pi); at z = 0 it is 0 as well.
+    """
+    xp = _xp(z)
+    project_z = ProjectTo(z)
+    scale = 180 / math.pi if deg else 1.0
+
+    def angle_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero) or not _is_complex_array(xp, z):
+            return NO_TANGENT, project_z(ZERO_TANGENT)
+        r2, safe_r2 = _abs2(xp, z)
+        return NO_TANGENT, project_z(xp.where(r2 == 0, 0.0, 1j * z * (scale * dy) / safe_r2))
+
+    return np.angle(z, deg=deg), angle_pullback
+
+
+@frule.register(np.angle)
+def _angle_frule(tangents, z, deg=False):
+    xp = _xp(z)
+    y = np.angle(z, deg=deg)
+    dz = unthunk(tangents[1])
+    if isinstance(dz, AbstractZero) or dz is None or not _is_complex_array(xp, z):
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    scale = 180 / math.pi if deg else 1.0
+    r2, safe_r2 = _abs2(xp, z)
+    dy = xp.where(r2 == 0, 0.0, scale * xp.imag(xp.conj(z) * dz) / safe_r2)
+    return y, ProjectTo(y)(dy)
+
+
+def _abs2(xp, z):
+    r2 = xp.real(z * xp.conj(z))
+    return r2, xp.where(r2 == 0, 1.0, r2)
+
+
+def _is_complex_array(xp, x):
+    return isinstance(x, complex) or xp.isdtype(xp.asarray(x).dtype, "complex floating")
+
+
+# ---- nan_to_num -----------------------------------------------------------------------------
+# Identity where the input is finite, constant where it is replaced; complex numbers have their
+# real and imaginary parts replaced separately.
+
+
+def _finite_parts_tangent(xp, x, dx):
+    if not _is_complex_array(xp, x):
+        return xp.where(xp.isfinite(x), dx, 0.0)
+    real = xp.where(xp.isfinite(xp.real(x)), xp.real(dx), 0.0)
+    imag = xp.where(xp.isfinite(xp.imag(x)), xp.imag(dx), 0.0)
+    return real + 1j * imag
+
+
+@rrule.register(np.nan_to_num)
+def _nan_to_num_rrule(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    xp = _xp(x)
+    project_x = ProjectTo(x)
+
+    def nan_to_num_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_x(dy)
+        return NO_TANGENT, project_x(_finite_parts_tangent(xp, x, dy))
+
+    # Always a copy: copy=False would overwrite x, and rules never mutate their inputs.
+    y = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+    return y, nan_to_num_pullback
+
+
+@frule.register(np.nan_to_num)
+def _nan_to_num_frule(tangents, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    xp = _xp(x)
+    y = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
+    dx = unthunk(tangents[1])
+    if isinstance(dx, AbstractZero) or dx is None:
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    return y, ProjectTo(y)(_finite_parts_tangent(xp, x, dx))

@@ -1,1 +1,328 @@
-"""Rules for NumPy: indexing."""
+"""Rules for NumPy: indexing (``x[key]``, take, take_along_axis, compress, extract, choose, select).
+
+Reading elements is linear: the pushforward reads the same elements of the tangent, and the
+pullback sends each cotangent element back to where it was read, adding up elements read more
+than once (``x[[0, 0]]`` gives ``x[0]`` twice the cotangent, as ``np.add.at`` would). Basic and
+boolean keys never repeat an element and write the cotangent into zeros; integer-array keys
+scatter with ``np.bincount``, which is faster than ``np.add.at``. The scatters run on NumPy
+arrays only. ``choose`` and ``select`` route each cotangent element to the array it was chosen
+from. Functions that compute indices are declared non-differentiable in one table below.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.ndarray.__getitem__, np.arange(3.0), np.array([0, 2, 0]))
+>>> pullback(np.array([1.0, 10.0, 100.0]))[1]
+array([101.,   0.,  10.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chainrules.core.define import non_differentiable
+from chainrules.core.namespace import array_namespace
+from chainrules.core.projection import ProjectTo
+from chainrules.core.registry import frule, rrule
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from chainrules.core.thunks import unthunk
+
+from .linear_maps import (
+    accumulate,
+    call_method,
+    cast,
+    gather_adjoint,
+    has_tangent,
+    linear_rule,
+    nest_like,
+    scatter_add,
+    shape_of,
+    source_map,
+    value_dtype,
+)
+from .shape import dense_tangents
+
+__all__ = ["getitem_adjoint"]
+
+# ---- x[key] --------------------------------------------------------------------------------
+
+
+def _integer_arrays(key: tuple) -> list[Any]:
+    return [
+        k
+        for k in key
+        if not isinstance(k, slice | int | np.integer | type(None) | type(Ellipsis))
+        and np.asarray(k).dtype.kind in "iu"
+    ]
+
+
+def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
+    """The adjoint of ``x[key]``: zeros of ``x_shape`` with ``dy`` added where ``key`` reads.
+
+    Elements read several times (repeated integer indices) accumulate.
+
+    >>> getitem_adjoint(np.ones(2), (3,), np.array([1, 1]))
+    array([0., 2., 0.])
+    """
+    parts = key if isinstance(key, tuple) else (key,)
+    arrays = _integer_arrays(parts)
+    if not arrays and isinstance(dy, np.ndarray | np.generic | float | complex):
+        # Basic and boolean keys read each element at most once: write into fresh zeros
+        # (NumPy cotangents only; others take the scatter below, which engines can record).
+        dx = np.zeros(x_shape, dtype=value_dtype(dy))
+        dx[key] = dy
+        return dx
+    if len(parts) == 1 and arrays and x_shape:
+        return _scatter_rows(np.asarray(parts[0]), dy, x_shape)
+    return scatter_add(source_map(_getitem, x_shape, key), dy, x_shape)
+
+
+def _scatter_rows(index: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:
+    """The adjoint of ``x[index]`` for one integer array along the first axis."""
+    n = x_shape[0]
+    if index.size and index.min() < 0:
+        index = np.where(index < 0, index + n, index)
+    row = int(np.prod(x_shape[1:]))
+    flat = index.ravel()
+    if row != 1:
+        flat = (flat[:, None] * row + np.arange(row)).ravel()
+    xp = array_namespace(dy)
+    total = accumulate(flat, dy, n * row)
+    return cast(xp.reshape(total, x_shape), value_dtype(dy))
+
+
+def _getitem(x: Any, key: Any) -> Any:
+    return x[key]
+
+
+linear_rule(np.ndarray.__getitem__, getitem_adjoint, primal=_getitem)
+
+# ---- take, take_along_axis ------------------------------------------------------------------
+
+
+def _take_adjoint(
+    dy: Any, x_shape: tuple[int, ...], indices: Any, axis: Any = None, mode: str = "raise"
+) -> Any:
+    if axis is None or len(x_shape) == 1:
+        size = int(np.prod(x_shape))
+        index = np.asarray(indices)
+        if mode == "wrap":
+            index = index % size
+        elif mode == "clip":
+            index = np.clip(index, 0, size - 1)
+        flat = _scatter_rows(index, dy, (size,))
+        return array_namespace(flat).reshape(flat, x_shape)
+    sources = source_map(np.take, x_shape, indices, axis=axis, mode=mode)
+    return scatter_add(sources, dy, x_shape)
+
+
+linear_rule(np.take, _take_adjoint, keywords=("axis", "mode"))
+linear_rule(np.ndarray.take, _take_adjoint, keywords=("axis", "mode"), primal=call_method("take"))
+linear_rule(np.take_along_axis, gather_adjoint(np.take_along_axis), keywords=("axis",))
+
+# ---- compress, extract: the array comes second -----------------------------------------------
+
+
+def _selection_rules(f: Any) -> None:
+    """Rules of ``f(condition, x, ...)``, a gather of ``x`` chosen by ``condition``."""
+    label = f.__name__
+
+    def selection_rrule(condition: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+        y = f(condition, x, *args, **kwargs)
+        project_x = ProjectTo(x)
+        x_shape = shape_of(x)
+
+        def selection_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            rest = (NO_TANGENT,) * len(args)
+            if isinstance(dy, AbstractZero):
+                return (NO_TANGENT, NO_TANGENT, project_x(dy), *rest)
+            numbers = source_map(np.copy, x_shape)
+            sources = f(condition, numbers, *args, **kwargs)
+            return (NO_TANGENT, NO_TANGENT, project_x(scatter_add(sources, dy, x_shape)), *rest)
+
+        selection_pullback.__name__ = selection_pullback.__qualname__ = f"{label}_pullback"
+        return y, selection_pullback
+
+    def selection_frule(tangents: tuple, condition: Any, x: Any, *args: Any, **kwargs: Any):
+        y = f(condition, x, *args, **kwargs)
+        dx = unthunk(tangents[2])
+        if not has_tangent(y) or isinstance(dx, NoTangent):
+            return y, NO_TANGENT
+        if isinstance(dx, AbstractZero):
+            return y, ZERO_TANGENT
+        return y, f(condition, dx, *args, **kwargs)
+
+    keywords = ("axis",) if f is np.compress else ()
+    for rule, table in ((selection_rrule, rrule), (selection_frule, frule)):
+        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
+        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
+        table.register(f)(rule)
+
+
+_selection_rules(np.compress)
+_selection_rules(np.extract)
+linear_rule(
+    np.ndarray.compress,
+    gather_adjoint(call_method("compress")),
+    keywords=("axis",),
+    primal=call_method("compress"),
+)
+
+# ---- item: one element as a Python number -----------------------------------------------------
+
+
+def _item_adjoint(dy: Any, x_shape: tuple[int, ...], *args: Any) -> Any:
+    if len(args) == 1:
+        key = np.unravel_index(args[0], x_shape) if x_shape else ()
+    else:
+        key = args
+    return getitem_adjoint(dy, x_shape, tuple(key))
+
+
+linear_rule(np.ndarray.item, _item_adjoint, primal=call_method("item"))
+
+# ---- choose, select: each element comes from one of several arrays --------------------------
+
+
+def _route(dy: Any, chosen: Any, count: int) -> list[Any]:
+    """For each of ``count`` candidates, ``dy`` where it was chosen and zero elsewhere."""
+    xp = array_namespace(dy)
+    zero = xp.zeros((), dtype=dy.dtype)
+    return [xp.where(xp.asarray(chosen == i), dy, zero) for i in range(count)]
+
+
+def _choose_rrule(a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
+    mode = args[0] if args else kwargs.get("mode", "raise")
+    y = np.choose(a, choices, mode=mode)
+    project_choices = ProjectTo(choices)
+    count = len(choices)
+    rest = (NO_TANGENT,) * len(args)
+
+    def choose_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, NO_TANGENT, project_choices(dy), *rest
+        chosen = np.choose(a, list(range(count)), mode=mode)
+        routed = _route(dy, chosen, count)
+        pieces = [nest_like(d, c) for d, c in zip(routed, choices, strict=True)]
+        return NO_TANGENT, NO_TANGENT, project_choices(pieces), *rest
+
+    return y, choose_pullback
+
+
+def _choose_frule(tangents: tuple, a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
+    mode = args[0] if args else kwargs.get("mode", "raise")
+    y = np.choose(a, choices, mode=mode)
+    d_choices = unthunk(tangents[2])
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    if isinstance(d_choices, AbstractZero | NoTangent):
+        return y, ZERO_TANGENT
+    return y, np.choose(a, dense_tangents(d_choices, choices), mode=mode)
+
+
+def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> Any:
+    default = args[0] if args else kwargs.get("default", 0)
+    y = np.select(condlist, choicelist, default)
+    project_choices, project_default = ProjectTo(choicelist), ProjectTo(default)
+    count = len(choicelist)
+
+    def select_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            d_default = project_default(dy)
+            return NO_TANGENT, NO_TANGENT, project_choices(dy), *((d_default,) if args else ())
+        chosen = np.select(condlist, list(range(count)), count)
+        routed = _route(dy, chosen, count + 1)
+        pieces = [nest_like(d, c) for d, c in zip(routed, choicelist, strict=False)]
+        d_default = project_default(routed[-1])
+        return NO_TANGENT, NO_TANGENT, project_choices(pieces), *((d_default,) if args else ())
+
+    return y, select_pullback
+
+
+def _select_frule(tangents: tuple, condlist: Any, choicelist: Any, *args: Any, **kwargs: Any):
+    default = args[0] if args else kwargs.get("default", 0)
+    y = np.select(condlist, choicelist, default)
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    d_choices = unthunk(tangents[2])
+    d_default = unthunk(tangents[3]) if len(tangents) > 3 else ZERO_TANGENT
+    if isinstance(d_choices, AbstractZero | NoTangent):
+        d_choices = ZERO_TANGENT
+    if isinstance(d_choices, AbstractZero) and isinstance(d_default, AbstractZero | NoTangent):
+        return y, ZERO_TANGENT
+    dense = dense_tangents(d_choices, choicelist)
+    if isinstance(d_default, AbstractZero | NoTangent):
+        d_default = 0.0
+    return y, np.select(condlist, dense, d_default)
+
+
+for _rule, _keyword in (
+    (_choose_rrule, "mode"),
+    (_choose_frule, "mode"),
+    (_select_rrule, "default"),
+    (_select_frule, "default"),
+):
+    _rule._chainrules_keywords = (_keyword,)  # type: ignore[attr-defined]
+for _choose in (np.choose, np.ndarray.choose):
+    rrule.register(_choose)(_choose_rrule)
+    frule.register(_choose)(_choose_frule)
+rrule.register(np.select)(_select_rrule)
+frule.register(np.select)(_select_frule)
+
+# ---- bincount: the scatter that the pullbacks above are made of ------------------------------
+
+
+def _bincount_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
+    if "weights" in kwargs:
+        return None  # a keyword argument gets no cotangent: pass the weights positionally
+    y = np.bincount(x, *args, **kwargs)
+    no_tangents = (NO_TANGENT,) * (len(args) + 2)
+    if not args or args[0] is None:
+        return y, lambda dy: no_tangents
+    project_weights = ProjectTo(args[0])
+    index = np.asarray(x)
+
+    def bincount_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        d_weights = project_weights(dy if isinstance(dy, AbstractZero) else dy[index])
+        return NO_TANGENT, NO_TANGENT, d_weights, *no_tangents[3:]
+
+    return y, bincount_pullback
+
+
+def _bincount_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
+    if "weights" in kwargs:
+        return None
+    y = np.bincount(x, *args, **kwargs)
+    if not args or args[0] is None:
+        return y, NO_TANGENT
+    d_weights = unthunk(tangents[2])
+    if isinstance(d_weights, AbstractZero | NoTangent):
+        return y, ZERO_TANGENT
+    return y, np.bincount(x, d_weights, *args[1:], **kwargs)
+
+
+for _rule in (_bincount_rrule, _bincount_frule):
+    _rule._chainrules_keywords = ("minlength", "weights")  # type: ignore[attr-defined]
+rrule.register(np.bincount)(_bincount_rrule)
+frule.register(np.bincount)(_bincount_frule)
+
+# ---- functions that compute indices --------------------------------------------------------
+
+non_differentiable(
+    np.unravel_index,
+    np.ravel_multi_index,
+    np.indices,
+    np.ix_,
+    np.diag_indices,
+    np.diag_indices_from,
+    np.tril_indices,
+    np.tril_indices_from,
+    np.triu_indices,
+    np.triu_indices_from,
+    np.mask_indices,
+)

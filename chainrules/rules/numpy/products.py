@@ -1,1 +1,456 @@
-"""Rules for NumPy: products."""
+"""Rules for NumPy: products outside ``np.linalg`` (matmul, dot, tensordot, kron, cross...).
+
+Each product is linear in each factor. The pushforward is the sum over factors of the product
+with that factor replaced by its tangent; the pullback contracts the output cotangent with the
+other factors, conjugated (the holomorphic convention: ``d_a = dy @ conj(b).T`` for
+``a @ b``), and projects the result onto the factor, which sums over broadcast axes. ``vdot``
+conjugates its first factor, so that factor's cotangent is ``b * conj(dy)``. Cotangents of the
+factors are ``Thunk``\\s: an engine that needs one of them never computes the other.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> from chainrules.core.thunks import unthunk
+>>> y, pullback = rrule(np.matmul, np.eye(2), np.array([[1.0, 2.0], [3.0, 4.0]]))
+>>> unthunk(pullback(np.ones((2, 2)))[1])
+array([[3., 7.],
+       [3., 7.]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from chainrules.core.algebra import add
+from chainrules.core.namespace import array_namespace
+from chainrules.core.projection import ProjectTo
+from chainrules.core.registry import frule, rrule
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from chainrules.core.thunks import Thunk, unthunk
+
+from .axes import normalize_axis
+from .linear_maps import has_tangent, shape_of
+
+__all__ = ["conj", "multilinear_frule"]
+
+
+def conj(xp: Any, x: Any) -> Any:
+    """``conj(x)``, skipping the copy for real values."""
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return x.conjugate() if isinstance(x, complex) else x
+    if isinstance(dtype, np.dtype) and dtype.kind != "c":
+        return x
+    return xp.conj(x)
+
+
+def _inverse(perm: list[int]) -> tuple[int, ...]:
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return tuple(inverse)
+
+
+def multilinear_frule(f: Callable[..., Any], tangents: tuple, *factors: Any, **kwargs: Any):
+    """``(y, dy)`` of ``f(*factors, **kwargs)``, linear in each factor: a sum of products.
+
+    Each term replaces one factor by its tangent; zero tangents drop their term.
+
+    >>> multilinear_frule(np.multiply, (None, 1.0, ZERO_TANGENT), 2.0, 3.0)
+    (6.0, 3.0)
+    """
+    y = f(*factors, **kwargs)
+    if not has_tangent(y):
+        return y, NO_TANGENT
+    total: Any = ZERO_TANGENT
+    for i, t in enumerate(tangents[1 : len(factors) + 1]):
+        t = unthunk(t)
+        if isinstance(t, AbstractZero | NoTangent) or t is None:
+            continue
+        term = f(*factors[:i], t, *factors[i + 1 :], **kwargs)
+        total = add(total, term)
+    return y, total
+
+
+def _register_bilinear(f: Any, rule: Callable[..., Any], also: tuple[Any, ...] = ()) -> None:
+    """Register ``rule`` and a product-rule frule for ``f`` and its aliases (array methods)."""
+
+    def bilinear_frule(tangents: tuple, a: Any, b: Any) -> Any:
+        return multilinear_frule(f, tangents, a, b)
+
+    bilinear_frule.__name__ = bilinear_frule.__qualname__ = f"{f.__name__}_frule"
+    for key in (f, *also):
+        rrule.register(key)(rule)
+        frule.register(key)(bilinear_frule)
+
+
+def _pair(project_a: Any, project_b: Any, da: Callable[[], Any], db: Callable[[], Any]):
+    """The cotangents of two factors, each a thunk (or ``NoTangent()`` without a tangent)."""
+
+    def thunk_of(project: Any, compute: Callable[[], Any]) -> Any:
+        if project(ZERO_TANGENT) is NO_TANGENT:
+            return NO_TANGENT
+        return Thunk(lambda: project(compute()))
+
+    return NO_TANGENT, thunk_of(project_a, da), thunk_of(project_b, db)
+
+
+# ---- matmul ---------------------------------------------------------------------------------
+
+
+def _matmul_rrule(x1: Any, x2: Any) -> Any:
+    xp = array_namespace(x1, x2)
+    y = xp.matmul(x1, x2)
+    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+    n1, n2 = len(shape_of(x1)), len(shape_of(x2))
+
+    def matmul_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_1(dy), project_2(dy)
+        a, b = conj(xp, x1), conj(xp, x2)
+        if n1 == 1 and n2 == 1:
+            return _pair(project_1, project_2, lambda: dy * b, lambda: a * dy)
+        if n1 == 1:
+            return _pair(
+                project_1,
+                project_2,
+                lambda: xp.matmul(b, dy[..., None])[..., 0],
+                lambda: a[:, None] * dy[..., None, :],
+            )
+        if n2 == 1:
+            return _pair(
+                project_1,
+                project_2,
+                lambda: dy[..., :, None] * b,
+                lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
+            )
+        return _pair(
+            project_1,
+            project_2,
+            lambda: xp.matmul(dy, xp.matrix_transpose(b)),
+            lambda: xp.matmul(xp.matrix_transpose(a), dy),
+        )
+
+    return y, matmul_pullback
+
+
+_register_bilinear(np.matmul, _matmul_rrule, also=(np.ndarray.__matmul__,))
+
+
+# ---- vecdot, matvec, vecmat: vectors along the last axis, batched ---------------------------
+
+
+def _matvec_rrule(x1: Any, x2: Any) -> Any:
+    xp = array_namespace(x1, x2)
+    y = np.matvec(x1, x2)
+    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+
+    def matvec_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_1(dy), project_2(dy)
+        a, v = conj(xp, x1), conj(xp, x2)
+        return _pair(
+            project_1,
+            project_2,
+            lambda: dy[..., :, None] * v[..., None, :],
+            lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
+        )
+
+    return y, matvec_pullback
+
+
+def _vecmat_rrule(x1: Any, x2: Any) -> Any:
+    xp = array_namespace(x1, x2)
+    y = np.vecmat(x1, x2)
+    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+
+    def vecmat_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_1(dy), project_2(dy)
+        # vecmat conjugates its vector: y = conj(v) @ A.
+        return _pair(
+            project_1,
+            project_2,
+            lambda: xp.matmul(x2, conj(xp, dy)[..., None])[..., 0],
+            lambda: x1[..., :, None] * dy[..., None, :],
+        )
+
+    return y, vecmat_pullback
+
+
+def _vecdot_rrule(x1: Any, x2: Any, *, axis: int = -1) -> Any:
+    xp = array_namespace(x1, x2)
+    y = np.vecdot(x1, x2, axis=axis)
+    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+    ndim = max(len(shape_of(x1)), len(shape_of(x2)))
+    axis = normalize_axis(axis, ndim)
+
+    def vecdot_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_1(dy), project_2(dy)
+        # vecdot conjugates its first factor: y = sum(conj(x1) * x2).
+        spread = xp.expand_dims(dy, axis=axis)
+        return _pair(
+            project_1,
+            project_2,
+            lambda: x2 * conj(xp, spread),
+            lambda: x1 * spread,
+        )
+
+    return y, vecdot_pullback
+
+
+def _vecdot_frule(tangents: tuple, x1: Any, x2: Any, *, axis: int = -1) -> Any:
+    return multilinear_frule(np.vecdot, tangents, x1, x2, axis=axis)
+
+
+_register_bilinear(np.matvec, _matvec_rrule)
+_register_bilinear(np.vecmat, _vecmat_rrule)
+rrule.register(np.vecdot)(_vecdot_rrule)
+frule.register(np.vecdot)(_vecdot_frule)
+
+# ---- tensordot, dot, inner ---------------------------------------------------------------------
+
+
+def _contracted_axes(n1: int, n2: int, axes: Any) -> tuple[list[int], list[int]]:
+    if isinstance(axes, int | np.integer):
+        return list(range(n1 - int(axes), n1)), list(range(int(axes)))
+    first, second = axes
+    first = [first] if isinstance(first, int | np.integer) else list(first)
+    second = [second] if isinstance(second, int | np.integer) else list(second)
+    return [normalize_axis(a, n1) for a in first], [normalize_axis(b, n2) for b in second]
+
+
+def _tensordot_pullback_parts(
+    xp: Any, a: Any, b: Any, dy: Any, contracted: tuple[list[int], list[int]]
+) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """Thunk bodies for the cotangents of ``a`` and ``b`` in ``tensordot(a, b, contracted)``."""
+    ca, cb = contracted
+    fa = [i for i in range(len(shape_of(a))) if i not in ca]
+    fb = [i for i in range(len(shape_of(b))) if i not in cb]
+    na, nb = len(fa), len(fb)
+
+    # tensordot leaves the uncontracted axes of its second factor in their own order, so
+    # the contracted partners come out sorted by the other factor's axis.
+    a_order = fa + [ca[i] for i in sorted(range(len(cb)), key=cb.__getitem__)]
+    b_order = [cb[i] for i in sorted(range(len(ca)), key=ca.__getitem__)] + fb
+
+    def da() -> Any:
+        out = xp.tensordot(dy, conj(xp, b), axes=(list(range(na, na + nb)), fb))
+        return xp.permute_dims(out, _inverse(a_order))
+
+    def db() -> Any:
+        out = xp.tensordot(conj(xp, a), dy, axes=(fa, list(range(na))))
+        return xp.permute_dims(out, _inverse(b_order))
+
+    return da, db
+
+
+def _contraction_rrule(f: Any, contracted_of: Callable[[int, int], Any]) -> Callable[..., Any]:
+    """The rrule of a product that is a ``tensordot`` (or a plain product for scalars)."""
+
+    def contraction_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+        rest = (NO_TANGENT,) * len(args)  # keyword arguments get no cotangent
+        args = (*args, *kwargs.values())
+        xp = array_namespace(a, b)
+        y = f(a, b, *args)
+        project_a, project_b = ProjectTo(a), ProjectTo(b)
+        n1, n2 = len(shape_of(a)), len(shape_of(b))
+        contracted = None if n1 == 0 or n2 == 0 else contracted_of(n1, n2, *args)
+
+        def contraction_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, project_a(dy), project_b(dy), *rest
+            if contracted is None:  # a scalar factor: an elementwise product
+                parts = (lambda: dy * conj(xp, b), lambda: conj(xp, a) * dy)
+            else:
+                parts = _tensordot_pullback_parts(xp, a, b, dy, contracted)
+            return (*_pair(project_a, project_b, *parts), *rest)
+
+        contraction_pullback.__name__ = f"{f.__name__}_pullback"
+        contraction_pullback.__qualname__ = contraction_pullback.__name__
+        return y, contraction_pullback
+
+    contraction_rrule.__name__ = contraction_rrule.__qualname__ = f"{f.__name__}_rrule"
+    return contraction_rrule
+
+
+def _tensordot_axes(n1: int, n2: int, axes: Any = 2) -> tuple[list[int], list[int]]:
+    return _contracted_axes(n1, n2, axes)
+
+
+def _dot_axes(n1: int, n2: int) -> tuple[list[int], list[int]]:
+    return [n1 - 1], [max(n2 - 2, 0)]
+
+
+def _inner_axes(n1: int, n2: int) -> tuple[list[int], list[int]]:
+    return [n1 - 1], [n2 - 1]
+
+
+def _register_contraction(
+    f: Any, contracted_of: Callable[..., Any], keywords: tuple[str, ...] = (), also: tuple = ()
+) -> None:
+    rule = _contraction_rrule(f, contracted_of)
+
+    def contraction_frule(tangents: tuple, a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+        args = (*args, *kwargs.values())
+        return multilinear_frule(lambda x, y: f(x, y, *args), tangents, a, b)
+
+    contraction_frule.__name__ = contraction_frule.__qualname__ = f"{f.__name__}_frule"
+    for r, table in ((rule, rrule), (contraction_frule, frule)):
+        r._chainrules_keywords = keywords  # type: ignore[attr-defined]
+        for key in (f, *also):
+            table.register(key)(r)
+
+
+_register_contraction(np.tensordot, _tensordot_axes, keywords=("axes",))
+_register_contraction(np.dot, _dot_axes, also=(np.ndarray.dot,))
+_register_contraction(np.inner, _inner_axes)
+
+# ---- vdot, outer ------------------------------------------------------------------------------
+
+
+def _vdot_rrule(a: Any, b: Any) -> Any:
+    xp = array_namespace(a, b)
+    y = np.vdot(a, b)
+    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    a_shape, b_shape = shape_of(a), shape_of(b)
+
+    def vdot_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy), project_b(dy)
+        # vdot conjugates its first factor: y = sum(conj(a) * b).
+        return _pair(
+            project_a,
+            project_b,
+            lambda: xp.reshape(b * conj(xp, dy), a_shape),
+            lambda: xp.reshape(a * dy, b_shape),
+        )
+
+    return y, vdot_pullback
+
+
+def _outer_rrule(a: Any, b: Any) -> Any:
+    xp = array_namespace(a, b)
+    y = np.outer(a, b)
+    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    a_shape, b_shape = shape_of(a), shape_of(b)
+
+    def outer_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy), project_b(dy)
+        a_flat = xp.reshape(conj(xp, a), (-1,))
+        b_flat = xp.reshape(conj(xp, b), (-1,))
+        return _pair(
+            project_a,
+            project_b,
+            lambda: xp.reshape(xp.matmul(dy, b_flat), a_shape),
+            lambda: xp.reshape(xp.matmul(a_flat, dy), b_shape),
+        )
+
+    return y, outer_pullback
+
+
+_register_bilinear(np.vdot, _vdot_rrule)
+_register_bilinear(np.outer, _outer_rrule)
+
+# ---- kron -------------------------------------------------------------------------------------
+
+
+def _kron_rrule(a: Any, b: Any) -> Any:
+    xp = array_namespace(a, b)
+    y = np.kron(a, b)
+    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    a_shape, b_shape = shape_of(a), shape_of(b)
+    ndim = max(len(a_shape), len(b_shape))
+    a_full = (1,) * (ndim - len(a_shape)) + a_shape
+    b_full = (1,) * (ndim - len(b_shape)) + b_shape
+    interleaved = tuple(n for pair in zip(a_full, b_full, strict=True) for n in pair)
+    a_axes, b_axes = list(range(0, 2 * ndim, 2)), list(range(1, 2 * ndim, 2))
+
+    def kron_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy), project_b(dy)
+        blocks = xp.reshape(dy, interleaved)  # axes (a0, b0, a1, b1, ...)
+        a_c = xp.reshape(conj(xp, a), a_full)
+        b_c = xp.reshape(conj(xp, b), b_full)
+        return _pair(
+            project_a,
+            project_b,
+            lambda: xp.reshape(
+                xp.tensordot(blocks, b_c, axes=(b_axes, list(range(ndim)))), a_shape
+            ),
+            lambda: xp.reshape(
+                xp.tensordot(a_c, blocks, axes=(list(range(ndim)), a_axes)), b_shape
+            ),
+        )
+
+    return y, kron_pullback
+
+
+_register_bilinear(np.kron, _kron_rrule)
+
+# ---- cross ------------------------------------------------------------------------------------
+
+
+def _cross_axes(
+    axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None
+) -> tuple[int, int, int]:
+    return (axisa, axisb, axisc) if axis is None else (axis, axis, axis)
+
+
+def _cross_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+    axisa, axisb, axisc = _cross_axes(*args, **kwargs)
+    rest = (NO_TANGENT,) * len(args)
+    a_shape, b_shape = shape_of(a), shape_of(b)
+    if not a_shape or not b_shape or a_shape[axisa] != 3 or b_shape[axisb] != 3:
+        return None  # two-component vectors (deprecated by NumPy): no rule
+    y = np.cross(a, b, axisa, axisb, axisc)
+    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    # The vector axis as counted from the end, so that it survives broadcasting.
+    back_a = normalize_axis(axisa, len(a_shape)) - len(a_shape)
+    back_b = normalize_axis(axisb, len(b_shape)) - len(b_shape)
+
+    def cross_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy), project_b(dy), *rest
+        xp = array_namespace(dy, a, b)
+        g = np.moveaxis(dy, axisc, -1)
+        a_c = conj(xp, np.moveaxis(a, axisa, -1))
+        b_c = conj(xp, np.moveaxis(b, axisb, -1))
+        return (
+            *_pair(
+                project_a,
+                project_b,
+                lambda: np.moveaxis(np.cross(b_c, g), -1, back_a),
+                lambda: np.moveaxis(np.cross(g, a_c), -1, back_b),
+            ),
+            *rest,
+        )
+
+    return y, cross_pullback
+
+
+def _cross_frule(tangents: tuple, a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+    axisa, axisb, axisc = _cross_axes(*args, **kwargs)
+    a_shape, b_shape = shape_of(a), shape_of(b)
+    if not a_shape or not b_shape or a_shape[axisa] != 3 or b_shape[axisb] != 3:
+        return None
+    return multilinear_frule(np.cross, tangents, a, b, axisa=axisa, axisb=axisb, axisc=axisc)
+
+
+for _rule in (_cross_rrule, _cross_frule):
+    _rule._chainrules_keywords = ("axisa", "axisb", "axisc", "axis")  # type: ignore[attr-defined]
+rrule.register(np.cross)(_cross_rrule)
+frule.register(np.cross)(_cross_frule)

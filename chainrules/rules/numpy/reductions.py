@@ -1,1 +1,378 @@
-"""Rules for NumPy: reductions."""
+"""Rules for NumPy's reductions: sum, prod, mean, their NaN-skipping forms, and trace.
+
+Every rule takes ``axis`` (None, an int, a negative int or a tuple), ``keepdims`` and, where
+NumPy has them, ``dtype``, ``initial`` and ``where``. The ``ndarray`` methods reach the same rule
+functions (``x.sum(0)`` is ``np.sum(x, 0)``).
+
+Conventions at the hard points:
+
+* ``prod`` is differentiated without dividing by the input: each element's partial is the
+  product of the others in its slice, formed from exclusive cumulative products taken from both
+  ends. It is exact with any number of zeros, and its own derivative (through ``cumprod``'s
+  division-free rule) is exact too: the Hessian of ``prod`` at ``[1, 2]`` is ``[[0, 1], [1, 0]]``.
+* The NaN-skipping reductions give a zero cotangent at NaN positions.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.prod, np.array([0.0, 0.0, 3.0]))
+>>> pullback(1.0)[1]
+array([0., 0., 0.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.thunks import unthunk
+from .arguments import given_options, positional_cotangents
+from .axes import count_reduced, expand_reduced, is_zero, normalize_axes, normalize_axis, shape_of
+
+__all__ = ["prod_of_others"]
+
+
+def _masked_sum(x: Any, axes: tuple[int, ...], keepdims: bool, where: Any) -> Any:
+    xp = array_namespace(x)
+    if where is not None:
+        x = xp.where(where, x, 0)
+    return xp.sum(x, axis=axes, keepdims=keepdims)
+
+
+def _reduce_tangent(dx: Any, axes: tuple[int, ...], keepdims: bool, like: Any) -> Any:
+    """A reduction's output tangent: summed over ``axes``, with the output's dtype."""
+    xp = array_namespace(dx)
+    dy = xp.sum(dx, axis=axes, keepdims=keepdims)
+    return ProjectTo(like)(dy)
+
+
+# ---- sum ------------------------------------------------------------------------------------
+
+
+@rrule.register(np.ndarray.sum)
+@rrule.register(np.sum)
+@positional_cotangents
+def _sum_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.sum(a, axis, **options)
+    project_a = ProjectTo(a)
+
+    def sum_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        dx = expand_reduced(dy, shape, axes, keepdims)
+        if where is not None:
+            dx = array_namespace(dx).where(where, dx, 0)
+        return NO_TANGENT, project_a(dx)
+
+    return y, sum_pullback
+
+
+@frule.register(np.ndarray.sum)
+@frule.register(np.sum)
+def _sum_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.sum(a, axis, **options)
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    axes = normalize_axes(axis, len(shape_of(a)))
+    return y, ProjectTo(y)(_masked_sum(da, axes, keepdims, where))
+
+
+# ---- prod -----------------------------------------------------------------------------------
+
+
+def prod_of_others(x: Any, axes: tuple[int, ...]) -> Any:
+    """For each element of ``x``, the product of the other elements of its slice over ``axes``.
+
+    Computed without division, from exclusive cumulative products taken from both ends of each
+    slice, so it is exact where ``x`` has zeros and is itself differentiable.
+
+    >>> prod_of_others(np.array([[0.0, 2.0, 3.0]]), (1,))
+    array([[6., 0., 0.]])
+    """
+    xp = array_namespace(x)
+    shape = shape_of(x)
+    kept = tuple(i for i in range(len(shape)) if i not in axes)
+    order = (*kept, *axes)
+    moved = x if order == tuple(range(len(shape))) else xp.permute_dims(x, order)
+    lead = tuple(shape[i] for i in kept)
+    flat = xp.reshape(moved, (*lead, count_reduced(shape, axes)))
+    before = xp.cumulative_prod(flat, axis=-1, include_initial=True)[..., :-1]
+    reversed_flat = xp.flip(flat, axis=-1)
+    after = xp.flip(
+        xp.cumulative_prod(reversed_flat, axis=-1, include_initial=True)[..., :-1], axis=-1
+    )
+    others = xp.reshape(before * after, tuple(shape[i] for i in order))
+    if order == tuple(range(len(shape))):
+        return others
+    return xp.permute_dims(others, tuple(order.index(i) for i in range(len(shape))))
+
+
+def _prod_partials(a: Any, axes: tuple[int, ...], initial: Any, where: Any) -> Any:
+    xp = array_namespace(a)
+    x = xp.asarray(a)
+    if where is not None:
+        x = xp.where(where, x, 1)
+    others = prod_of_others(x, axes)
+    if initial is not None:
+        others = others * initial
+    if where is not None:
+        others = xp.where(where, others, 0)
+    return others
+
+
+@rrule.register(np.ndarray.prod)
+@rrule.register(np.prod)
+@positional_cotangents
+def _prod_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.prod(a, axis, **options)
+    project_a = ProjectTo(a)
+
+    def prod_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        xp = array_namespace(a, dy)
+        partials = _prod_partials(a, axes, initial, where)
+        dx = xp.conj(partials) * expand_reduced(dy, shape, axes, keepdims)
+        return NO_TANGENT, project_a(dx)
+
+    return y, prod_pullback
+
+
+@frule.register(np.ndarray.prod)
+@frule.register(np.prod)
+def _prod_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.prod(a, axis, **options)
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    axes = normalize_axes(axis, len(shape_of(a)))
+    partials = _prod_partials(a, axes, initial, where)
+    return y, _reduce_tangent(partials * da, axes, keepdims, y)
+
+
+# ---- mean -----------------------------------------------------------------------------------
+
+
+def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any) -> Any:
+    """How many elements each mean averages: a Python int, or an array when ``where`` masks."""
+    if where is None:
+        return count_reduced(shape, axes)
+    xp = array_namespace(where)
+    mask = xp.broadcast_to(xp.asarray(where), shape)
+    return xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
+
+
+@rrule.register(np.ndarray.mean)
+@rrule.register(np.mean)
+@positional_cotangents
+def _mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    y = np.mean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+    project_a = ProjectTo(a)
+    count = _mean_count(shape, axes, where)
+
+    def mean_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        dx = expand_reduced(dy, shape, axes, keepdims) / count
+        if where is not None:
+            dx = array_namespace(dx).where(where, dx, 0)
+        return NO_TANGENT, project_a(dx)
+
+    return y, mean_pullback
+
+
+@frule.register(np.ndarray.mean)
+@frule.register(np.mean)
+def _mean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
+    y = np.mean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    count = _mean_count(shape, axes, where)
+    total = _masked_sum(da, axes, True, where) / count
+    if not keepdims:
+        total = array_namespace(total).reshape(total, shape_of(y))
+    return y, ProjectTo(y)(total)
+
+
+# ---- NaN-skipping sum, prod and mean: NaN elements get a zero cotangent -----------------------
+
+
+def _present(a: Any, where: Any) -> Any:
+    """The elements a NaN-skipping reduction uses: not NaN, and inside ``where``."""
+    xp = array_namespace(a)
+    present = ~xp.isnan(xp.asarray(a))
+    return present if where is None else present & where
+
+
+@rrule.register(np.nansum)
+@positional_cotangents
+def _nansum_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.nansum(a, axis, **options)
+    project_a = ProjectTo(a)
+    present = _present(a, where)
+
+    def nansum_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        dx = expand_reduced(dy, shape, axes, keepdims)
+        return NO_TANGENT, project_a(array_namespace(dx).where(present, dx, 0))
+
+    return y, nansum_pullback
+
+
+@frule.register(np.nansum)
+def _nansum_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.nansum(a, axis, **options)
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    axes = normalize_axes(axis, len(shape_of(a)))
+    return y, ProjectTo(y)(_masked_sum(da, axes, keepdims, _present(a, where)))
+
+
+@rrule.register(np.nanprod)
+@positional_cotangents
+def _nanprod_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.nanprod(a, axis, **options)
+    project_a = ProjectTo(a)
+    present = _present(a, where)
+
+    def nanprod_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        xp = array_namespace(a, dy)
+        partials = _prod_partials(a, axes, initial, present)
+        dx = xp.conj(partials) * expand_reduced(dy, shape, axes, keepdims)
+        return NO_TANGENT, project_a(dx)
+
+    return y, nanprod_pullback
+
+
+@frule.register(np.nanprod)
+def _nanprod_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    y = np.nanprod(a, axis, **options)
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    axes = normalize_axes(axis, len(shape_of(a)))
+    present = _present(a, where)
+    partials = _prod_partials(a, axes, initial, present)
+    dx = array_namespace(da).where(present, da, 0)
+    return y, _reduce_tangent(partials * dx, axes, keepdims, y)
+
+
+@rrule.register(np.nanmean)
+@positional_cotangents
+def _nanmean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    y = np.nanmean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+    project_a = ProjectTo(a)
+    present = _present(a, where)
+    count = _mean_count(shape, axes, present)
+    count = array_namespace(count).maximum(count, 1)
+
+    def nanmean_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        dx = expand_reduced(dy, shape, axes, keepdims) / count
+        return NO_TANGENT, project_a(array_namespace(dx).where(present, dx, 0))
+
+    return y, nanmean_pullback
+
+
+@frule.register(np.nanmean)
+def _nanmean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
+    y = np.nanmean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    present = _present(a, where)
+    count = _mean_count(shape, axes, present)
+    total = _masked_sum(da, axes, True, present) / array_namespace(count).maximum(count, 1)
+    if not keepdims:
+        total = array_namespace(total).reshape(total, shape_of(y))
+    return y, ProjectTo(y)(total)
+
+
+# ---- trace ----------------------------------------------------------------------------------
+
+
+def _diagonal_mask(shape: tuple[int, ...], offset: int, axis1: int, axis2: int) -> np.ndarray:
+    """A boolean array, broadcastable to ``shape``, true on the traced diagonal."""
+    # Built from Python shape values only, so a NumPy constant whatever the input's library.
+    eye = np.eye(shape[axis1], shape[axis2], k=offset, dtype=bool)
+    if axis1 > axis2:
+        eye = eye.T
+    layout = [1] * len(shape)
+    layout[axis1], layout[axis2] = shape[axis1], shape[axis2]
+    return eye.reshape(layout)
+
+
+@rrule.register(np.ndarray.trace)
+@rrule.register(np.trace)
+@positional_cotangents
+def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
+    shape = shape_of(a)
+    axis1, axis2 = normalize_axis(axis1, len(shape)), normalize_axis(axis2, len(shape))
+    y = np.trace(a, offset, axis1, axis2, **given_options(dtype=dtype))
+    project_a = ProjectTo(a)
+    mask = _diagonal_mask(shape, offset, axis1, axis2)
+
+    def trace_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        xp = array_namespace(dy)
+        dx = expand_reduced(dy, shape, tuple(sorted((axis1, axis2))), False)
+        return NO_TANGENT, project_a(xp.where(mask, dx, 0))
+
+    return y, trace_pullback
+
+
+@frule.register(np.ndarray.trace)
+@frule.register(np.trace)
+def _trace_frule(tangents, a, offset=0, axis1=0, axis2=1, dtype=None):
+    y = np.trace(a, offset, axis1, axis2, **given_options(dtype=dtype))
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    shape = shape_of(a)
+    axis1, axis2 = normalize_axis(axis1, len(shape)), normalize_axis(axis2, len(shape))
+    xp = array_namespace(da)
+    traced = xp.where(_diagonal_mask(shape, offset, axis1, axis2), da, 0)
+    return y, ProjectTo(y)(xp.sum(traced, axis=(axis1, axis2)))

@@ -1,1 +1,323 @@
-"""Rules for NumPy: sorting."""
+"""Rules for NumPy's sorting and selection: sort, partition, sort_complex, unique.
+
+``sort``, ``partition`` and ``sort_complex`` are permutations of their input: the forward pass
+finds the permutation ``order`` (``y = take_along_axis(x, order)``), the frule gathers the
+tangent with it, and the pullback gathers the cotangent with the inverse permutation. Sorting
+is stable, so tied elements keep their order and each receives the cotangent of the output
+position it landed in: a consistent subgradient. ``partition`` reproduces NumPy's own
+arrangement of the partitioned output.
+
+``unique`` (the values; with ``return_index``/``return_inverse``/``return_counts`` the integer
+outputs have no tangent) gives each unique value's cotangent to the elements equal to it, shared
+equally among them, as the reductions share ties.
+
+``ndarray.sort`` and ``ndarray.partition`` sort in place and return None: a rule cannot describe
+a mutation of its argument, so they have none. Use ``np.sort``; an engine that meets the methods
+traces into them or reports them.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.sort, np.array([3.0, 1.0, 2.0]))
+>>> y, pullback(np.array([10.0, 20.0, 30.0]))[1]
+(array([1., 2., 3.]), array([30., 10., 20.]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ...core.thunks import unthunk
+from .arguments import positional_cotangents
+from .axes import is_zero, normalize_axis, shape_of
+
+__all__ = ["inverse_permutation"]
+
+
+def inverse_permutation(order: Any, axis: int) -> Any:
+    """The permutation that undoes ``order`` along ``axis`` (both index arrays).
+
+    NumPy index arrays are inverted by a scatter in linear time; others by an argsort.
+
+    >>> inverse_permutation(np.array([2, 0, 1]), 0)
+    array([1, 2, 0])
+    """
+    if isinstance(order, np.ndarray):
+        # An index array, never differentiated: writing into a fresh one is safe.
+        inverse = np.empty_like(order)
+        shape = [1] * order.ndim
+        shape[axis] = order.shape[axis]
+        positions = np.broadcast_to(np.arange(order.shape[axis]).reshape(shape), order.shape)
+        np.put_along_axis(inverse, order, positions, axis=axis)
+        return inverse
+    return array_namespace(order).argsort(order, axis=axis, stable=True)
+
+
+class _Permutation:
+    """A permutation along one axis of an array (``axis=None``: of the flattened array)."""
+
+    __slots__ = ("axis", "flatten", "order", "shape")
+
+    def __init__(self, order: Any, axis: int, flatten: bool, shape: tuple[int, ...]) -> None:
+        self.order, self.axis, self.flatten, self.shape = order, axis, flatten, shape
+
+    def gather(self, dx: Any) -> Any:
+        xp = array_namespace(dx)
+        dx = xp.asarray(dx)
+        if self.flatten:
+            dx = xp.reshape(dx, (-1,))
+        return xp.take_along_axis(dx, self.order, axis=self.axis)
+
+    def scatter(self, dy: Any) -> Any:
+        xp = array_namespace(dy)
+        dy = xp.asarray(dy)
+        if type(dy) is np.ndarray and isinstance(self.order, np.ndarray):
+            # Plain NumPy values (nothing tracks them): one scatter into a fresh array.
+            dx = np.empty_like(dy)
+            np.put_along_axis(dx, self.order, dy, axis=self.axis)
+        else:
+            inverse = inverse_permutation(self.order, self.axis)
+            dx = xp.take_along_axis(dy, inverse, axis=self.axis)
+        return xp.reshape(dx, self.shape) if self.flatten else dx
+
+
+def _stable_order(x: Any, axis: int) -> tuple[Any, Any]:
+    """The permutation a stable sort of ``x`` along ``axis`` applies, and the sorted values.
+
+    For NumPy arrays, the faster unstable argsort is tried first: without ties (no two equal
+    neighbours once sorted, at most one NaN per slice) its order is the stable one.
+    """
+    xp = array_namespace(x)
+    n = x.shape[axis]
+    if type(x) is np.ndarray and n >= 2:
+        order = np.argsort(x, axis=axis)
+        ordered = np.take_along_axis(x, order, axis=axis)
+        later, earlier = ordered[_along(axis, slice(1, None))], ordered[_along(axis, slice(-1))]
+        if not (
+            np.any(later == earlier) or np.any(np.isnan(earlier[_along(axis, slice(-1, None))]))
+        ):
+            return order, ordered
+    order = xp.argsort(x, axis=axis, stable=True)
+    return order, xp.take_along_axis(x, order, axis=axis)
+
+
+def _along(axis: int, index: slice) -> tuple[slice, ...]:
+    return (slice(None),) * axis + (index,)
+
+
+def _sorting(x: Any, axis: Any) -> tuple[_Permutation, Any]:
+    """The stable sorting permutation of ``x`` along ``axis`` (None: flattened) and the result."""
+    xp = array_namespace(x)
+    x = xp.asarray(x)
+    shape = tuple(x.shape)
+    if axis is None:
+        order, ordered = _stable_order(xp.reshape(x, (-1,)), 0)
+        return _Permutation(order, 0, True, shape), ordered
+    axis = normalize_axis(axis, x.ndim)
+    order, ordered = _stable_order(x, axis)
+    return _Permutation(order, axis, False, shape), ordered
+
+
+def _permutation_rrule(x: Any, y: Any, permutation: _Permutation, name: str):
+    project_x = ProjectTo(x)
+
+    def permutation_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_x(ZERO_TANGENT)
+        return NO_TANGENT, project_x(permutation.scatter(dy))
+
+    permutation_pullback.__name__ = permutation_pullback.__qualname__ = name
+    return y, permutation_pullback
+
+
+def _permutation_frule(tangents: tuple, y: Any, permutation: Any) -> tuple[Any, Any]:
+    dx = unthunk(tangents[1])
+    if is_zero(dx):
+        return y, ZERO_TANGENT
+    return y, ProjectTo(y)(permutation().gather(dx))
+
+
+# ---- sort -----------------------------------------------------------------------------------
+
+
+@rrule.register(np.sort)
+@positional_cotangents
+def _sort_rrule(a, axis=-1, *, kind=None, stable=None):
+    permutation, y = _sorting(a, axis)
+    return _permutation_rrule(a, y, permutation, "sort_pullback")
+
+
+@frule.register(np.sort)
+def _sort_frule(tangents, a, axis=-1, *, kind=None, stable=None):
+    permutation, y = _sorting(a, axis)
+    return _permutation_frule(tangents, y, lambda: permutation)
+
+
+@rrule.register(np.sort_complex)
+@positional_cotangents
+def _sort_complex_rrule(a):
+    y = np.sort_complex(a)
+    permutation, _ = _sorting(a, -1)
+    return _permutation_rrule(a, y, permutation, "sort_complex_pullback")
+
+
+@frule.register(np.sort_complex)
+def _sort_complex_frule(tangents, a):
+    y = np.sort_complex(a)
+    return _permutation_frule(tangents, y, lambda: _sorting(a, -1)[0])
+
+
+# ---- partition ------------------------------------------------------------------------------
+
+
+def _partitioning(a: Any, y: Any, axis: Any) -> _Permutation:
+    """The permutation that takes ``a`` to NumPy's own partitioned output ``y``.
+
+    Equal values are matched in order: the k-th smallest element of ``a`` goes where the k-th
+    smallest element of ``y`` sits.
+    """
+    xp = array_namespace(a, y)
+    a = xp.asarray(a)
+    shape = shape_of(a)
+    if axis is None:
+        a, axis, flatten = xp.reshape(a, (-1,)), 0, True
+    else:
+        axis, flatten = normalize_axis(axis, len(shape)), False
+    from_a = xp.argsort(a, axis=axis, stable=True)
+    from_y = xp.argsort(y, axis=axis, stable=True)
+    order = np.take_along_axis(from_a, inverse_permutation(from_y, axis), axis=axis)
+    return _Permutation(order, axis, flatten, shape)
+
+
+@rrule.register(np.partition)
+@positional_cotangents
+def _partition_rrule(a, kth, axis=-1, *, kind="introselect"):
+    y = np.partition(a, kth, axis, kind)
+    _, pullback = _permutation_rrule(a, y, _partitioning(a, y, axis), "partition_pullback")
+
+    def partition_pullback(dy):
+        return (*pullback(dy), NO_TANGENT)  # kth is an index
+
+    return y, partition_pullback
+
+
+@frule.register(np.partition)
+def _partition_frule(tangents, a, kth, axis=-1, *, kind="introselect"):
+    y = np.partition(a, kth, axis, kind)
+    return _permutation_frule(tangents, y, lambda: _partitioning(a, y, axis))
+
+
+# ---- unique ---------------------------------------------------------------------------------
+
+
+class _Grouping:
+    """Which unique value each element became (``inverse``) and how many share it."""
+
+    __slots__ = ("axis", "counts", "inverse", "shape")
+
+    def __init__(self, ar: Any, axis: Any, equal_nan: bool) -> None:
+        self.shape = shape_of(ar)
+        self.axis = None if axis is None else normalize_axis(axis, len(self.shape))
+        # The inverse and the counts are integers: plain NumPy arrays even for tracked data.
+        _, inverse, counts = np.unique(
+            ar, return_inverse=True, return_counts=True, axis=axis, equal_nan=equal_nan
+        )
+        self.inverse = inverse.reshape(-1)
+        self.counts = counts
+
+    def pullback(self, dy: Any) -> Any:
+        xp = array_namespace(dy)
+        dy = xp.asarray(dy)
+        if self.axis is None:
+            share = dy / self.counts
+            return xp.reshape(xp.take(share, self.inverse), self.shape)
+        layout = [1] * len(self.shape)
+        layout[self.axis] = self.counts.shape[0]
+        share = dy / xp.asarray(self.counts.reshape(layout))
+        return xp.take(share, self.inverse, axis=self.axis)
+
+    def pushforward(self, dx: Any) -> Any:
+        """The mean of the tangents of the elements that make up each unique value."""
+        xp = array_namespace(dx)
+        dx = xp.asarray(dx)
+        axis = 0 if self.axis is None else self.axis
+        if self.axis is None:
+            dx = xp.reshape(dx, (-1,))
+        # Group the elements by unique value, then sum each group as a difference of
+        # cumulative sums at the group boundaries.
+        grouped = xp.take(dx, np.argsort(self.inverse, stable=True), axis=axis)
+        sums = xp.cumulative_sum(grouped, axis=axis, include_initial=True)
+        ends = np.cumsum(self.counts)
+        totals = xp.take(sums, ends, axis=axis) - xp.take(sums, ends - self.counts, axis=axis)
+        layout = [1] * dx.ndim
+        layout[axis] = self.counts.shape[0]
+        return totals / xp.asarray(self.counts.reshape(layout))
+
+
+@rrule.register(np.unique)
+@positional_cotangents
+def _unique_rrule(
+    ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True
+):
+    flags = (return_index, return_inverse, return_counts)
+    y = np.unique(ar, *flags, axis=axis, equal_nan=equal_nan)
+    grouping = _Grouping(ar, axis, equal_nan)
+    project_ar = ProjectTo(ar)
+    several = any(flags)
+
+    def unique_pullback(dy):
+        dy = unthunk(dy)
+        if several and not is_zero(dy):
+            dy = unthunk(dy[0])
+        if is_zero(dy):
+            return NO_TANGENT, project_ar(ZERO_TANGENT)
+        return NO_TANGENT, project_ar(grouping.pullback(dy))
+
+    return y, unique_pullback
+
+
+@frule.register(np.unique)
+def _unique_frule(
+    tangents,
+    ar,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    *,
+    equal_nan=True,
+):
+    flags = (return_index, return_inverse, return_counts)
+    y = np.unique(ar, *flags, axis=axis, equal_nan=equal_nan)
+    values = y[0] if any(flags) else y
+    dx = unthunk(tangents[1])
+    if is_zero(dx):
+        return y, ZERO_TANGENT
+    d_values = ProjectTo(values)(_Grouping(ar, axis, equal_nan).pushforward(dx))
+    if any(flags):
+        return y, Tangent(tuple, d_values, *(NO_TANGENT for _ in y[1:]))
+    return y, d_values
+
+
+def _unique_values_match(x: Any, y: Any) -> bool:
+    # NumPy leaves unique_values' order unspecified; the rule holds while it is np.unique's.
+    return bool(np.array_equal(y, np.unique_values(x), equal_nan=True))
+
+
+@rrule.register(np.unique_values)
+@positional_cotangents
+def _unique_values_rrule(x):
+    y, pullback = _unique_rrule(x, equal_nan=False)
+    return (y, pullback) if _unique_values_match(x, y) else None
+
+
+@frule.register(np.unique_values)
+def _unique_values_frule(tangents, x):
+    y, dy = _unique_frule(tangents, x, equal_nan=False)
+    return (y, dy) if _unique_values_match(x, y) else None

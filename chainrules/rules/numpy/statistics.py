@@ -1,1 +1,438 @@
-"""Rules for NumPy: statistics."""
+"""Rules for NumPy's statistics: var, std (and NaN forms), average, cov and corrcoef.
+
+The order statistics (median, quantile, percentile and their NaN forms) live in
+``quantiles``; differences and integrals (diff, gradient, trapezoid) in ``differences``.
+
+Conventions:
+
+* ``var`` and ``std`` take ``axis``, ``dtype``, ``ddof`` (or its array-API name
+  ``correction``), ``keepdims`` and ``where``; the NaN forms skip NaN elements, whose cotangent
+  is zero. For complex data the variance is real and its cotangent is ``2 (x - mean) dy / (N -
+  ddof)``.
+* ``std`` at zero variance: where every element of a slice equals the mean (and ``N - ddof`` is
+  positive) the standard deviation is not differentiable (it behaves like ``|t|`` along every
+  non-constant direction); its derivative there is taken as 0, the subgradient of least norm,
+  never NaN.
+* ``average`` takes ``weights`` (the same shape as ``a``, or one-dimensional along ``axis``)
+  and differentiates with respect to both; ``returned=`` is not supported.
+* ``cov`` and ``corrcoef`` take ``y``, ``rowvar``, ``bias``, ``ddof`` and ``dtype``; frequency and
+  analytic weights are not supported. ``corrcoef`` clips its result to ``[-1, 1]`` as NumPy does;
+  the derivative is that of the unclipped quotient.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.std, np.array([2.0, 2.0, 2.0]))
+>>> pullback(1.0)[1]
+array([0., 0., 0.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.thunks import unthunk
+from .arguments import given_options, positional_cotangents
+from .axes import count_reduced, expand_reduced, is_zero, normalize_axes, normalize_axis, shape_of
+
+__all__: list[str] = []
+
+
+# ---- var and std ----------------------------------------------------------------------------
+
+
+class _Spread:
+    """What var and std need to differentiate: the centred data and the denominator ``N - ddof``.
+
+    ``where`` is the mask of elements taking part (the caller's ``where``, and for the NaN
+    forms the elements that are not NaN), or None for all of them.
+    """
+
+    __slots__ = ("axes", "centred", "denominator", "keepdims", "shape", "where")
+
+    def __init__(self, a, axis, dtype, ddof, keepdims, where):
+        xp = array_namespace(a)
+        x = xp.asarray(a)
+        if dtype is not None:
+            x = xp.astype(x, dtype)
+        self.shape = shape_of(x)
+        self.axes = normalize_axes(axis, len(self.shape))
+        self.keepdims = keepdims
+        self.where = where
+        if where is None:
+            count: Any = count_reduced(self.shape, self.axes)
+            total = xp.sum(x, axis=self.axes, keepdims=True)
+        else:
+            mask = xp.broadcast_to(xp.asarray(where), self.shape)
+            count = xp.sum(xp.astype(mask, xp.int64), axis=self.axes, keepdims=True)
+            total = xp.sum(xp.where(mask, x, 0), axis=self.axes, keepdims=True)
+        # Empty slices give 0/0 here as in NumPy; their cotangent is masked to zero below.
+        with np.errstate(invalid="ignore", divide="ignore"):
+            centred = x - total / xp.maximum(count, 1)
+        self.centred = centred if where is None else xp.where(where, centred, 0)
+        self.denominator = count - ddof
+
+    def var_pullback(self, dy: Any) -> Any:
+        return 2 * self.centred * (self._expand(dy) / self.denominator)
+
+    def std_pullback(self, dy: Any, std: Any) -> Any:
+        return self.centred * (self._expand(dy) / (self.denominator * _nonzero(self._expand(std))))
+
+    def var_pushforward(self, dx: Any) -> Any:
+        xp = array_namespace(dx, self.centred)
+        products = xp.real(xp.conj(self.centred) * dx)
+        total = xp.sum(products, axis=self.axes, keepdims=True) * 2 / self.denominator
+        return total if self.keepdims else xp.squeeze(total, axis=self.axes)
+
+    def _expand(self, dy: Any) -> Any:
+        kept = tuple(1 if i in self.axes else n for i, n in enumerate(self.shape))
+        return expand_reduced(dy, kept, self.axes, self.keepdims)
+
+
+def _nonzero(std: Any) -> Any:
+    """``std`` with its zeros replaced by one: there the centred data are zero too."""
+    xp = array_namespace(std)
+    std = xp.asarray(std)
+    return xp.where(std == 0, xp.ones_like(std), std)
+
+
+def _var_family_rrule(f, a, axis, dtype, ddof, keepdims, where, correction, nan, root):
+    ddof = ddof if correction is None else correction
+    options = given_options(dtype=dtype, keepdims=keepdims, where=where)
+    y = f(a, axis, ddof=ddof, **options)
+    project_a = ProjectTo(a)
+    mask = where
+    if nan:
+        present = ~array_namespace(a).isnan(a)
+        mask = present if where is None else present & where
+    spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
+
+    def var_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        dx = spread.std_pullback(dy, y) if root else spread.var_pullback(dy)
+        if mask is not None:
+            dx = array_namespace(dx).where(mask, dx, 0)
+        return NO_TANGENT, project_a(dx)
+
+    var_pullback.__name__ = var_pullback.__qualname__ = "std_pullback" if root else "var_pullback"
+    return y, var_pullback
+
+
+def _var_family_frule(f, tangents, a, axis, dtype, ddof, keepdims, where, correction, nan, root):
+    ddof = ddof if correction is None else correction
+    options = given_options(dtype=dtype, keepdims=keepdims, where=where)
+    y = f(a, axis, ddof=ddof, **options)
+    da = unthunk(tangents[1])
+    if is_zero(da):
+        return y, ZERO_TANGENT
+    mask = where
+    if nan:
+        present = ~array_namespace(a).isnan(a)
+        mask = present if where is None else present & where
+        da = array_namespace(da).where(present, da, 0)
+    spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
+    dvar = spread.var_pushforward(da if mask is None else array_namespace(da).where(mask, da, 0))
+    dy = dvar / (2 * _nonzero(y)) if root else dvar
+    return y, ProjectTo(y)(dy)
+
+
+@rrule.register(np.ndarray.var)
+@rrule.register(np.var)
+@positional_cotangents
+def _var_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+    return _var_family_rrule(
+        np.var, a, axis, dtype, ddof, keepdims, where, correction, False, False
+    )
+
+
+@frule.register(np.ndarray.var)
+@frule.register(np.var)
+def _var_frule(
+    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+):
+    args = (a, axis, dtype, ddof, keepdims, where, correction, False, False)
+    return _var_family_frule(np.var, tangents, *args)
+
+
+@rrule.register(np.ndarray.std)
+@rrule.register(np.std)
+@positional_cotangents
+def _std_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+    return _var_family_rrule(np.std, a, axis, dtype, ddof, keepdims, where, correction, False, True)
+
+
+@frule.register(np.ndarray.std)
+@frule.register(np.std)
+def _std_frule(
+    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+):
+    args = (a, axis, dtype, ddof, keepdims, where, correction, False, True)
+    return _var_family_frule(np.std, tangents, *args)
+
+
+@rrule.register(np.nanvar)
+@positional_cotangents
+def _nanvar_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+    return _var_family_rrule(
+        np.nanvar, a, axis, dtype, ddof, keepdims, where, correction, True, False
+    )
+
+
+@frule.register(np.nanvar)
+def _nanvar_frule(
+    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+):
+    args = (a, axis, dtype, ddof, keepdims, where, correction, True, False)
+    return _var_family_frule(np.nanvar, tangents, *args)
+
+
+@rrule.register(np.nanstd)
+@positional_cotangents
+def _nanstd_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+    return _var_family_rrule(
+        np.nanstd, a, axis, dtype, ddof, keepdims, where, correction, True, True
+    )
+
+
+@frule.register(np.nanstd)
+def _nanstd_frule(
+    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+):
+    args = (a, axis, dtype, ddof, keepdims, where, correction, True, True)
+    return _var_family_frule(np.nanstd, tangents, *args)
+
+
+# ---- average --------------------------------------------------------------------------------
+
+
+def _weights_layout(a: Any, weights: Any, axis: Any) -> tuple[Any, tuple[int, ...]]:
+    """``weights`` reshaped to broadcast against ``a`` (a 1-D weight vector lies along ``axis``)."""
+    shape, w_shape = shape_of(a), shape_of(weights)
+    if w_shape == shape:
+        return weights, ()
+    if len(w_shape) != 1 or axis is None or isinstance(axis, tuple | list):
+        raise ValueError(
+            f"average: weights of shape {w_shape} must have the shape of a {shape}, "
+            "or be one-dimensional along a single axis"
+        )
+    ax = normalize_axis(axis, len(shape))
+    layout = tuple(w_shape[0] if i == ax else 1 for i in range(len(shape)))
+    others = tuple(i for i in range(len(shape)) if i != ax)
+    return array_namespace(weights).reshape(weights, layout), others
+
+
+@rrule.register(np.average)
+@positional_cotangents
+def _average_rrule(a, axis=None, weights=None, *, keepdims=False):
+    y = np.average(a, axis, weights, **given_options(keepdims=keepdims))
+    if weights is None:
+        _, mean_pullback = rrule(np.mean, a, axis, keepdims=keepdims)
+        return y, mean_pullback
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    project_a, project_w = ProjectTo(a), ProjectTo(weights)
+    xp = array_namespace(a, weights)
+    w, spread_axes = _weights_layout(a, weights, axis)
+    total_weight = xp.sum(xp.broadcast_to(w, shape), axis=axes, keepdims=True)
+    y_kept = xp.reshape(xp.asarray(y), tuple(1 if i in axes else n for i, n in enumerate(shape)))
+
+    def average_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            return NO_TANGENT, project_a(ZERO_TANGENT), NO_TANGENT, project_w(ZERO_TANGENT)
+        xp = array_namespace(a, weights, dy)
+        share = expand_reduced(dy, shape_of(total_weight), axes, keepdims) / xp.conj(total_weight)
+        da = xp.conj(w) * share
+        dw = xp.conj(a - y_kept) * share
+        if spread_axes:
+            dw = xp.reshape(xp.sum(dw, axis=spread_axes), shape_of(weights))
+        # weights is the third positional parameter; axis, before it, has no tangent.
+        return NO_TANGENT, project_a(da), NO_TANGENT, project_w(dw)
+
+    return y, average_pullback
+
+
+@frule.register(np.average)
+def _average_frule(tangents, a, axis=None, weights=None, *, keepdims=False):
+    if weights is None:
+        return frule(tangents[:2], np.mean, a, axis, keepdims=keepdims)
+    y = np.average(a, axis, weights, **given_options(keepdims=keepdims))
+    shape = shape_of(a)
+    axes = normalize_axes(axis, len(shape))
+    da = unthunk(tangents[1])
+    dw = unthunk(tangents[3]) if len(tangents) > 3 else ZERO_TANGENT
+    xp = array_namespace(a, weights)
+    w, _ = _weights_layout(a, weights, axis)
+    total_weight = xp.sum(xp.broadcast_to(w, shape), axis=axes, keepdims=True)
+    kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
+    change: Any = ZERO_TANGENT
+    if not is_zero(da):
+        change = change + xp.sum(da * w, axis=axes, keepdims=True)
+    if not is_zero(dw):
+        dw, _ = _weights_layout(a, dw, axis)
+        change = change + xp.sum(
+            dw * (a - xp.reshape(xp.asarray(y), kept)), axis=axes, keepdims=True
+        )
+    if is_zero(change):
+        return y, ZERO_TANGENT
+    dy = change / total_weight
+    return y, ProjectTo(y)(dy if keepdims else xp.reshape(dy, shape_of(y)))
+
+
+# ---- cov and corrcoef -----------------------------------------------------------------------
+
+
+class _Observations:
+    """The variables-by-observations matrix that cov builds from ``m`` and ``y``, centred."""
+
+    __slots__ = ("centred", "factor", "parts", "xp")
+
+    def __init__(self, m, y, rowvar, bias, ddof, dtype):
+        xp = self.xp = array_namespace(m, y)
+        self.parts = []  # for each input: (shape, transposed, number of rows)
+        rows = []
+        for v in (m, y):
+            if v is None:
+                continue
+            v2 = xp.asarray(v) if dtype is None else xp.astype(xp.asarray(v), dtype)
+            shape = shape_of(v2)
+            v2 = xp.reshape(v2, (1, -1)) if v2.ndim < 2 else v2
+            transposed = not rowvar and v2.shape[0] != 1
+            v2 = xp.matrix_transpose(v2) if transposed else v2
+            self.parts.append((shape, transposed, v2.shape[0]))
+            rows.append(v2)
+        x = rows[0] if len(rows) == 1 else xp.concat(rows, axis=0)
+        self.centred = x - xp.mean(x, axis=1, keepdims=True)
+        ddof = (0 if bias else 1) if ddof is None else ddof
+        self.factor = x.shape[1] - ddof
+
+    def pullback(self, dc: Any) -> tuple[Any, ...]:
+        """The cotangents of ``m`` (and ``y``) given the covariance matrix's cotangent ``dc``."""
+        xp = array_namespace(dc, self.centred)
+        p = self.centred.shape[0]
+        dc = xp.reshape(xp.asarray(dc), (p, p))
+        # The centring is a projection that (dC + dC^H) Xc already lies in: rows sum to zero.
+        dx = xp.matmul(dc + xp.conj(xp.matrix_transpose(dc)), self.centred) / self.factor
+        cotangents, start = [], 0
+        for shape, transposed, n in self.parts:
+            part = dx[start : start + n, :]
+            start += n
+            part = xp.matrix_transpose(part) if transposed else part
+            cotangents.append(xp.reshape(part, shape))
+        return tuple(cotangents)
+
+    def pushforward(self, dm: Any, dy: Any) -> Any:
+        xp = self.xp
+        rows = []
+        for (shape, transposed, n), d in zip(self.parts, (dm, dy), strict=False):
+            if is_zero(d):
+                d = xp.zeros((n, self.centred.shape[1]), dtype=self.centred.dtype)
+            else:
+                d = xp.reshape(xp.asarray(d), (1, -1)) if len(shape) < 2 else xp.asarray(d)
+                d = xp.matrix_transpose(d) if transposed else d
+            rows.append(d)
+        dx = rows[0] if len(rows) == 1 else xp.concat(rows, axis=0)
+        dxc = dx - xp.mean(dx, axis=1, keepdims=True)
+        xh = xp.conj(xp.matrix_transpose(self.centred))
+        dxh = xp.conj(xp.matrix_transpose(dxc))
+        return (xp.matmul(dxc, xh) + xp.matmul(self.centred, dxh)) / self.factor
+
+
+def _tangent_list(tangents: tuple, count: int) -> list[Any]:
+    found = [unthunk(t) for t in tangents[1 : 1 + count]]
+    return found + [ZERO_TANGENT] * (count - len(found))
+
+
+@rrule.register(np.cov)
+@positional_cotangents
+def _cov_rrule(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
+    c = np.cov(m, y, rowvar, bias, ddof, **given_options(dtype=dtype))
+    observations = _Observations(m, y, rowvar, bias, ddof, dtype)
+    projectors = [ProjectTo(v) for v in (m, y) if v is not None]
+
+    def cov_pullback(dc):
+        dc = unthunk(dc)
+        if is_zero(dc):
+            return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projectors))
+        cotangents = observations.pullback(dc)
+        return (NO_TANGENT, *(p(d) for p, d in zip(projectors, cotangents, strict=True)))
+
+    return c, cov_pullback
+
+
+@frule.register(np.cov)
+def _cov_frule(tangents, m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
+    c = np.cov(m, y, rowvar, bias, ddof, **given_options(dtype=dtype))
+    dm, dy = _tangent_list(tangents, 2)
+    if is_zero(dm) and is_zero(dy):
+        return c, ZERO_TANGENT
+    observations = _Observations(m, y, rowvar, bias, ddof, dtype)
+    dc = observations.pushforward(dm, dy)
+    return c, ProjectTo(c)(array_namespace(dc).reshape(dc, shape_of(c)))
+
+
+class _Correlation:
+    """corrcoef as ``R = C / (s s^T)`` with ``s = sqrt(diag C)``, differentiated through cov."""
+
+    __slots__ = ("correlation", "observations", "scale")
+
+    def __init__(self, x, y, rowvar, dtype):
+        self.observations = _Observations(x, y, rowvar, False, None, dtype)
+        xp = self.observations.xp
+        centred = self.observations.centred
+        cov = xp.matmul(centred, xp.conj(xp.matrix_transpose(centred))) / self.observations.factor
+        p = cov.shape[0]
+        self.scale = xp.sqrt(xp.real(xp.reshape(cov, (-1,))[:: p + 1]))
+        self.correlation = cov / (self.scale[:, None] * self.scale[None, :])
+
+    def pullback(self, dr: Any) -> tuple[Any, ...]:
+        xp = array_namespace(dr, self.correlation)
+        s, r = self.scale, self.correlation
+        p = r.shape[0]
+        dr = xp.reshape(xp.asarray(dr), (p, p))
+        outer = s[:, None] * s[None, :]
+        weighted = xp.real(xp.conj(r) * dr)
+        ds = -(xp.sum(weighted, axis=1) + xp.sum(weighted, axis=0)) / s
+        dc = dr / outer + xp.where(np.eye(p, dtype=bool), (ds / (2 * s))[:, None], 0)
+        return self.observations.pullback(dc)
+
+    def pushforward(self, dm: Any, dy: Any) -> Any:
+        xp = self.observations.xp
+        s, r = self.scale, self.correlation
+        dc = self.observations.pushforward(dm, dy)
+        p = r.shape[0]
+        ds = xp.real(xp.reshape(dc, (-1,))[:: p + 1]) / (2 * s)
+        return dc / (s[:, None] * s[None, :]) - r * (ds[:, None] / s[:, None] + ds[None, :] / s)
+
+
+@rrule.register(np.corrcoef)
+@positional_cotangents
+def _corrcoef_rrule(x, y=None, rowvar=True, *, dtype=None):
+    r = np.corrcoef(x, y, rowvar, **given_options(dtype=dtype))
+    projectors = [ProjectTo(v) for v in (x, y) if v is not None]
+    correlation = _Correlation(x, y, rowvar, dtype) if np.ndim(r) else None
+
+    def corrcoef_pullback(dr):
+        dr = unthunk(dr)
+        if is_zero(dr) or correlation is None:  # one variable: R = C / C is constant
+            return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projectors))
+        cotangents = correlation.pullback(dr)
+        return (NO_TANGENT, *(p(d) for p, d in zip(projectors, cotangents, strict=True)))
+
+    return r, corrcoef_pullback
+
+
+@frule.register(np.corrcoef)
+def _corrcoef_frule(tangents, x, y=None, rowvar=True, *, dtype=None):
+    r = np.corrcoef(x, y, rowvar, **given_options(dtype=dtype))
+    dm, dy = _tangent_list(tangents, 2)
+    if (is_zero(dm) and is_zero(dy)) or not np.ndim(r):
+        return r, ZERO_TANGENT
+    return r, ProjectTo(r)(_Correlation(x, y, rowvar, dtype).pushforward(dm, dy))

@@ -1,1 +1,305 @@
-"""Rules for Python's math module."""
+"""Rules for Python's ``math`` module: Python floats in, Python floats out.
+
+Each differentiable function is one ``scalar_rule`` row (the partials are computed through the
+array namespace, so a pullback runs on an engine's tracked values too; for plain floats that
+is NumPy, whose result projection turns back into a Python float). Integer arguments have no
+tangent. ``log`` takes its optional base; ``hypot`` any number of coordinates, with derivative
+0 at the origin; ``pow`` shares NumPy's ``power`` partials (exact at base 0, 0 in the exponent
+where the base is 0). ``sqrt'(0)`` is ``inf``, honestly. ``floor``, ``ceil`` and ``trunc``
+return integers, so they are declared non-differentiable with the predicates.
+
+>>> import math
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(math.exp, 0.0)
+>>> y, pullback(2.0)
+(1.0, (NoTangent(), 2.0))
+>>> rrule(math.log, 8.0, 2.0)[0]
+3.0
+"""
+
+import math
+
+import scipy.special
+
+from ...core.define import non_differentiable, scalar_rule
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.thunks import unthunk
+from ..numpy.arithmetic import power_base_partial, power_exponent_partial
+
+__all__: list[str] = []
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _xp(*values):
+    return array_namespace(*values)
+
+
+# ---- exponentials, logarithms, powers and roots ---------------------------------------------
+
+scalar_rule(math.exp, lambda x, y: y)
+scalar_rule(math.exp2, lambda x, y: y * _LN2)
+scalar_rule(math.expm1, lambda x, y: y + 1)
+scalar_rule(math.log1p, lambda x, y: 1 / (x + 1))
+scalar_rule(math.log2, lambda x, y: 1 / (x * _LN2))
+scalar_rule(math.log10, lambda x, y: 1 / (x * _LN10))
+# Through the namespace's divide: 1/0 is inf there, where Python's float division raises.
+scalar_rule(math.sqrt, lambda x, y: _xp(y).divide(0.5, y))
+scalar_rule(math.cbrt, lambda x, y: _xp(y).divide(1.0, 3 * y * y))
+scalar_rule(math.pow, power_base_partial, power_exponent_partial)
+
+
+@rrule.register(math.log)
+def _log_rrule(x, base=None):
+    """log(x) or log(x, base) = log(x) / log(base); the base's partial is -y / (base log(base))."""
+    y = math.log(x) if base is None else math.log(x, base)
+    project_x, project_base = ProjectTo(x), ProjectTo(base)
+    xp = _xp(x, base)
+    log_base = 1.0 if base is None else xp.log(base)
+
+    def log_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return (NO_TANGENT, project_x(dy)) + (() if base is None else (project_base(dy),))
+        dx = project_x(dy / (x * log_base))
+        if base is None:
+            return NO_TANGENT, dx
+        return NO_TANGENT, dx, project_base(-dy * y / (base * log_base))
+
+    return y, log_pullback
+
+
+@frule.register(math.log)
+def _log_frule(tangents, x, base=None):
+    y = math.log(x) if base is None else math.log(x, base)
+    dx, dbase = (unthunk(t) for t in (*tangents[1:], None)[:2])
+    log_base = 1.0 if base is None else _xp(x, base).log(base)
+    dy = ZERO_TANGENT
+    if not (dx is None or isinstance(dx, AbstractZero)):
+        dy = dy + dx / (x * log_base)
+    if not (base is None or dbase is None or isinstance(dbase, AbstractZero)):
+        dy = dy - dbase * y / (base * log_base)
+    return y, ProjectTo(y)(dy)
+
+
+# ---- trigonometric and hyperbolic -----------------------------------------------------------
+
+scalar_rule(math.sin, lambda x, y: _xp(x).cos(x))
+scalar_rule(math.cos, lambda x, y: -_xp(x).sin(x))
+scalar_rule(math.tan, lambda x, y: 1 + y * y)
+scalar_rule(math.asin, lambda x, y: 1 / _xp(x).sqrt(1 - x * x))
+scalar_rule(math.acos, lambda x, y: -1 / _xp(x).sqrt(1 - x * x))
+scalar_rule(math.atan, lambda x, y: 1 / (1 + x * x))
+scalar_rule(math.sinh, lambda x, y: _xp(x).cosh(x))
+scalar_rule(math.cosh, lambda x, y: _xp(x).sinh(x))
+scalar_rule(math.tanh, lambda x, y: 1 - y * y)
+scalar_rule(math.asinh, lambda x, y: 1 / _xp(x).sqrt(x * x + 1))
+scalar_rule(math.acosh, lambda x, y: 1 / (_xp(x).sqrt(x - 1) * _xp(x).sqrt(x + 1)))
+scalar_rule(math.atanh, lambda x, y: 1 / (1 - x * x))
+scalar_rule(math.degrees, lambda x, y: 180 / math.pi)
+scalar_rule(math.radians, lambda x, y: math.pi / 180)
+
+
+def _safe_r2(x1, x2):
+    r2 = x1 * x1 + x2 * x2
+    return _xp(r2).where(r2 == 0, 1.0, r2)
+
+
+# atan2(y, x): partials x/r^2 and -y/r^2, 0 at the origin.
+scalar_rule(
+    math.atan2,
+    lambda x1, x2, y: x2 / _safe_r2(x1, x2),
+    lambda x1, x2, y: -x1 / _safe_r2(x1, x2),
+)
+
+
+@rrule.register(math.hypot)
+def _hypot_rrule(*coordinates):
+    """hypot(*x) = r: partials x_i / r, 0 at the origin."""
+    r = math.hypot(*coordinates)
+    projectors = [ProjectTo(x) for x in coordinates]
+    safe_r = 1.0 if r == 0 else r
+
+    def hypot_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return (NO_TANGENT, *(project(dy) for project in projectors))
+        pairs = zip(projectors, coordinates, strict=True)
+        return (NO_TANGENT, *(project(x * dy / safe_r) for project, x in pairs))
+
+    return r, hypot_pullback
+
+
+@frule.register(math.hypot)
+def _hypot_frule(tangents, *coordinates):
+    r = math.hypot(*coordinates)
+    safe_r = 1.0 if r == 0 else r
+    dy = ZERO_TANGENT
+    for x, dx in zip(coordinates, tangents[1:], strict=True):
+        dx = unthunk(dx)
+        if not (dx is None or isinstance(dx, AbstractZero)):
+            dy = dy + x * dx / safe_r
+    return r, ProjectTo(r)(dy)
+
+
+# ---- sums, products and distances of sequences ----------------------------------------------
+# Their arguments are sequences: the cotangents are structural, one entry per element.
+
+
+@rrule.register(math.fsum)
+def _fsum_rrule(values):
+    """fsum: every element's cotangent is dy."""
+    values = list(values)
+    project = ProjectTo(values)
+
+    def fsum_pullback(dy):
+        dy = unthunk(dy)
+        return NO_TANGENT, project([dy] * len(values))
+
+    return math.fsum(values), fsum_pullback
+
+
+@frule.register(math.fsum)
+def _fsum_frule(tangents, values):
+    return math.fsum(values), _sum_of_tangents(tangents[1], len(values))
+
+
+def _sum_of_tangents(tangent, n):
+    tangent = unthunk(tangent)
+    if tangent is None or isinstance(tangent, AbstractZero):
+        return ZERO_TANGENT
+    total = ZERO_TANGENT
+    for i in range(n):
+        d = unthunk(tangent[i])
+        if not (d is None or isinstance(d, AbstractZero)):
+            total = total + d
+    return ProjectTo(0.0)(total) if not isinstance(total, AbstractZero) else total
+
+
+def _products_of_the_others(values):
+    """prod(values) without values[i], for each i, from prefix and suffix products (no
+    division, so exact when an element is 0)."""
+    prefix, suffix = [1.0], [1.0]
+    for v in values[:-1]:
+        prefix.append(prefix[-1] * v)
+    for v in values[:0:-1]:
+        suffix.append(suffix[-1] * v)
+    return [p * q for p, q in zip(prefix, reversed(suffix), strict=True)]
+
+
+@rrule.register(math.prod)
+def _prod_rrule(values, *, start=1):
+    """prod(values, start=s): the cotangent of values[i] is dy times s and the other values."""
+    values = list(values)
+    project, project_start = ProjectTo(values), ProjectTo(start)
+    y = math.prod(values, start=start)
+
+    def prod_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project(dy)
+        others = _products_of_the_others(values) if values else []
+        return NO_TANGENT, project([start * p * dy for p in others])
+
+    return y, prod_pullback
+
+
+@frule.register(math.prod)
+def _prod_frule(tangents, values, *, start=1):
+    values = list(values)
+    y = math.prod(values, start=start)
+    dvalues = unthunk(tangents[1])
+    if dvalues is None or isinstance(dvalues, AbstractZero) or not values:
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    others = _products_of_the_others(values)
+    scaled = [start * p for p in others]
+    dy = ZERO_TANGENT
+    for i, p in enumerate(scaled):
+        d = unthunk(dvalues[i])
+        if not (d is None or isinstance(d, AbstractZero)):
+            dy = dy + p * d
+    return y, ProjectTo(y)(dy)
+
+
+@rrule.register(math.dist)
+def _dist_rrule(p, q):
+    """dist(p, q) = |p - q|: cotangents (p - q) dy / d and its negative; 0 where d = 0."""
+    d = math.dist(p, q)
+    project_p, project_q = ProjectTo(p), ProjectTo(q)
+    safe_d = 1.0 if d == 0 else d
+    unit = [(a - b) / safe_d for a, b in zip(p, q, strict=True)]
+
+    def dist_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_p(dy), project_q(dy)
+        return NO_TANGENT, project_p([u * dy for u in unit]), project_q([-u * dy for u in unit])
+
+    return d, dist_pullback
+
+
+@frule.register(math.dist)
+def _dist_frule(tangents, p, q):
+    d = math.dist(p, q)
+    safe_d = 1.0 if d == 0 else d
+    dy = ZERO_TANGENT
+    for sign, tangent in ((1.0, tangents[1]), (-1.0, tangents[2])):
+        tangent = unthunk(tangent)
+        if tangent is None or isinstance(tangent, AbstractZero):
+            continue
+        for i, (a, b) in enumerate(zip(p, q, strict=True)):
+            t = unthunk(tangent[i])
+            if not (t is None or isinstance(t, AbstractZero)):
+                dy = dy + sign * (a - b) / safe_d * t
+    return d, ProjectTo(d)(dy)
+
+
+# ---- special functions ----------------------------------------------------------------------
+
+scalar_rule(math.erf, lambda x, y: _TWO_OVER_SQRT_PI * _xp(x).exp(-x * x))
+scalar_rule(math.erfc, lambda x, y: -_TWO_OVER_SQRT_PI * _xp(x).exp(-x * x))
+# digamma for Python floats, which are all that reach math.gamma and math.lgamma.
+scalar_rule(math.gamma, lambda x, y: y * scipy.special.digamma(x))
+scalar_rule(math.lgamma, lambda x, y: scipy.special.digamma(x))
+
+# ---- sign, remainders and the float representation ------------------------------------------
+
+scalar_rule(math.fabs, lambda x, y: _xp(x).sign(x))
+scalar_rule(
+    math.copysign,
+    lambda x1, x2, y: _xp(x1, x2).where(_xp(x1).signbit(x1) == _xp(x2).signbit(x2), 1.0, -1.0),
+    lambda x1, x2, y: ZERO_TANGENT,
+)
+scalar_rule(math.fmod, lambda x1, x2, y: 1.0, lambda x1, x2, y: -_xp(x1, x2).trunc(x1 / x2))
+scalar_rule(math.remainder, lambda x1, x2, y: 1.0, lambda x1, x2, y: -_xp(x1, x2).rint(x1 / x2))
+# nextafter moves x by one unit in the last place: the identity in x; ulp is piecewise constant.
+scalar_rule(math.nextafter, lambda x1, x2, y: 1.0, lambda x1, x2, y: ZERO_TANGENT)
+scalar_rule(math.ulp, lambda x, y: ZERO_TANGENT)
+# ldexp(x, n) = x * 2**n with an integer n, which has no tangent.
+scalar_rule(math.ldexp, lambda x, n, y: 2.0**n, None)
+# modf(x) = (fractional part, integral part); frexp(x) = (m, e) with m = x * 2**-e.
+scalar_rule(math.modf, (lambda x, y: 1.0,), (lambda x, y: ZERO_TANGENT,))
+scalar_rule(math.frexp, (lambda x, y: 2.0 ** -y[1],), (None,))
+
+# ---- integer and boolean results ------------------------------------------------------------
+
+non_differentiable(
+    math.floor,
+    math.ceil,
+    math.trunc,
+    math.isnan,
+    math.isinf,
+    math.isfinite,
+    math.isclose,
+    math.factorial,
+    math.comb,
+    math.perm,
+    math.gcd,
+    math.lcm,
+    math.isqrt,
+)

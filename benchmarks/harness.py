@@ -1,0 +1,103 @@
+"""Cost of checking a rule: ``test_rrule`` against a full Jacobian and against torch's gradcheck.
+
+For ``np.matmul`` with two 300x300 inputs and ``np.sin`` with 10^5 elements (float64), one
+run measures wall time and the number of calls of ``f`` for:
+
+* ``test_rrule`` with its default dot-product check (one directional derivative per
+  argument, by numdifftools);
+* ``torch.autograd.gradcheck(fast_mode=True)`` on the same function and sizes, the named peer;
+* ``test_rrule(full_jacobian=True)`` and ``gradcheck(fast_mode=False)`` at sizes where a full
+  Jacobian is feasible (8x8 matrices, 200 elements).
+
+Every row states its ratio against the gradcheck mode it compares with, measured in the same
+run. Needs the ``torch`` extra (``torch==2.13.0``).
+
+    python benchmarks/harness.py
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+from chainrules_testing import test_rrule
+
+import chainrules as cr
+
+# The counter lives in a module global: a counting closure or object would be a structure
+# that the harness walks, copies and checks for mutation like any other primal.
+CALLS = {"f": 0}
+TARGET: dict[str, Callable] = {}
+
+
+def counted(*args: Any) -> Any:
+    CALLS["f"] += 1
+    return TARGET["f"](*args)
+
+
+def time_harness(f: Callable, args: tuple, **options: Any) -> tuple[float, int]:
+    TARGET["f"], CALLS["f"] = f, 0
+
+    def registered_rule(_: Any, *a: Any, **k: Any) -> Any:
+        return cr.rrule(f, *a, **k)
+
+    start = time.perf_counter()
+    test_rrule(counted, *args, rrule_f=registered_rule, seed=0, **options)
+    return time.perf_counter() - start, CALLS["f"]
+
+
+def time_gradcheck(f: Callable, args: tuple, fast_mode: bool) -> tuple[float, int]:
+    TARGET["f"], CALLS["f"] = f, 0
+    inputs = tuple(torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in args)
+    start = time.perf_counter()
+    assert torch.autograd.gradcheck(counted, inputs, fast_mode=fast_mode)
+    return time.perf_counter() - start, CALLS["f"]
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    cases = [
+        ("np.matmul 300x300", np.matmul, torch.matmul, (300, 300), (8, 8), 2),
+        ("np.sin 10^5", np.sin, torch.sin, (100_000,), (200,), 1),
+    ]
+    rows = []
+    for name, f, torch_f, big, small, arity in cases:
+        large = tuple(rng.standard_normal(big) for _ in range(arity))
+        little = tuple(rng.standard_normal(small) for _ in range(arity))
+        peer_fast = time_gradcheck(torch_f, large, fast_mode=True)
+        ours = time_harness(f, large)
+        peer_full = time_gradcheck(torch_f, little, fast_mode=False)
+        ours_full = time_harness(f, little, full_jacobian=True)
+        size = " x ".join(str(s) for s in small)
+        rows += [
+            (name, "test_rrule (dot product)", ours, "gradcheck fast", peer_fast),
+            (name, "gradcheck fast_mode=True", peer_fast, "gradcheck fast", peer_fast),
+            (
+                f"{name} at {size}",
+                "test_rrule full_jacobian",
+                ours_full,
+                "gradcheck full",
+                peer_full,
+            ),
+            (
+                f"{name} at {size}",
+                "gradcheck fast_mode=False",
+                peer_full,
+                "gradcheck full",
+                peer_full,
+            ),
+        ]
+    print("| function | check | wall time (s) | calls of f | time ratio | calls ratio | against |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    for name, check, (seconds, calls), peer, (peer_seconds, peer_calls) in rows:
+        print(
+            f"| {name} | {check} | {seconds:.3f} | {calls} | {seconds / peer_seconds:.2f} | "
+            f"{calls / peer_calls:.2f} | {peer} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

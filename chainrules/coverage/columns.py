@@ -1,0 +1,119 @@
+"""The columns every human-readable format shows, so that all of them say the same thing.
+
+A column is a header and a function from a ``Totals`` (or a ``FunctionRow``) to text; unknown
+values (no test results read) show as ``?``, undefined percentages as ``-``.
+
+>>> percent(12.345), percent(None), count(None)
+('12.3%', '-', '?')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .report import FunctionRow, Report, Totals
+
+__all__ = [
+    "FUNCTION_COLUMNS",
+    "TOTALS_COLUMNS",
+    "count",
+    "flag",
+    "headline",
+    "needs_attention",
+    "percent",
+    "results_line",
+]
+
+UNKNOWN = "?"
+UNDEFINED = "-"
+
+
+def percent(value: float | None) -> str:
+    return UNDEFINED if value is None else f"{value:.1f}%"
+
+
+def count(value: int | None) -> str:
+    return UNKNOWN if value is None else str(value)
+
+
+def flag(value: bool | None, yes: str = "yes", no: str = "-") -> str:
+    return UNKNOWN if value is None else (yes if value else no)
+
+
+def _coverage(t: Totals) -> str:
+    if t.tested is None and t.differentiable:
+        return UNKNOWN
+    return percent(t.coverage)
+
+
+TOTALS_COLUMNS: tuple[tuple[str, Callable[[Totals], str]], ...] = (
+    ("category", lambda t: t.category),
+    ("functions", lambda t: str(t.functions)),
+    ("differentiable", lambda t: str(t.differentiable)),
+    ("rrule", lambda t: str(t.with_rrule)),
+    ("frule", lambda t: str(t.with_frule)),
+    ("tested", lambda t: count(t.tested)),
+    ("2nd order", lambda t: count(t.tested_second_order)),
+    ("coverage", _coverage),
+    ("with rules", lambda t: percent(t.rule_coverage)),
+    ("non-diff (declared)", lambda t: f"{t.non_differentiable} ({t.declared_non_differentiable})"),
+    ("out of scope", lambda t: str(t.out_of_scope)),
+    ("unclassified", lambda t: str(t.unclassified)),
+)
+
+FUNCTION_COLUMNS: tuple[tuple[str, Callable[[FunctionRow], str]], ...] = (
+    ("function", lambda r: r.name),
+    ("category", lambda r: r.category),
+    ("status", lambda r: r.status),
+    ("rrule", lambda r: flag(r.rrule)),
+    ("frule", lambda r: flag(r.frule)),
+    ("declared non-diff", lambda r: flag(r.non_differentiable)),
+    ("opted out", lambda r: flag(r.opted_out)),
+    ("tested rrule", lambda r: flag(r.tested_rrule)),
+    ("tested frule", lambda r: flag(r.tested_frule)),
+    ("2nd order", lambda r: flag(r.tested_second_order)),
+    ("reason", lambda r: r.reason),
+)
+
+
+def headline(t: Totals) -> str:
+    """One sentence for a ``Totals``: coverage, or why it is unknown."""
+    rules = f"{t.with_both_rules} of {t.differentiable} differentiable functions have both rules"
+    if t.tested is None:
+        return f"coverage unknown (no test results); {rules} ({percent(t.rule_coverage)})"
+    return (
+        f"coverage {percent(t.coverage)}: {t.tested} of {t.differentiable} differentiable "
+        f"functions have both rules tested; {t.with_both_rules} have both rules "
+        f"({percent(t.rule_coverage)})"
+    )
+
+
+def results_line(report: Report) -> str:
+    """Where the tested counts came from, or what could not be known without them."""
+    record = report.record
+    if record is None:
+        return (
+            "test results: none given (--results PATH), so tested, second-order and coverage "
+            "are unknown"
+        )
+    seed = "" if record.seed is None else f", seed {record.seed}"
+    return f"test results: {record.path or 'given'} ({len(record.tested)} functions{seed})"
+
+
+def needs_attention(report: Report, listed: int = 10) -> list[str]:
+    """What a reader must not miss: unclassified functions, sources that could not be read,
+    contradictions, and rules for functions outside the universe (named when few)."""
+    notes: list[str] = []
+    unclassified = [r.name for r in report.rows if r.status == "unclassified"]
+    if unclassified:
+        notes.append(f"Unclassified ({len(unclassified)}): " + ", ".join(unclassified))
+    notes += [f"{s.name}: {s.note}" for s in report.sources if not s.available]
+    if report.disagreements:
+        disagreeing = ", ".join(r.name for r in report.disagreements)
+        notes.append(f"Classified differentiable but declared non-differentiable: {disagreeing}")
+    notes += [f"Conflicting classification: {c}" for c in report.conflicts]
+    if report.outside:
+        outside = [o.name for o in report.outside]
+        shown = ", ".join(outside) if len(outside) <= listed else "see --format json"
+        notes.append(f"Rules outside the universe ({len(outside)}): {shown}")
+    return notes

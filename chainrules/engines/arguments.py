@@ -1,0 +1,221 @@
+"""Arguments and results as structures: which leaves get tracked, and how tangents come back.
+
+An engine differentiates with respect to every float and complex leaf of its arguments:
+floats, arrays, and such leaves inside tuples, lists, dicts, namedtuples, dataclasses, objects
+and closures (their captured variables). ``Tracker.track`` rebuilds an argument with each such
+leaf replaced by a tracked value and remembers the layout in a *plan*; ``collect`` later walks
+the plan to assemble one tangent for the whole argument, a ``Tangent`` for a structure.
+
+Aliasing: within one argument, an array reached twice (two fields holding the same array, a
+recursive closure reaching its own captured array again) is tracked once, so both places get
+the same tangent object, holding the total derivative. Immutable scalars (Python and NumPy
+floats) are values, never aliases: each place where one appears is its own leaf. Separate
+positional arguments are always separate variables, even when they are the same object.
+Cycles (a closure that refers to itself) are walked once and give a cyclic ``Tangent``.
+
+>>> import numpy as np
+>>> tracker = Tracker(lambda x, t: ("tracked", x))
+>>> value, plan = tracker.track((1.0, "label"))
+>>> value
+(('tracked', 1.0), 'label')
+>>> collect(plan, lambda leaf: 2.0)
+Tangent[tuple](2.0, NoTangent())
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core.structure import decompose, has_tangent_space, is_differentiable_leaf
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, MutableTangent, Tangent
+
+__all__ = ["Leaf", "Struct", "Tracker", "collect", "field_of", "zeros_like_leaf"]
+
+
+class Leaf:
+    """A tracked leaf of the plan: the primal it replaced and the tracked value."""
+
+    __slots__ = ("primal", "tracked")
+
+    def __init__(self, primal: Any, tracked: Any) -> None:
+        self.primal = primal
+        self.tracked = tracked
+
+
+class Struct:
+    """A structure of the plan: its layout and one plan per field (``None``: no tangent)."""
+
+    __slots__ = ("fields", "kind", "mutable", "primal_type")
+
+    def __init__(self, kind: str, primal_type: type, mutable: bool) -> None:
+        self.kind = kind
+        self.primal_type = primal_type
+        self.mutable = mutable
+        self.fields: dict[Any, Any] = {}
+
+
+def field_of(t: Any, key: Any) -> Any:
+    """The tangent of one field, from a structure's tangent (a ``Tangent``, tuple or dict)."""
+    if isinstance(t, AbstractZero) or t is None:
+        return ZERO_TANGENT if t is None else t
+    if isinstance(t, dict):
+        return t.get(key, ZERO_TANGENT)
+    if isinstance(t, Tangent) and not t.is_positional:
+        return t[key]
+    return t[key]
+
+
+class Tracker:
+    """Replaces the differentiable leaves of values by ``make_leaf(primal, tangent)``."""
+
+    __slots__ = ("make_leaf", "memo")
+
+    def __init__(self, make_leaf: Callable[[Any, Any], Any]) -> None:
+        self.make_leaf = make_leaf
+        self.memo: dict[int, tuple[Any, Any, Any]] = {}  # id -> (primal kept alive, new, plan)
+
+    def track(self, x: Any, tangent: Any = ZERO_TANGENT) -> tuple[Any, Any]:
+        """``(x with tracked leaves, plan)``; ``tangent`` is ``x``'s tangent, for forward mode."""
+        self.memo.clear()
+        return self._track(x, tangent)
+
+    def _track(self, x: Any, t: Any) -> tuple[Any, Any]:
+        hit = self.memo.get(id(x))
+        if hit is not None:
+            return hit[1], hit[2]
+        fields = decompose(x)
+        if fields is None:
+            if not is_differentiable_leaf(x):
+                return x, None
+            new = self.make_leaf(x, t)
+            leaf = Leaf(x, new)
+            if isinstance(x, np.ndarray):  # arrays are mutable: two references are one value
+                self.memo[id(x)] = (x, new, leaf)
+            return new, leaf
+        if not has_tangent_space(x):
+            return x, None
+        plan = Struct(fields.kind, fields.primal_type, fields.mutable)
+        if isinstance(x, tuple):  # immutable: no cycle can pass through it before it exists
+            values = {}
+            for key, value in fields.items:
+                values[key], plan.fields[key] = self._track(value, field_of(t, key))
+            new = _rebuild_tuple(x, values)
+            self.memo[id(x)] = (x, new, plan)
+            return new, plan
+        new = _shell(x)
+        self.memo[id(x)] = (x, new, plan)
+        for key, value in fields.items:
+            tracked, plan.fields[key] = self._track(value, field_of(t, key))
+            _set_field(new, key, tracked)
+        return new, plan
+
+
+def _rebuild_tuple(x: tuple, values: dict[Any, Any]) -> tuple:
+    if hasattr(type(x), "_fields"):
+        return x._replace(**values)  # type: ignore[attr-defined]
+    elements = [values[i] for i in range(len(x))]
+    return tuple(elements) if type(x) is tuple else type(x)(elements)
+
+
+def _shell(x: Any) -> Any:
+    """A copy of a mutable structure whose fields are then set one by one (cycles allowed)."""
+    if isinstance(x, types.FunctionType):
+        cells = tuple(types.CellType() for _ in x.__code__.co_freevars)
+        for cell, old in zip(cells, x.__closure__ or (), strict=True):
+            try:
+                cell.cell_contents = old.cell_contents
+            except ValueError:  # an unbound cell stays unbound
+                pass
+        new = types.FunctionType(x.__code__, x.__globals__, x.__name__, x.__defaults__, cells)
+        new.__kwdefaults__ = x.__kwdefaults__
+        new.__dict__.update(x.__dict__)
+        return new
+    if isinstance(x, list):
+        return list(x)
+    return copy.copy(x)
+
+
+def _set_field(new: Any, key: Any, value: Any) -> None:
+    if isinstance(new, types.FunctionType):
+        index = new.__code__.co_freevars.index(key)
+        new.__closure__[index].cell_contents = value  # type: ignore[index]
+    elif isinstance(new, list | dict):
+        new[key] = value
+    else:
+        object.__setattr__(new, key, value)
+
+
+def zeros_like_leaf(x: Any) -> Any:
+    """A plain zero of a leaf's tangent space (the leaf may be tracked by an outer level)."""
+    if isinstance(x, float):
+        return 0.0
+    if isinstance(x, complex):
+        return 0j
+    if isinstance(x, np.generic):
+        return x.dtype.type(0)
+    return np.zeros(x.shape, x.dtype)
+
+
+def collect(plan: Any, leaf_tangent: Callable[[Leaf], Any]) -> Any:
+    """One tangent for a tracked value: ``leaf_tangent(leaf)`` at each leaf, structures around.
+
+    Aliased leaves get one and the same tangent object; a cyclic plan gives a cyclic tangent.
+    """
+    return _collect(plan, leaf_tangent, {})
+
+
+def _collect(plan: Any, leaf_tangent: Callable[[Leaf], Any], memo: dict[int, Any]) -> Any:
+    if plan is None:
+        return NO_TANGENT
+    hit = memo.get(id(plan))
+    if hit is not None:
+        return hit
+    if isinstance(plan, Leaf):
+        memo[id(plan)] = tangent = leaf_tangent(plan)
+        return tangent
+    positional = plan.kind == "positional"
+    cls = MutableTangent if plan.mutable else Tangent
+    backing: dict[Any, Any] = {}
+    tangent = cls._from_backing(plan.primal_type, plan.kind, () if positional else backing)
+    memo[id(plan)] = tangent
+    for key, field in plan.fields.items():
+        backing[key] = _collect(field, leaf_tangent, memo)
+    if positional:
+        object.__setattr__(tangent, "_backing", tuple(backing.values()))
+    return tangent
+
+
+def untrack(y: Any, is_mine: Callable[[Any], bool]) -> tuple[Any, Any]:
+    """``(y with this level's tracked leaves replaced by their values, plan)`` for a result."""
+    return _untrack(y, is_mine, {})
+
+
+def _untrack(y: Any, is_mine: Callable[[Any], bool], memo: dict[int, Any]) -> tuple[Any, Any]:
+    if is_mine(y):
+        return y.value, Leaf(y.value, y)
+    hit = memo.get(id(y))
+    if hit is not None:
+        return hit[1], hit[2]
+    fields = decompose(y)
+    if fields is None:
+        if is_differentiable_leaf(y):
+            return y, Leaf(y, None)  # a constant result: its tangent is zero
+        return y, None
+    plan = Struct(fields.kind, fields.primal_type, fields.mutable)
+    values: dict[Any, Any] = {}
+    memo[id(y)] = (y, y, plan)
+    for key, value in fields.items:
+        values[key], plan.fields[key] = _untrack(value, is_mine, memo)
+    if isinstance(y, tuple):
+        new = _rebuild_tuple(y, values)
+    else:
+        new = _shell(y)
+        for key, value in values.items():
+            _set_field(new, key, value)
+    memo[id(y)] = (y, new, plan)
+    return new, plan

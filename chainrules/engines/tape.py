@@ -1,0 +1,262 @@
+"""The reverse engine's tape: nodes recorded by a level, and the backward pass over them.
+
+Each call with a rule records one ``Node``: the rule's pullback and, for each tracked argument,
+where its cotangent sits in the pullback's result (``grads[i]``, or an element of it when the
+argument is a list such as ``np.concatenate``'s) and which node produced it. Inputs are nodes
+with no pullback. A rule with several outputs (a tuple, a namedtuple) gets one small node per
+tracked output that places the output's cotangent in a ``Tangent`` of the whole result.
+
+``backward`` walks the tape once from the newest node to the oldest, calling each pullback
+whose output received a cotangent and adding the cotangents of its arguments (``add``, never
+in place, so a cotangent handed out is never changed afterwards). Cotangents for constant
+arguments are never unthunked, so a rule's ``Thunk`` for them is never computed. While an
+outer differentiation is running, pullbacks run inside ``eager_thunks()``, so everything they
+compute is recorded by the outer level before its own backward pass.
+
+>>> import numpy as np
+>>> from chainrules.engines import reverse
+>>> y, pullback = reverse.vjp(np.sin, 0.0)
+>>> pullback(2.0)
+(2.0,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..core.errors import ChainRulesError
+from ..core.names import function_name
+from ..core.structure import has_tangent_space
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
+from ..core.thunks import AbstractThunk, eager_thunks
+from .levels import Level, open_levels
+from .tracked import Tracked, inexact, rebuild_sequence, without_rule
+from .tripwires import NoRuleError
+
+__all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward"]
+
+
+class Node:
+    """One recorded call: its pullback, and ``(grads index, element path, parent node)``s."""
+
+    __slots__ = ("function", "index", "parents", "pullback")
+
+    def __init__(self, pullback: Any, parents: tuple, function: Any, index: int) -> None:
+        self.pullback = pullback
+        self.parents = parents
+        self.function = function
+        self.index = index
+
+    def __repr__(self) -> str:
+        what = "input" if self.pullback is None else function_name(self.function)
+        return f"<node {self.index}: {what}>"
+
+
+class ReverseTracked(Tracked):
+    """A value tracked by the reverse engine: the node that produced it on its level's tape."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, value: Any, level: Level, node: Node) -> None:
+        self.value = value
+        self.level = level
+        self.node = node
+
+
+def _unwrap_sequence(seq: Any, level: Level, i: int, path: tuple, parents: list) -> Any:
+    out = None
+    for j, a in enumerate(seq):
+        new = a
+        if isinstance(a, Tracked):
+            if a.level is level:
+                new = a.value
+                parents.append((i, (*path, j), a.node))  # type: ignore[attr-defined]
+        elif type(a) is list or type(a) is tuple:
+            new = _unwrap_sequence(a, level, i, (*path, j), parents)
+        if new is not a:
+            if out is None:
+                out = list(seq)
+            out[j] = new
+    if out is None:
+        return seq
+    return out if type(seq) is list else tuple(out)
+
+
+class _Select:
+    """The pullback of one output of a rule with several: a ``Tangent`` of the whole result."""
+
+    __slots__ = ("key", "result_type", "size")
+
+    def __init__(self, result: Any, key: int) -> None:
+        self.result_type = type(result)
+        self.size = len(result)
+        self.key = key
+
+    def __call__(self, dy: Any) -> tuple[Any, Any]:
+        cls = self.result_type
+        if hasattr(cls, "_fields"):
+            fields = {name: ZERO_TANGENT for name in cls._fields}
+            fields[cls._fields[self.key]] = dy
+            return NO_TANGENT, Tangent(cls, **fields)
+        elements = [ZERO_TANGENT] * self.size
+        elements[self.key] = dy
+        return NO_TANGENT, Tangent(cls, *elements)
+
+
+def untracked_structure_error(f: Any) -> ChainRulesError:
+    return ChainRulesError(
+        f"the rule for {function_name(f)} returned a structure whose float values the engine "
+        f"cannot track (only a value, or a tuple, namedtuple or list of values); its "
+        f"derivative would be lost"
+    )
+
+
+class ReverseLevel(Level):
+    """A level of the reverse engine: it records rules' pullbacks on its tape."""
+
+    __slots__ = ("config", "tape")
+
+    def __init__(self, config: Any) -> None:
+        super().__init__("reverse")
+        self.config = config
+        self.tape: list[Node] = []
+
+    def input(self, value: Any) -> ReverseTracked:
+        """A new input of the differentiation, tracked from ``value``."""
+        node = Node(None, (), None, len(self.tape))
+        self.tape.append(node)
+        return ReverseTracked(value, self, node)
+
+    def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
+        parents: list[tuple] = []
+        values: Any = args
+        for i, a in enumerate(args):
+            new = a
+            if isinstance(a, Tracked):
+                if a.level is self:
+                    new = a.value
+                    parents.append((i + 1, None, a.node))  # type: ignore[attr-defined]
+            elif type(a) is list or type(a) is tuple:
+                new = _unwrap_sequence(a, self, i + 1, (), parents)
+            if new is not a:
+                if values is args:
+                    values = list(args)
+                values[i] = new
+        if kwargs:
+            _reject_tracked_keywords(self, f, kwargs)
+        result = self.config.rrule(f, *values, **kwargs)
+        if result is None:
+            return without_rule(self, f, args, kwargs, values)
+        y, pullback = result
+        node = Node(pullback, tuple(parents), f, len(self.tape))
+        if inexact(y):
+            self.tape.append(node)
+            return ReverseTracked(y, self, node)
+        if isinstance(y, tuple | list):
+            return self._outputs(y, node)
+        if has_tangent_space(y):
+            raise untracked_structure_error(f)
+        return y  # no tangent space: nothing to record
+
+    def _outputs(self, y: tuple | list, node: Node) -> Any:
+        self.tape.append(node)
+        parent = ((1, None, node),)
+        elements = []
+        for key, element in enumerate(y):
+            if inexact(element):
+                select = Node(_Select(y, key), parent, node.function, len(self.tape))
+                self.tape.append(select)
+                element = ReverseTracked(element, self, select)
+            elif has_tangent_space(element):
+                raise untracked_structure_error(node.function)
+            elements.append(element)
+        return rebuild_sequence(y, elements)
+
+
+def _reject_tracked_keywords(level: Level, f: Any, kwargs: dict) -> None:
+    for key, value in kwargs.items():
+        if isinstance(value, Tracked) and value.level is level:
+            raise NoRuleError(
+                f"{function_name(f)} received a tracked value by keyword ({key}=): rules give "
+                f"cotangents only for positional arguments. Pass it positionally."
+            )
+
+
+def _element(ct: Any, path: tuple) -> Any:
+    for j in path:
+        if isinstance(ct, AbstractZero):
+            return ct
+        if isinstance(ct, AbstractThunk):
+            ct = ct.unthunk()
+        ct = ct[j]
+    return ct
+
+
+def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> dict[int, Any]:
+    """Run the tape backwards from ``(node, cotangent)`` seeds; cotangents of every node."""
+    cotangents: dict[int, Any] = {}
+    start = -1
+    for node, ct in seeds:
+        _accumulate(cotangents, node, ct)
+        start = max(start, node.index)
+    if open_levels():
+        with eager_thunks():
+            _sweep(level.tape, cotangents, start)
+    else:
+        _sweep(level.tape, cotangents, start)
+    return cotangents
+
+
+def _accumulate(cotangents: dict[int, Any], node: Node, ct: Any) -> None:
+    if isinstance(ct, AbstractThunk):
+        ct = ct.unthunk()
+    index = node.index
+    existing = cotangents.get(index)
+    cotangents[index] = ct if existing is None else existing + ct
+
+
+def _sweep(tape: list[Node], cotangents: dict[int, Any], start: int) -> None:
+    get = cotangents.get
+    for index in range(start, -1, -1):
+        node = tape[index]
+        pullback = node.pullback
+        if pullback is None:
+            continue
+        ct = get(index)
+        if ct is None:
+            continue
+        del cotangents[index]
+        grads = pullback(ct)
+        for i, path, parent in node.parents:
+            g = grads[i] if path is None else _element(grads[i], path)
+            if isinstance(g, AbstractZero):
+                continue
+            if isinstance(g, NotImplementedTangent):
+                raise _not_implemented(node, i, g)
+            _accumulate(cotangents, parent, g)
+
+
+def _not_implemented(node: Node, i: int, g: NotImplementedTangent) -> ChainRulesError:
+    return ChainRulesError(
+        f"the rule for {function_name(node.function)} does not give the cotangent of its "
+        f"argument {i}: {g.info}"
+    )
+
+
+def seeds_for(plan: Any, dy: Any, visit: Callable[[Any, Any], None]) -> None:
+    """Call ``visit(leaf, cotangent)`` for each tracked leaf of a result plan and ``dy``."""
+    from .arguments import Leaf, field_of
+
+    stack = [(plan, dy)]
+    seen: set[int] = set()
+    while stack:
+        p, d = stack.pop()
+        if p is None or id(p) in seen:
+            continue
+        seen.add(id(p))
+        if isinstance(p, Leaf):
+            visit(p, d)
+            continue
+        for key, field in p.fields.items():
+            stack.append((field, field_of(d, key)))

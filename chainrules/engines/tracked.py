@@ -1,0 +1,384 @@
+"""The tracked array: a value being differentiated, and how NumPy calls reach the engine.
+
+``Tracked`` is the base of the reverse engine's tracked values and the forward engine's dual
+numbers. It holds a ``value`` (a float, a NumPy array, or a value tracked by an outer level)
+and the ``level`` that tracks it. Every operation on it becomes a call ``f(*args)`` of a
+NumPy function, handed to ``dispatch``:
+
+* operators (``+``, ``@``, ``<``, ...) call the ufunc or function NumPy would (``np.add``...);
+* ``__array_ufunc__`` and ``__array_function__`` receive NumPy's own calls (``np.sin(x)``,
+  ``np.sum(x)``, ``ndarray + x``); ufunc methods are keyed as ``np.add.reduce`` and so on;
+* indexing is ``np.ndarray.__getitem__(x, index)``, the key of the indexing rules; methods
+  (``x.sum()``, ``x.reshape(...)``) and ``.T``/``.mT``/``.real``/``.imag`` are the NumPy
+  functions of the same name;
+* ``__array_namespace__`` returns a namespace whose functions are NumPy's, so a rule computing
+  with ``xp = array_namespace(x)`` on tracked values is itself recorded.
+
+``shape``, ``ndim``, ``size`` and ``dtype`` are plain Python values. ``dispatch`` finds the
+highest level among the arguments (see ``levels``) and lets it apply its rule. When there is
+no rule, ``without_rule`` traces into the function's Python implementation; a compiled
+function whose result has a tangent space raises ``NoRuleError``, and one whose result has
+none (an integer index, a boolean mask) is computed on the values, since nothing is lost.
+
+>>> import numpy as np
+>>> from chainrules.engines import reverse
+>>> reverse.grad(lambda x: (x * x.T).sum())(np.array([1.0, 2.0]))
+array([2., 4.])
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from typing import Any
+
+import numpy as np
+
+from ..core.names import function_name
+from ..core.structure import has_tangent_space
+from .levels import Level
+from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error
+
+__all__ = ["NAMESPACE", "Tracked", "call", "dispatch", "inexact", "rebuild_sequence", "without_rule"]
+
+_NO_KEYWORDS: dict[str, Any] = {}
+
+
+def _top(args: Any, top: Level | None) -> Level | None:
+    for a in args:
+        if isinstance(a, Tracked):
+            if top is None or a.level.order > top.order:
+                top = a.level
+        elif type(a) is list or type(a) is tuple:
+            top = _top(a, top)
+    return top
+
+
+def dispatch(f: Any, args: tuple, kwargs: dict) -> Any:
+    """``f(*args, **kwargs)`` where some arguments are tracked: the highest level applies it."""
+    top = _top(args, None)
+    if kwargs:
+        out = kwargs.get("out")
+        if out is not None and not (type(out) is tuple and all(o is None for o in out)):
+            raise in_place_error(f"out= given to {function_name(f)} with tracked arguments")
+        top = _top(kwargs.values(), top)
+    if top is None:  # tracked values only inside a dict or an object among the arguments
+        return without_rule(None, f, args, kwargs, args)
+    if top.closed:
+        raise top.escaped()
+    return top.apply(f, args, kwargs)
+
+
+def call(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """``f(*args, **kwargs)``, handed to the engines when an argument is tracked.
+
+    For functions with a rule that NumPy does not route to the engines (neither a ufunc nor
+    dispatched through ``__array_function__``: ``scipy.special.logsumexp``, ``scipy.linalg``,
+    ``math``), so that their rule is used instead of their code.
+
+    >>> import numpy as np, scipy.special
+    >>> from chainrules.engines import reverse
+    >>> g = reverse.grad(lambda x: call(scipy.special.logsumexp, x))(np.zeros(2))
+    >>> g
+    array([0.5, 0.5])
+    """
+    if _top(args, None) is None and (not kwargs or _top(kwargs.values(), None) is None):
+        return f(*args, **kwargs)
+    return dispatch(f, args, kwargs)
+
+
+def _python_implementation(f: Any) -> Any:
+    """The Python code behind ``f`` to trace into, or ``None`` for compiled code and ufuncs."""
+    impl = getattr(f, "_implementation", None)  # NumPy functions behind __array_function__
+    if isinstance(impl, types.FunctionType):
+        return impl
+    if impl is None and isinstance(f, types.FunctionType):
+        return f
+    return None
+
+
+def without_rule(level: Level | None, f: Any, args: tuple, kwargs: dict, values: tuple) -> Any:
+    """What a level does with ``f(*args)`` when no rule applies; ``values`` are unwrapped.
+
+    Trace into ``f``'s Python implementation; or, for compiled code (or a NumPy
+    implementation that calls back into the array's own method), compute ``f`` on the values
+    when its result has no tangent space; else raise ``NoRuleError`` naming ``f``.
+    """
+    impl = _python_implementation(f)
+    tracing = level.tracing if level is not None else set()
+    if impl is not None and f not in tracing:
+        tracing.add(f)
+        try:
+            return impl(*args, **kwargs)
+        except CoercionError as error:
+            raise no_rule_error(f, f"tracing into its implementation failed: {error}") from None
+        finally:
+            tracing.discard(f)
+    if level is None:
+        raise no_rule_error(f, "its tracked arguments sit inside a dict or an object")
+    y = f(*values, **kwargs)
+    if y is None:
+        raise no_rule_error(f, "it returns nothing, so it works by writing into its arguments")
+    if has_tangent_space(y):
+        why = (
+            "its implementation calls back into the array's own method"
+            if impl is not None
+            else "it is compiled code the engine cannot trace into"
+        )
+        raise no_rule_error(f, why)
+    return y
+
+
+def inexact(y: Any) -> bool:
+    """Whether a result is a single value with a tangent space (float or complex)."""
+    cls = type(y)
+    if cls is np.ndarray or isinstance(y, np.generic):
+        return y.dtype.kind in "fc"
+    if cls is float or cls is complex or isinstance(y, Tracked):
+        return True
+    return False
+
+
+def rebuild_sequence(y: tuple | list, elements: list) -> Any:
+    """A result sequence like ``y`` (tuple, namedtuple, list) holding ``elements``."""
+    cls = type(y)
+    if hasattr(cls, "_fields"):
+        return cls(*elements)
+    return elements if cls is list else cls(elements)
+
+
+class _Namespace:
+    """The array namespace of tracked values: NumPy's functions, which dispatch on them."""
+
+    __name__ = "chainrules.engines"
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(np, name)
+        setattr(self, name, value)
+        return value
+
+    @staticmethod
+    def asarray(x: Any, dtype: Any = None, copy: Any = None, **kwargs: Any) -> Any:
+        if isinstance(x, Tracked):
+            return x if dtype is None or np.dtype(dtype) == x.dtype else np.astype(x, dtype)  # type: ignore[call-overload]
+        if isinstance(x, list | tuple) and _top(x, None) is not None:
+            return np.stack(x) if dtype is None else np.astype(np.stack(x), dtype)
+        return np.asarray(x, dtype=dtype, copy=copy, **kwargs)
+
+
+NAMESPACE = _Namespace()
+
+
+def _method(f: Any, name: str) -> Any:
+    def method(self: Tracked, *args: Any, **kwargs: Any) -> Any:
+        return dispatch(f, (self, *args), kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``{function_name(f)}`` of this value."
+    return method
+
+
+_deferring: dict[type, bool] = {}
+
+
+def _defers(other: Any) -> bool:
+    """Whether ``other`` opts out of NumPy (``__array_ufunc__ = None``), as the tangent types do.
+
+    An operator then returns ``NotImplemented``, so that ``other``'s reflected operator runs:
+    ``tracked + ZeroTangent()`` is the tracked value, as ``ndarray + ZeroTangent()`` is.
+    """
+    cls = type(other)
+    answer = _deferring.get(cls)
+    if answer is None:
+        answer = _deferring[cls] = getattr(cls, "__array_ufunc__", False) is None
+    return answer
+
+
+def _binary(f: Any, name: str) -> tuple[Any, Any]:
+    def forward_op(self: Tracked, other: Any) -> Any:
+        if _defers(other):
+            return NotImplemented
+        return dispatch(f, (self, other), _NO_KEYWORDS)
+
+    def reflected_op(self: Tracked, other: Any) -> Any:
+        if _defers(other):
+            return NotImplemented
+        return dispatch(f, (other, self), _NO_KEYWORDS)
+
+    forward_op.__name__ = f"__{name}__"
+    reflected_op.__name__ = f"__r{name}__"
+    return forward_op, reflected_op
+
+
+class Tracked(Tripwires):
+    """A value tracked by one level of differentiation; subclasses add what the level needs."""
+
+    __slots__ = ("level", "value")
+    level: Level
+    value: Any
+
+    # ---- NumPy's protocols ---------------------------------------------------------------
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if method == "__call__":
+            return dispatch(ufunc, inputs, kwargs)
+        if method == "at":
+            raise in_place_error(f"{function_name(ufunc)}.at on a tracked value")
+        return dispatch(getattr(ufunc, method), inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
+        return dispatch(func, args, kwargs)
+
+    def __array_namespace__(self, api_version: str | None = None) -> Any:
+        return NAMESPACE
+
+    # ---- plain Python attributes ---------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return getattr(self.value, "shape", ())
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def dtype(self) -> np.dtype:
+        value = self.value
+        dtype = getattr(value, "dtype", None)
+        return np.dtype(type(value)) if dtype is None else dtype
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def __len__(self) -> int:
+        shape = self.shape
+        if not shape:
+            raise TypeError("len() of a 0-d tracked value")
+        return shape[0]
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value!r}, level={self.level.order})"
+
+    def _chainrules_ignore_derivatives(self) -> Any:
+        """The value under every level: what ``chainrules.ignore_derivatives`` gives."""
+        value = self.value
+        while isinstance(value, Tracked):
+            value = value.value
+        return value
+
+    def __format__(self, spec: str) -> str:
+        return format(self._chainrules_ignore_derivatives(), spec)
+
+    def __copy__(self) -> Tracked:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Tracked:
+        return self
+
+    # ---- operators -----------------------------------------------------------------------
+
+    __add__, __radd__ = _binary(np.add, "add")
+    __sub__, __rsub__ = _binary(np.subtract, "sub")
+    __mul__, __rmul__ = _binary(np.multiply, "mul")
+    __truediv__, __rtruediv__ = _binary(np.divide, "truediv")
+    __floordiv__, __rfloordiv__ = _binary(np.floor_divide, "floordiv")
+    __mod__, __rmod__ = _binary(np.remainder, "mod")
+    __divmod__, __rdivmod__ = _binary(np.divmod, "divmod")
+    __pow__, __rpow__ = _binary(np.power, "pow")
+    __matmul__, __rmatmul__ = _binary(np.matmul, "matmul")
+    __lt__, __gt__ = _binary(np.less, "lt")[0], _binary(np.greater, "gt")[0]
+    __le__, __ge__ = _binary(np.less_equal, "le")[0], _binary(np.greater_equal, "ge")[0]
+    __eq__, __ne__ = _binary(np.equal, "eq")[0], _binary(np.not_equal, "ne")[0]
+    __hash__ = None  # type: ignore[assignment]
+
+    def __neg__(self) -> Any:
+        return dispatch(np.negative, (self,), _NO_KEYWORDS)
+
+    def __pos__(self) -> Any:
+        return dispatch(np.positive, (self,), _NO_KEYWORDS)
+
+    def __abs__(self) -> Any:
+        return dispatch(np.absolute, (self,), _NO_KEYWORDS)
+
+    def __getitem__(self, index: Any) -> Any:
+        return dispatch(np.ndarray.__getitem__, (self, index), _NO_KEYWORDS)
+
+    # ---- attributes and methods that are NumPy functions ---------------------------------
+
+    @property
+    def T(self) -> Any:
+        return dispatch(np.transpose, (self,), _NO_KEYWORDS)
+
+    @property
+    def mT(self) -> Any:
+        return dispatch(np.matrix_transpose, (self,), _NO_KEYWORDS)
+
+    @property
+    def real(self) -> Any:
+        return dispatch(np.real, (self,), _NO_KEYWORDS)
+
+    @property
+    def imag(self) -> Any:
+        return dispatch(np.imag, (self,), _NO_KEYWORDS)
+
+    def reshape(self, *shape: Any, **kwargs: Any) -> Any:
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = shape[0]
+        return dispatch(np.reshape, (self, shape), kwargs)
+
+    def transpose(self, *axes: Any) -> Any:
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        return dispatch(np.transpose, (self, axes or None), _NO_KEYWORDS)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        raise in_place_error("x.sort() on a tracked array (use np.sort(x))")
+
+    sum = _method(np.sum, "sum")
+    mean = _method(np.mean, "mean")
+    prod = _method(np.prod, "prod")
+    max = _method(np.max, "max")
+    min = _method(np.min, "min")
+    std = _method(np.std, "std")
+    var = _method(np.var, "var")
+    cumsum = _method(np.cumsum, "cumsum")
+    cumprod = _method(np.cumprod, "cumprod")
+    all = _method(np.all, "all")
+    any = _method(np.any, "any")
+    argmax = _method(np.argmax, "argmax")
+    argmin = _method(np.argmin, "argmin")
+    argsort = _method(np.argsort, "argsort")
+    nonzero = _method(np.nonzero, "nonzero")
+    astype = _method(np.astype, "astype")
+    conj = _method(np.conjugate, "conj")
+    conjugate = _method(np.conjugate, "conjugate")
+    copy = _method(np.copy, "copy")
+    clip = _method(np.clip, "clip")
+    dot = _method(np.dot, "dot")
+    diagonal = _method(np.diagonal, "diagonal")
+    trace = _method(np.trace, "trace")
+    round = _method(np.round, "round")
+    repeat = _method(np.repeat, "repeat")
+    take = _method(np.take, "take")
+    squeeze = _method(np.squeeze, "squeeze")
+    swapaxes = _method(np.swapaxes, "swapaxes")
+    ravel = _method(np.ravel, "ravel")
+    flatten = _method(np.ravel, "flatten")
+    searchsorted = _method(np.searchsorted, "searchsorted")

@@ -1,0 +1,106 @@
+"""Axis bookkeeping shared by the reduction, scan, statistics and sorting rules.
+
+Everything here works on Python values (shapes, axis tuples) or through the array namespace,
+so the same code serves NumPy arrays and the tracked arrays of an AD engine.
+
+>>> import numpy as np
+>>> normalize_axes((-1, 0), 3)
+(0, 2)
+>>> expand_reduced(np.array([1.0, 2.0]), (2, 3), (1,), keepdims=False)
+array([[1., 1., 1.],
+       [2., 2., 2.]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.namespace import array_namespace
+from ...core.tangents import AbstractZero
+
+__all__ = [
+    "count_reduced",
+    "expand_reduced",
+    "is_zero",
+    "normalize_axes",
+    "normalize_axis",
+    "reduced_shape",
+    "shape_of",
+]
+
+
+def is_zero(t: Any) -> bool:
+    """Whether a tangent is one of the two zeros (``ZeroTangent()``, ``NoTangent()``) or None."""
+    return t is None or isinstance(t, AbstractZero)
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    """The shape of an array, ``()`` for a Python or NumPy scalar.
+
+    >>> import numpy as np
+    >>> shape_of(2.0), shape_of(np.ones((2, 3)))
+    ((), (2, 3))
+    """
+    return tuple(getattr(x, "shape", ()))
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    """One axis as a non-negative int, checked against ``ndim``.
+
+    >>> normalize_axis(-1, 3)
+    2
+    """
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    return axis % max(ndim, 1)
+
+
+def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """The reduced axes as a sorted tuple of non-negative ints; ``None`` means all of them.
+
+    >>> normalize_axes(None, 2), normalize_axes(-1, 2)
+    ((0, 1), (1,))
+    """
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple | list):
+        axes = tuple(sorted(normalize_axis(int(a), ndim) for a in axis))
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis in {axis!r}")
+        return axes
+    return (normalize_axis(int(axis), ndim),)
+
+
+def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` with the reduced axes kept as length one (the ``keepdims=True`` shape).
+
+    >>> reduced_shape((2, 3, 4), (0, 2))
+    (1, 3, 1)
+    """
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
+def count_reduced(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    """How many elements each output of a reduction over ``axes`` gathers.
+
+    >>> count_reduced((2, 3, 4), (0, 2))
+    8
+    """
+    n = 1
+    for a in axes:
+        n *= shape[a]
+    return n
+
+
+def expand_reduced(dy: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> Any:
+    """A reduction's cotangent ``dy`` broadcast back over the reduced axes to ``shape``.
+
+    ``dy`` has the reduction's output shape (with or without the reduced axes, as
+    ``keepdims`` says); the result is a read-only broadcast view of shape ``shape``.
+    """
+    xp = array_namespace(dy)
+    dy = xp.asarray(dy)
+    kept = reduced_shape(shape, axes)
+    if tuple(dy.shape) != kept:
+        dy = xp.reshape(dy, kept)
+    return xp.broadcast_to(dy, shape)

@@ -1,0 +1,258 @@
+"""Rules for NumPy's order statistics: median, quantile, percentile and their NaN forms.
+
+A quantile is ``(1 - g) * s[lo] + g * s[hi]`` for two order statistics ``s[lo]``, ``s[hi]`` of
+each slice and a fraction ``g`` that the method fixes (``linear``, the default, and
+``lower``, ``higher``, ``nearest``, ``midpoint`` are supported). Each element of the slice
+receives the weight of the order statistics it equals, shared equally among the elements
+tied at that value: ``median([1, 2, 2, 3])`` gives ``[0, 0.5, 0.5, 0]``. frule and rrule use the
+same weights. The NaN forms skip NaN elements, whose cotangent is zero.
+
+For the ``linear`` method the result is also differentiable in ``q``:
+``d/dq = (n - 1) * (s[hi] - s[lo])`` (divided by 100 for percentiles); the other methods are
+piecewise constant in ``q``. An integer ``q`` has no tangent.
+
+The weights depend on the data only through comparisons; they are computed in the forward pass
+with NumPy (only NumPy inputs reach these rules) and enter the pullback as constants.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.median, np.array([1.0, 2.0, 2.0, 3.0]))
+>>> pullback(1.0)[1]
+array([0. , 0.5, 0.5, 0. ])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.thunks import unthunk
+from .arguments import positional_cotangents
+from .axes import count_reduced, is_zero, normalize_axes, reduced_shape, shape_of
+
+__all__: list[str] = []
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+class _OrderWeights:
+    """How much each element of ``a`` contributes to each quantile ``q`` over ``axes``.
+
+    ``weights`` has shape ``q.shape + a.shape``; ``slope`` (shape ``q.shape + kept``, with the
+    reduced axes kept as length one) is the derivative with respect to ``q``.
+    """
+
+    __slots__ = ("axes", "q_shape", "shape", "slope", "weights")
+
+    def __init__(self, a: Any, q: Any, axis: Any, method: str, skip_nan: bool) -> None:
+        if method not in _METHODS:
+            raise ValueError(
+                f"quantile rules support the methods {', '.join(_METHODS)}, not {method!r}"
+            )
+        xp = array_namespace(a)
+        x = xp.asarray(a)
+        q = np.asarray(q, dtype=np.float64)
+        self.shape = shape_of(x)
+        ndim = len(self.shape)
+        self.axes = normalize_axes(axis, ndim)
+        self.q_shape = q.shape
+        kept_axes = tuple(i for i in range(ndim) if i not in self.axes)
+        order = (*kept_axes, *self.axes)
+        lead = tuple(self.shape[i] for i in kept_axes)
+        moved = x if order == tuple(range(ndim)) else xp.permute_dims(x, order)
+        flat = xp.reshape(moved, (*lead, count_reduced(self.shape, self.axes)))
+        n = flat.shape[-1]
+        # Only comparisons and counts of the data enter the weights (boolean and integer
+        # results, plain NumPy arrays even when the data are tracked): the weights are constants.
+        missing = np.asarray(xp.isnan(flat))
+        valid = n - missing.sum(axis=-1) if skip_nan else np.full(lead, n)
+        last = np.maximum(valid - 1, 0)
+        q_b = q.reshape(q.shape + (1,) * len(lead))
+        position = q_b * last
+        lo = np.clip(np.floor(position), 0, last).astype(np.intp)
+        hi = np.minimum(lo + 1, last)
+        g = _fraction(method, position, position - lo, lo)
+        ordered = xp.sort(flat, axis=-1)  # NaN sorts last
+        s_lo, s_hi = _pick(ordered, lo), _pick(ordered, hi)
+        weights = _share(flat, s_lo, 1 - g) + _share(flat, s_hi, g)
+        # A slice with no valid element (or, without skipping, holding a NaN) has a NaN
+        # quantile: no derivative flows through it.
+        defined = np.asarray(valid > 0 if skip_nan else ~missing.any(axis=-1))
+        weights = weights * defined[..., None]
+        restore = tuple(order.index(i) for i in range(ndim))
+        weights = weights.reshape(q.shape + tuple(self.shape[i] for i in order))
+        self.weights = np.transpose(weights, (*range(q.ndim), *(q.ndim + i for i in restore)))
+        kept = q.shape + reduced_shape(self.shape, self.axes)
+        if method == "linear":
+            slope = xp.where(xp.asarray(defined), xp.asarray(last) * (s_hi - s_lo), 0)
+            self.slope = xp.reshape(slope, kept)
+        else:
+            self.slope = np.zeros(kept)
+
+    def reduce(self, dx: Any) -> Any:
+        """The quantiles' tangent for a tangent ``dx`` of the data, reduced axes kept."""
+        xp = array_namespace(dx)
+        axes = tuple(len(self.q_shape) + i for i in self.axes)
+        return xp.sum(self.weights * dx, axis=axes, keepdims=True)
+
+    def spread(self, dy: Any) -> Any:
+        """The data's cotangent for a cotangent ``dy`` of the quantiles."""
+        xp = array_namespace(dy)
+        kept = self.q_shape + reduced_shape(self.shape, self.axes)
+        dx = self.weights * xp.reshape(xp.asarray(dy), kept)
+        return xp.sum(dx, axis=tuple(range(len(self.q_shape)))) if self.q_shape else dx
+
+    def q_cotangent(self, dy: Any, scale: float) -> Any:
+        xp = array_namespace(dy)
+        kept = self.q_shape + reduced_shape(self.shape, self.axes)
+        products = xp.real(self.slope * xp.reshape(xp.asarray(dy), kept))
+        return xp.sum(products, axis=tuple(range(len(self.q_shape), len(kept)))) * scale
+
+
+def _fraction(method: str, position: Any, fraction: Any, lo: Any) -> Any:
+    if method == "linear":
+        return fraction
+    if method == "lower":
+        return np.zeros_like(fraction)
+    if method == "higher":
+        return (fraction > 0).astype(np.float64)
+    if method == "nearest":
+        return (np.around(position) > lo).astype(np.float64)
+    return np.where(fraction > 0, 0.5, 0.0)  # midpoint
+
+
+def _pick(ordered: Any, index: np.ndarray) -> Any:
+    """``ordered[..., index]`` for each quantile: shape ``index.shape``."""
+    xp = array_namespace(ordered)
+    source = xp.broadcast_to(ordered, index.shape + tuple(ordered.shape[-1:]))
+    return xp.take_along_axis(source, xp.asarray(index[..., None]), axis=-1)[..., 0]
+
+
+def _share(flat: Any, value: Any, weight: np.ndarray) -> np.ndarray:
+    """``weight`` shared equally among the elements of each slice equal to ``value``."""
+    ties = np.asarray(flat == value[..., None])
+    count = np.maximum(ties.sum(axis=-1, keepdims=True), 1)
+    return ties * (weight[..., None] / count)
+
+
+def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, scale, has_q):
+    if has_q:
+        y = f(a, q, axis, method=method, keepdims=keepdims)
+    else:
+        y = f(a, axis, keepdims=keepdims)
+    order = _OrderWeights(a, np.asarray(q) * scale, axis, method, skip_nan)
+    project_a = ProjectTo(a)
+    project_q = ProjectTo(q)  # median passes its fixed q = 0.5, which gets no cotangent
+
+    def quantile_pullback(dy):
+        dy = unthunk(dy)
+        if is_zero(dy):
+            zeros = (project_a(ZERO_TANGENT),)
+            return (NO_TANGENT, *zeros, project_q(ZERO_TANGENT)) if has_q else (NO_TANGENT, *zeros)
+        da = project_a(order.spread(dy))
+        if not has_q:
+            return NO_TANGENT, da
+        return NO_TANGENT, da, project_q(order.q_cotangent(dy, scale))
+
+    return y, quantile_pullback
+
+
+def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, scale, has_q):
+    if has_q:
+        y = f(a, q, axis, method=method, keepdims=keepdims)
+    else:
+        y = f(a, axis, keepdims=keepdims)
+    da = unthunk(tangents[1])
+    dq = unthunk(tangents[2]) if has_q and len(tangents) > 2 else ZERO_TANGENT
+    if is_zero(da) and is_zero(dq):
+        return y, ZERO_TANGENT
+    order = _OrderWeights(a, np.asarray(q) * scale, axis, method, skip_nan)
+    dy: Any = ZERO_TANGENT
+    if not is_zero(da):
+        if skip_nan:
+            da = array_namespace(da).where(np.isnan(a), 0, da)
+        dy = order.reduce(da)
+    if not is_zero(dq):
+        xp = array_namespace(dq)
+        dq = xp.reshape(xp.asarray(dq), order.q_shape + (1,) * len(order.shape))
+        dy = dy + order.slope * (dq * scale)
+    return y, ProjectTo(y)(array_namespace(dy).reshape(dy, shape_of(y)))
+
+
+# ---- median ---------------------------------------------------------------------------------
+
+
+@rrule.register(np.median)
+@positional_cotangents
+def _median_rrule(a, axis=None, *, keepdims=False):
+    return _quantile_rrule(np.median, a, 0.5, axis, "linear", keepdims, False, 1.0, False)
+
+
+@frule.register(np.median)
+def _median_frule(tangents, a, axis=None, *, keepdims=False):
+    return _quantile_frule(np.median, tangents, a, 0.5, axis, "linear", keepdims, False, 1.0, False)
+
+
+@rrule.register(np.nanmedian)
+@positional_cotangents
+def _nanmedian_rrule(a, axis=None, *, keepdims=False):
+    return _quantile_rrule(np.nanmedian, a, 0.5, axis, "linear", keepdims, True, 1.0, False)
+
+
+@frule.register(np.nanmedian)
+def _nanmedian_frule(tangents, a, axis=None, *, keepdims=False):
+    args = (a, 0.5, axis, "linear", keepdims, True, 1.0, False)
+    return _quantile_frule(np.nanmedian, tangents, *args)
+
+
+# ---- quantile and percentile ----------------------------------------------------------------
+
+
+@rrule.register(np.quantile)
+@positional_cotangents
+def _quantile_rrule_(a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_rrule(np.quantile, a, q, axis, method, keepdims, False, 1.0, True)
+
+
+@frule.register(np.quantile)
+def _quantile_frule_(tangents, a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_frule(np.quantile, tangents, a, q, axis, method, keepdims, False, 1.0, True)
+
+
+@rrule.register(np.nanquantile)
+@positional_cotangents
+def _nanquantile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_rrule(np.nanquantile, a, q, axis, method, keepdims, True, 1.0, True)
+
+
+@frule.register(np.nanquantile)
+def _nanquantile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_frule(np.nanquantile, tangents, a, q, axis, method, keepdims, True, 1.0, True)
+
+
+@rrule.register(np.percentile)
+@positional_cotangents
+def _percentile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_rrule(np.percentile, a, q, axis, method, keepdims, False, 0.01, True)
+
+
+@frule.register(np.percentile)
+def _percentile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_frule(np.percentile, tangents, a, q, axis, method, keepdims, False, 0.01, True)
+
+
+@rrule.register(np.nanpercentile)
+@positional_cotangents
+def _nanpercentile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
+    return _quantile_rrule(np.nanpercentile, a, q, axis, method, keepdims, True, 0.01, True)
+
+
+@frule.register(np.nanpercentile)
+def _nanpercentile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
+    args = (a, q, axis, method, keepdims, True, 0.01, True)
+    return _quantile_frule(np.nanpercentile, tangents, *args)

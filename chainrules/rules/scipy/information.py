@@ -1,0 +1,90 @@
+"""Rules for the logistic functions, ``x log y`` forms, entropies and Box-Cox transforms.
+
+Hard points, each chosen so that no derivative divides by an argument that may be zero:
+
+* ``xlogy(x, y)`` and ``xlog1py(x, y)``: where ``x == 0`` the value is 0 for every ``y``, so
+  the derivative in ``y`` is 0 there (not ``0 / 0``);
+* ``entr(0)`` has derivative ``+inf`` honestly; ``rel_entr`` and ``kl_div`` at ``x == 0`` give
+  derivative 0 in ``y`` (and ``kl_div`` gives 1);
+* ``boxcox`` and ``boxcox1p`` at ``lmbda == 0`` have derivative ``log(x)**2 / 2`` in
+  ``lmbda``; near 0 a Taylor series replaces the closed form, which cancels there.
+
+``scipy.special`` computes on NumPy arrays only.
+
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(sc.xlogy, 0.0, 2.0)
+>>> pullback(1.0)[2]
+0.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from ...core.define import scalar_rule
+
+
+def _over_where_nonzero(x: Any, y: Any) -> Any:
+    """``x / y``, and 0 wherever ``x == 0`` (whatever ``y`` is there)."""
+    zero = x == 0
+    return np.where(zero, 0.0 * x, x / np.where(zero, 1.0, y))
+
+
+def _boxcox_dlmbda(log_x: Any, lmbda: Any, y: Any) -> Any:
+    """d/dlmbda of (exp(lmbda L) - 1) / lmbda with L = ``log_x``, exact near lmbda = 0.
+
+    Closed form ``(L exp(lmbda L) - y) / lmbda``; where ``|lmbda L| < 1/2`` the series
+    sum_{n >= 2} (n - 1) lmbda**(n-2) L**n / n!, 24 terms, error below 1e-17 relatively.
+    """
+    small = np.abs(lmbda * log_x) < 0.5
+    safe = np.where(small, 1.0, lmbda)
+    closed = (log_x * np.exp(lmbda * log_x) - y) / safe
+    series = 0.0 * log_x
+    term = log_x * log_x / 2  # L**n / n! at n = 2
+    for n in range(2, 26):
+        series = series + (n - 1) * term
+        term = term * lmbda * log_x / (n + 1)
+    return np.where(small, series, closed)
+
+
+# ---- logistic -------------------------------------------------------------------------------
+
+scalar_rule(sc.expit, lambda x, y: y * (1 - y))
+scalar_rule(sc.logit, lambda p, y: np.reciprocal(p * (1 - p)))
+scalar_rule(sc.log_expit, lambda x, y: sc.expit(-x))
+
+# ---- x log y --------------------------------------------------------------------------------
+
+scalar_rule(sc.xlogy, lambda x, y, z: np.log(y), lambda x, y, z: _over_where_nonzero(x, y))
+scalar_rule(sc.xlog1py, lambda x, y, z: np.log1p(y), lambda x, y, z: _over_where_nonzero(x, 1 + y))
+
+# ---- entropies ------------------------------------------------------------------------------
+
+scalar_rule(sc.entr, lambda x, y: -np.log(x) - 1)
+scalar_rule(
+    sc.rel_entr,
+    lambda x, y, z: np.log(np.divide(x, y)) + 1,
+    lambda x, y, z: -_over_where_nonzero(x, y),
+)
+scalar_rule(
+    sc.kl_div,
+    lambda x, y, z: np.log(np.divide(x, y)),
+    lambda x, y, z: 1 - _over_where_nonzero(x, y),
+)
+
+# ---- Box-Cox --------------------------------------------------------------------------------
+
+scalar_rule(
+    sc.boxcox,
+    lambda x, lmbda, y: np.exp(sc.xlogy(lmbda - 1, x)),
+    lambda x, lmbda, y: _boxcox_dlmbda(np.log(x), lmbda, y),
+)
+scalar_rule(
+    sc.boxcox1p,
+    lambda x, lmbda, y: np.exp(sc.xlog1py(lmbda - 1, x)),
+    lambda x, lmbda, y: _boxcox_dlmbda(np.log1p(x), lmbda, y),
+)

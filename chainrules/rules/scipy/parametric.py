@@ -1,0 +1,186 @@
+"""``parametric_rule``: rules for special functions of parameters, with costly derivatives thunked.
+
+``scalar_rule`` suits most of ``scipy.special``; this variant is for functions with a shape
+parameter or an order (``gammainc(a, x)``, ``kv(v, x)``, ``hyp1f1(a, b, x)``), where a partial
+may be
+
+* a function ``(x1, ..., xn, y) -> df/dxi`` of the inputs and the output, as in
+  ``scalar_rule``;
+* ``None``: the argument has no tangent (an integer order);
+* a ``NotImplementedTangent`` (from ``not_implemented(reason)``), or a function that returns
+  one for some inputs: the derivative is not known in closed form and not computed; the
+  pullback returns it as the cotangent and the frule returns it as the output tangent when
+  that argument's tangent is not zero.
+
+Cotangents of the arguments listed in ``costly`` (those computed by quadrature or series) are
+returned as ``Thunk``\\s, so an engine that needs only the derivative in ``x`` never pays for
+the others. They are computed on NumPy values only: when a pullback runs on an engine's
+tracked arrays (second derivatives), they are ``NotImplementedTangent``. Partials are
+holomorphic derivatives: a complex pullback is ``conj(partial) * dy``.
+
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> def scaled_exp(a, x): return a * sc.expit(x)
+>>> parametric_rule(scaled_exp, lambda a, x, y: sc.expit(x), lambda a, x, y: y * sc.expit(-x))
+>>> y, pullback = rrule(scaled_exp, 2.0, 0.0)
+>>> float(y), pullback(1.0)
+(1.0, (NoTangent(), 0.5, 0.5))
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...core.define import _conj, _fit_to
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, function_name, rrule
+from ...core.structure import is_differentiable_leaf
+from ...core.tangents import (
+    NO_TANGENT,
+    ZERO_TANGENT,
+    AbstractZero,
+    NotImplementedTangent,
+    not_implemented,
+)
+from ...core.thunks import Thunk, unthunk
+
+__all__ = ["is_complex", "is_zero", "numpy_only", "parametric_rule"]
+
+
+def is_complex(x: Any) -> bool:
+    """Whether ``x`` is a complex number or an array of complex dtype.
+
+    >>> is_complex(1j), is_complex(np.ones(2))
+    (True, False)
+    """
+    if isinstance(x, complex):
+        return True
+    dtype = getattr(x, "dtype", None)
+    return dtype is not None and "complex" in str(dtype)
+
+
+def is_zero(dx: Any) -> bool:
+    """Whether a tangent is zero: a zero tangent type, or NumPy values that are all 0.
+
+    An unknown derivative (``NotImplementedTangent``) times a zero tangent is still zero.
+
+    >>> is_zero(0.0), is_zero(np.zeros(2)), is_zero(np.array([0.0, 1.0]))
+    (True, True, False)
+    """
+    if isinstance(dx, AbstractZero):
+        return True
+    if isinstance(dx, float | int | complex | np.ndarray | np.generic):
+        return not np.any(dx)
+    return False
+
+
+def parametric_rule(
+    f: Any,
+    *partials: Any,
+    costly: Sequence[int] = (),
+    keywords: Sequence[str] = (),
+    required: int | None = None,
+) -> None:
+    """Register the rrule and frule of an elementwise ``f`` from its partials (see module doc).
+
+    ``costly`` holds the positions of arguments whose cotangents are thunked. When
+    ``required`` is given, the trailing arguments after the first ``required`` are optional;
+    partials are called with the arguments given. ``keywords`` names the optional trailing
+    parameters that may also be passed by keyword: partials see them as positional arguments,
+    and, as keywords, they get no cotangent.
+    """
+    name = function_name(f)
+    arity = len(partials)
+    fewest = arity if required is None else required
+    costly_set = frozenset(costly)
+
+    def parametric_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        _check_arity(name, args, fewest, arity)
+        y = f(*args, **kwargs)
+        extra = tuple(kwargs[k] for k in keywords if k in kwargs)
+        active = [
+            p is not None and is_differentiable_leaf(a)
+            for a, p in zip(args, partials, strict=False)
+        ]
+        projectors: list[Any] = [
+            ProjectTo(a) if on else None for a, on in zip(args, active, strict=True)
+        ]
+        conjugate = is_complex(y) or any(map(is_complex, args))
+
+        def cotangent(i: int, dy: Any) -> Any:
+            if i in costly_set and array_namespace(*args, dy) is not np:
+                return numpy_only(name, i)
+            d = partials[i](*args, *extra, y)
+            if isinstance(d, NotImplementedTangent):
+                return d
+            return projectors[i](_conj(d) * dy if conjugate else d * dy)
+
+        def parametric_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            grads: list[Any] = [NO_TANGENT]
+            for i, project in enumerate(projectors):
+                partial = partials[i]
+                if project is None:
+                    grads.append(NO_TANGENT)
+                elif isinstance(dy, AbstractZero):
+                    grads.append(ZERO_TANGENT)
+                elif isinstance(partial, NotImplementedTangent):
+                    grads.append(partial)
+                elif i in costly_set:
+                    grads.append(Thunk(functools.partial(cotangent, i, dy)))
+                else:
+                    grads.append(cotangent(i, dy))
+            return tuple(grads)
+
+        return y, parametric_pullback
+
+    def parametric_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        _check_arity(name, args, fewest, arity)
+        y = f(*args, **kwargs)
+        extra = tuple(kwargs[k] for k in keywords if k in kwargs)
+        total: Any = ZERO_TANGENT
+        given = zip(partials, tangents[1 : len(args) + 1], strict=False)
+        for i, (partial, dx) in enumerate(given):
+            dx = unthunk(dx)
+            if partial is None or dx is None or isinstance(dx, AbstractZero):
+                continue
+            if isinstance(partial, NotImplementedTangent):
+                if is_zero(dx):
+                    continue
+                return y, partial
+            if i in costly_set and array_namespace(*args, dx) is not np:
+                d: Any = numpy_only(name, i)
+            else:
+                d = partial(*args, *extra, y)
+            if isinstance(d, NotImplementedTangent):
+                if is_zero(dx):
+                    continue
+                return y, d
+            total = total + d * dx
+        return y, _fit_to(total, y)
+
+    rules: tuple[tuple[Any, Any], ...] = ((parametric_rrule, rrule), (parametric_frule, frule))
+    for rule, table in rules:
+        rule.__qualname__ = f"{table.kind}[{name}]"
+        rule._chainrules_keywords = tuple(keywords)
+        table.register(f)(rule)
+
+
+def numpy_only(name: str, i: int) -> NotImplementedTangent:
+    """The tangent of a numerically computed derivative asked for on an engine's arrays."""
+    ordinal = ("first", "second", "third", "fourth")[i]
+    return not_implemented(
+        f"derivative of {name} in its {ordinal} argument on an engine's tracked arrays: it is "
+        "computed numerically on NumPy values only, so it cannot be differentiated again"
+    )
+
+
+def _check_arity(name: str, args: tuple, fewest: int, arity: int) -> None:
+    if not fewest <= len(args) <= arity:
+        expected = arity if fewest == arity else f"{fewest} to {arity}"
+        raise TypeError(f"{name} takes {expected} positional arguments, got {len(args)}")

@@ -1,0 +1,257 @@
+"""Rules for ``logsumexp``, ``softmax`` and ``log_softmax`` of ``scipy.special``.
+
+The derivative of y = log(sum(b * exp(a))) in ``a`` is the weighted softmax
+``b * exp(a - y)``, and in ``b`` it is ``exp(a - y)``: pullbacks reuse the forward output
+``y`` rather than summing again. With ``return_sign=True``, y = log|s| for the signed sum s,
+and both derivatives take the sign of s; the sign output is piecewise constant and gets a
+zero tangent. Where ``b == 0`` the term is absent, so its derivative in ``a`` is exactly 0
+(even if every weight is 0 and y = -inf); its derivative in ``b`` is ``exp(a - y)``.
+Complex ``a`` follows the holomorphic convention: the cotangent is ``conj(dy/da) * dy``.
+
+softmax and log_softmax take real input. The values come from SciPy itself; the pullbacks
+compute in the array namespace of their inputs.
+
+>>> import numpy as np
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(sc.logsumexp, np.log([1.0, 3.0]))
+>>> pullback(1.0)[1]
+array([0.25, 0.75])
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ...core.thunks import unthunk
+from .parametric import is_complex
+
+
+def _logsumexp_parameters(
+    a: Any, axis: Any = None, b: Any = None, keepdims: bool = False, return_sign: bool = False
+) -> None:
+    """The signature of ``scipy.special.logsumexp``, for binding the rules' arguments."""
+
+
+_LOGSUMEXP = inspect.signature(_logsumexp_parameters)
+
+
+def _reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, tuple | list) else (axis,)
+    return tuple(sorted(int(ax) % ndim for ax in axes)) if ndim else ()
+
+
+def _with_kept_dims(xp: Any, y: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+    """``y`` reduced over ``axes`` of ``shape``, reshaped to keep those axes with size 1."""
+    kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return xp.reshape(xp.asarray(y), kept)
+
+
+def _logsumexp_weights(a: Any, b: Any, y: Any, sign: Any, axis: Any) -> tuple[Any, Any]:
+    """(dy/da, dy/db): the weighted softmax and the plain one, with y broadcast back."""
+    xp = array_namespace(a, b, y)
+    shape = tuple(a.shape) if b is None else _broadcast_shape(a, b)
+    axes = _reduced_axes(axis, len(shape))
+    y_kept = _with_kept_dims(xp, y, shape, axes)
+    if xp is np:
+        # Plain NumPy values: work in place in this fresh temporary (allocation dominates).
+        softmax = np.subtract(a, y_kept)
+        softmax = np.exp(softmax, out=softmax) if type(softmax) is np.ndarray else np.exp(softmax)
+    else:
+        softmax = xp.exp(a - y_kept)
+    if sign is not None:
+        softmax = softmax * _with_kept_dims(xp, sign, shape, axes)
+    if b is None:
+        return softmax, None
+    return xp.where(b == 0, xp.zeros_like(softmax), b * softmax), softmax
+
+
+def _times(xp: Any, fresh: Any, other: Any) -> Any:
+    """``fresh * other``, written into ``fresh`` (a temporary of the rule) for NumPy values."""
+    if xp is np and type(fresh) is np.ndarray and np.result_type(fresh, other) == fresh.dtype:
+        return np.multiply(fresh, other, out=fresh)
+    return fresh * other
+
+
+def _broadcast_shape(a: Any, b: Any) -> tuple[int, ...]:
+    return tuple(np.broadcast_shapes(tuple(getattr(a, "shape", ())), tuple(b.shape)))
+
+
+def _as_array(x: Any) -> Any:
+    return x if hasattr(x, "shape") else array_namespace(x).asarray(x)
+
+
+# SciPy converts its inputs to NumPy arrays. For other arrays (an engine's tracked values, whose
+# operations are recorded, or another library's), the values are computed with the array
+# namespace instead, by the same max-shifted formulas, so that the rules stay differentiable.
+
+
+def _logsumexp(a: Any, axis: Any, b: Any, keepdims: bool, return_sign: bool) -> Any:
+    xp = array_namespace(a, b)
+    if xp is np:
+        return sc.logsumexp(a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign)
+    shape = tuple(a.shape) if b is None else _broadcast_shape(a, b)
+    axes = _reduced_axes(axis, len(shape))
+    a = xp.broadcast_to(a, shape)
+    shift = xp.max(a, axis=axes, keepdims=True)
+    shift = xp.where(xp.isfinite(shift), shift, xp.zeros_like(shift))
+    terms = xp.exp(a - shift) if b is None else b * xp.exp(a - shift)
+    total = xp.sum(terms, axis=axes, keepdims=True)
+    y = (xp.log(xp.abs(total)) if return_sign else xp.log(total)) + shift
+    if not keepdims:
+        reduced = tuple(n for i, n in enumerate(shape) if i not in axes)
+        y, total = xp.reshape(y, reduced), xp.reshape(total, reduced)
+    return (y, xp.sign(total)) if return_sign else y
+
+
+def _softmax(x: Any, axis: Any) -> Any:
+    xp = array_namespace(x)
+    if xp is np:
+        return sc.softmax(x, axis=axis)
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x: Any, axis: Any) -> Any:
+    xp = array_namespace(x)
+    if xp is np:
+        return sc.log_softmax(x, axis=axis)
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+
+
+# ---- logsumexp ------------------------------------------------------------------------------
+
+
+def _logsumexp_rrule(a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+    bound = _LOGSUMEXP.bind(a, *args, **kwargs).arguments
+    axis, b, keepdims = bound.get("axis"), bound.get("b"), bound.get("keepdims", False)
+    return_sign = bound.get("return_sign", False)
+    n_positional = 1 + len(args)
+    out = _logsumexp(a, axis, b, keepdims, return_sign)
+    y, sign = out if return_sign else (out, None)
+    a_arr = _as_array(a)
+    b_arr = None if b is None else _as_array(b)
+    project_a = ProjectTo(a)
+    project_b: Any = ProjectTo(b) if b is not None else None
+    conjugate = is_complex(a_arr) or (b_arr is not None and is_complex(b_arr))
+    b_slot = 3 if n_positional >= 3 and b is not None else None  # keywords get no cotangent
+
+    def logsumexp_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if return_sign and not isinstance(dy, AbstractZero):
+            dy = unthunk(dy[0])
+        cotangents: list[Any] = [NO_TANGENT] * (n_positional + 1)
+        if isinstance(dy, AbstractZero):
+            cotangents[1] = ZERO_TANGENT
+            if b_slot is not None:
+                cotangents[b_slot] = ZERO_TANGENT
+            return tuple(cotangents)
+        xp = array_namespace(a_arr, dy)
+        weight_a, weight_b = _logsumexp_weights(a_arr, b_arr, y, sign, axis)
+        shape = tuple(weight_a.shape)
+        dy_kept = _with_kept_dims(xp, dy, shape, _reduced_axes(axis, len(shape)))
+        if conjugate:
+            weight_a = xp.conj(weight_a)
+            weight_b = None if weight_b is None else xp.conj(weight_b)
+        cotangents[1] = project_a(_times(xp, weight_a, dy_kept))
+        if b_slot is not None:
+            cotangents[b_slot] = project_b(weight_b * dy_kept)
+        return tuple(cotangents)
+
+    return out, logsumexp_pullback
+
+
+def _logsumexp_frule(tangents: tuple, a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+    bound = _LOGSUMEXP.bind(a, *args, **kwargs).arguments
+    axis, b, keepdims = bound.get("axis"), bound.get("b"), bound.get("keepdims", False)
+    return_sign = bound.get("return_sign", False)
+    out = _logsumexp(a, axis, b, keepdims, return_sign)
+    y, sign = out if return_sign else (out, None)
+    da = unthunk(tangents[1])
+    # Tangents follow the positional arguments: (df, da, daxis, db, ...).
+    db = unthunk(tangents[3]) if len(tangents) > 3 and b is not None else ZERO_TANGENT
+    a_arr = _as_array(a)
+    b_arr = None if b is None else _as_array(b)
+    weight_a, weight_b = _logsumexp_weights(a_arr, b_arr, y, sign, axis)
+    xp = array_namespace(weight_a)
+    total: Any = ZERO_TANGENT
+    if not isinstance(da, AbstractZero):
+        total = total + weight_a * da
+    if not isinstance(db, AbstractZero):
+        total = total + weight_b * db
+    if not isinstance(total, AbstractZero):
+        total = xp.sum(total, axis=axis, keepdims=keepdims)
+        total = ProjectTo(y)(total)
+    return out, (Tangent(tuple, total, ZERO_TANGENT) if return_sign else total)
+
+
+_rule: Any
+for _rule in (_logsumexp_rrule, _logsumexp_frule):
+    _rule._chainrules_keywords = ("axis", "b", "keepdims", "return_sign")
+rrule.register(sc.logsumexp)(_logsumexp_rrule)
+frule.register(sc.logsumexp)(_logsumexp_frule)
+
+# ---- softmax and log_softmax ----------------------------------------------------------------
+
+
+@rrule.register(sc.softmax)
+def _softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
+    y = _softmax(x, axis)
+    project_x = ProjectTo(x)
+
+    def softmax_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, ZERO_TANGENT
+        xp = array_namespace(y, dy)
+        dx = y * (dy - xp.sum(dy * y, axis=axis, keepdims=True))
+        return NO_TANGENT, project_x(dx)
+
+    return y, softmax_pullback
+
+
+@frule.register(sc.softmax)
+def _softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
+    y = _softmax(x, axis)
+    dx = unthunk(tangents[1])
+    if isinstance(dx, AbstractZero):
+        return y, dx
+    xp = array_namespace(y, dx)
+    return y, ProjectTo(y)(y * (dx - xp.sum(y * dx, axis=axis, keepdims=True)))
+
+
+@rrule.register(sc.log_softmax)
+def _log_softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
+    y = _log_softmax(x, axis)
+    project_x = ProjectTo(x)
+
+    def log_softmax_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, ZERO_TANGENT
+        xp = array_namespace(y, dy)
+        dx = dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True)
+        return NO_TANGENT, project_x(dx)
+
+    return y, log_softmax_pullback
+
+
+@frule.register(sc.log_softmax)
+def _log_softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
+    y = _log_softmax(x, axis)
+    dx = unthunk(tangents[1])
+    if isinstance(dx, AbstractZero):
+        return y, dx
+    xp = array_namespace(y, dx)
+    return y, ProjectTo(y)(dx - xp.sum(xp.exp(y) * dx, axis=axis, keepdims=True))

@@ -1,0 +1,68 @@
+"""Finite differences along one direction, by numdifftools or any method passed as ``fdm=``.
+
+The harness only ever asks for the derivative at ``t = 0`` of a function of one real
+variable ``t`` (the primal moved along a tangent, ``x + t * dx``, then reduced to a number
+or an array): one directional derivative per check, however large the inputs. numdifftools
+(adaptive steps, Richardson extrapolation) is the default and supplies an error estimate;
+another method is any callable ``method(g, 0.0)`` such as fdm's ``central_fdm(5, 1)``, whose
+``acc`` attribute, when present after the call, is taken as the error estimate.
+
+>>> import math
+>>> est = directional_derivative(lambda t: math.sin(1.0 + 2.0 * t))
+>>> abs(est.value - 2.0 * math.cos(1.0)) < 1e-12, est.calls > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FDEstimate", "directional_derivative", "method_name"]
+
+
+@dataclass(frozen=True)
+class FDEstimate:
+    """A finite-difference derivative, its error estimate, and how many times ``g`` ran."""
+
+    value: Any
+    error: Any
+    calls: int
+
+
+def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEstimate:
+    """The derivative of ``g`` at 0 by finite differences (numdifftools unless ``fdm``)."""
+    calls = 0
+
+    def counted(t: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return g(float(t))
+
+    with warnings.catch_warnings():
+        # Large trial steps may leave a function's domain; the extrapolation discards them.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            if fdm is None:
+                import numdifftools as nd
+
+                result = nd.Derivative(counted, full_output=True)(0.0)
+                value, error = result.estimate, result.error_estimate
+            else:
+                value = fdm(counted, 0.0)
+                error = getattr(fdm, "acc", None)
+                error = 0.0 if error is None else error
+    if np.ndim(value) == 0:
+        return FDEstimate(float(np.real(value)), float(np.real(error)), calls)
+    return FDEstimate(np.asarray(value), np.broadcast_to(np.asarray(error), np.shape(value)), calls)
+
+
+def method_name(fdm: Any) -> str:
+    """How to name the finite-difference method in messages."""
+    if fdm is None:
+        return "numdifftools"
+    return getattr(fdm, "__name__", None) or type(fdm).__name__

@@ -1,0 +1,233 @@
+"""``test_frule``: check a forward-mode rule against finite differences, and its contract.
+
+>>> import numpy as np
+>>> test_frule(np.tanh, np.array([0.1, -0.4]), seed=0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import chainrules
+from chainrules.core.structure import has_tangent_space
+from chainrules.core.tangents import NoTangent, NotImplementedTangent, ZeroTangent
+from chainrules.core.thunks import unthunk
+
+from .checks import Setup, input_path, output_inner, prepare, zero_problem
+from .compare import tangent_difference
+from .failures import (
+    FiniteDifferenceMismatch,
+    InputMutated,
+    MissingRuleError,
+    NondeterministicRule,
+    RuleDisagreement,
+    TangentSpaceError,
+    ZeroTangentForNoTangent,
+    ZeroTangentInputError,
+)
+from .finite_differences import directional_derivative, method_name
+from .jacobian import coordinates, flatten_tangent, flatten_values
+from .primals import copy_primal, perturb
+from .record import note_passed
+from .report import errors_line
+from .second_order import check_second_order_frule
+from .space import ZERO_FOR_NO_TANGENT, space_problem
+from .tangents import abs_inner, copy_tangent, inner, rand_tangent
+
+__all__ = ["test_frule"]
+
+
+def test_frule(
+    f: Any,
+    *args: Any,
+    fkwargs: dict | None = None,
+    output_tangent: Any = None,
+    rtol: float | None = None,
+    atol: float | None = None,
+    fdm: Any = None,
+    full_jacobian: bool = False,
+    check_second_order: bool = False,
+    frule_f: Any = None,
+    seed: int | None = None,
+) -> None:
+    """Check the frule of ``f`` at ``args`` and raise a ``RuleTestFailure`` at the first defect.
+
+    In order: a rule exists; its primal equals ``f`` on copies of the inputs; neither ``f``
+    nor the rule mutates the inputs or the input tangents; calling it twice gives the same
+    output tangent; the output tangent lies in the output's tangent space; it agrees with
+    finite differences of ``f`` along the random input tangents, reduced to one number by
+    an output tangent ``w`` (``full_jacobian=True``: element by element, naming the worst);
+    zero input tangents give a zero output tangent; when an rrule exists too, the two agree:
+    ``Re <w, frule(dx)> = Re <pullback(w), dx>``; with ``check_second_order=True``, the
+    pushforward is differentiated by the reverse engine and checked against finite
+    differences.
+
+    The keywords are those of ``test_rrule``; ``output_tangent`` is ``w`` (random by
+    default) and ``frule_f(tangents, f, *args, **kwargs)`` replaces ``chainrules.frule``.
+    """
+    setup = prepare("test_frule", f, args, fkwargs, seed, rtol, atol)
+    ctx = setup.ctx
+    rule = chainrules.frule if frule_f is None else frule_f
+    tangents = tuple(copy_tangent(dx) for dx in setup.dxs)
+    rule_inputs = (setup.f, *copy_primal(setup.inputs[1:]))
+    result = rule(tangents, setup.f, *rule_inputs[1:], **setup.fkwargs)
+    if result is None:
+        types = ", ".join(type(x).__name__ for x in setup.inputs[1:])
+        ctx.fail(
+            MissingRuleError,
+            f"no frule applies to arguments ({types}): frule returned None",
+            "register one with @chainrules.frule.register(f)",
+        )
+    if not (isinstance(result, tuple) and len(result) == 2):
+        ctx.fail(MissingRuleError, f"the frule returned {result!r}, not (y, dy)")
+    y, ydot = result
+    setup.check_unchanged(rule_inputs, "the frule")
+    for i, (now, before) in enumerate(zip(tangents, setup.dxs, strict=True)):
+        if tangent_difference(now, before, rtol=0.0, atol=0.0, path=input_path(i)) is not None:
+            ctx.fail(InputMutated, f"the frule changed the input tangent for {input_path(i)}")
+    setup.check_primal(y, "frule")
+    again = rule(tangents, setup.f, *copy_primal(setup.inputs[1:]), **setup.fkwargs)[1]
+    found = tangent_difference(again, ydot, rtol=4 * setup.tol.eps, atol=0.0, path="dy")
+    if found is not None:
+        ctx.fail(
+            NondeterministicRule,
+            "calling the frule twice with the same tangents gave different output tangents",
+            f"{found}",
+            "an frule must not keep state between calls",
+        )
+    _check_space(setup, ydot)
+    w = rand_tangent(y, setup.rng) if output_tangent is None else output_tangent
+    if full_jacobian:
+        _check_elementwise(setup, ydot, fdm, None)
+    else:
+        _check_directional(setup, ydot, w, fdm)
+    _check_zero(setup, rule)
+    _check_against_rrule(setup, ydot, w)
+    if check_second_order:
+        check_second_order_frule(setup, rule, w, fdm)
+    if frule_f is None:
+        note_passed(ctx.name, "frule", check_second_order)
+
+
+test_frule.__test__ = False  # type: ignore[attr-defined]
+
+
+def _check_space(setup: Setup, ydot: Any) -> None:
+    y = setup.y_expected
+    problem = space_problem(y, ydot, "y", no_tangent=not has_tangent_space(y))
+    if problem is None:
+        return
+    where, what = problem
+    if what == ZERO_FOR_NO_TANGENT:
+        setup.ctx.fail(
+            ZeroTangentForNoTangent,
+            f"the output tangent for {where} is ZeroTangent(), but the output has no tangent space",
+            "use NoTangent() for outputs without a tangent space (integers, booleans)",
+        )
+    setup.ctx.fail(TangentSpaceError, f"the output tangent for {where} {what}")
+
+
+def _directions(setup: Setup) -> dict[int, Any]:
+    return {i: setup.dxs[i] for i in setup.differentiable()}
+
+
+def _check_directional(setup: Setup, ydot: Any, w: Any, fdm: Any) -> None:
+    ydot = unthunk(ydot)
+    if isinstance(ydot, NotImplementedTangent) or not has_tangent_space(setup.y_expected):
+        return
+    actual = inner(w, ydot)
+    estimate = setup.fd_along(_directions(setup), output_inner(w), fdm)
+    allowed = setup.tol.allowed(actual, estimate.value, abs_inner(w, ydot), estimate.error)
+    if abs(actual - estimate.value) <= allowed:
+        return
+    _check_elementwise(setup, ydot, fdm, None)  # names the worst element when it can
+    setup.ctx.fail(
+        FiniteDifferenceMismatch,
+        "the output tangent disagrees with finite differences",
+        f"expected <w, J dx> = {estimate.value!r} by finite differences ({method_name(fdm)}, "
+        f"error estimate {estimate.error:.3e})",
+        f"actual <w, frule(dx)> = {actual!r}",
+        f"{errors_line(actual, estimate.value)}; allowed {allowed:.3e} ({setup.tol.describe()})",
+    )
+
+
+def _check_elementwise(setup: Setup, ydot: Any, fdm: Any, _: Any) -> None:
+    y = setup.y_expected
+    directions = _directions(setup)
+
+    def h(t: float) -> Any:
+        moved = tuple(
+            perturb(x, directions[i], t) if i in directions else x
+            for i, x in enumerate(setup.fd_inputs)
+        )
+        return flatten_values(setup.call(moved))
+
+    estimate = directional_derivative(h, fdm)
+    expected = np.atleast_1d(estimate.value)
+    errors = np.atleast_1d(estimate.error)
+    actual = flatten_tangent(y, unthunk(ydot))
+    if actual.shape != expected.shape:
+        return
+    tol = setup.tol
+    allowed = tol.atol + tol.rtol * np.maximum(np.abs(actual), np.abs(expected)) + np.abs(errors)
+    allowed = allowed + 64 * tol.eps * np.max(np.abs(actual), initial=0.0)
+    with np.errstate(invalid="ignore"):
+        excess = np.abs(actual - expected) - allowed
+    excess = np.where(np.isnan(excess), np.inf, excess)
+    if not excess.size or np.max(excess) <= 0:
+        return
+    k = int(np.argmax(excess))
+    label = coordinates(y, "y")[k].label
+    setup.ctx.fail(
+        FiniteDifferenceMismatch,
+        f"the output tangent disagrees with finite differences at {label}",
+        f"expected {expected[k]!r} by finite differences ({method_name(fdm)}, error estimate "
+        f"{errors[k]:.3e})",
+        f"actual {actual[k]!r} from the frule",
+        f"{errors_line(actual[k], expected[k])}; allowed {allowed[k]:.3e} ({tol.describe()})",
+    )
+
+
+def _check_zero(setup: Setup, rule: Any) -> None:
+    zeros = tuple(NoTangent() if no else ZeroTangent() for no in setup.no_tangent)
+    try:
+        result = rule(zeros, setup.f, *copy_primal(setup.inputs[1:]), **setup.fkwargs)
+    except Exception as error:
+        setup.ctx.fail(
+            ZeroTangentInputError,
+            f"the frule raised {type(error).__name__} for zero input tangents: {error}",
+            "an frule must accept ZeroTangent() input tangents",
+        )
+    problem = zero_problem(result[1])
+    if problem is not None:
+        setup.ctx.fail(
+            ZeroTangentInputError,
+            "the frule gave a non-zero output tangent for zero input tangents",
+            problem,
+        )
+
+
+def _check_against_rrule(setup: Setup, ydot: Any, w: Any) -> None:
+    found = chainrules.rrule(setup.f, *copy_primal(setup.inputs[1:]), **setup.fkwargs)
+    if found is None or not has_tangent_space(setup.y_expected):
+        return
+    cotangents = found[1](w)
+    forward = inner(w, unthunk(ydot))
+    reverse = 0.0
+    magnitude = abs_inner(w, unthunk(ydot))
+    for i in setup.differentiable():
+        c = unthunk(cotangents[i])
+        if isinstance(c, NotImplementedTangent):
+            return
+        reverse += inner(c, setup.dxs[i])
+        magnitude += abs_inner(c, setup.dxs[i])
+    allowed = setup.tol.allowed(forward, reverse, magnitude, 0.0)
+    if abs(forward - reverse) > allowed:
+        setup.ctx.fail(
+            RuleDisagreement,
+            "the frule and the rrule disagree",
+            f"<w, frule(dx)> = {forward!r}, <pullback(w), dx> = {reverse!r}",
+            f"{errors_line(forward, reverse)}; allowed {allowed:.3e} ({setup.tol.describe()})",
+        )

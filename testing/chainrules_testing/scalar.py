@@ -1,0 +1,124 @@
+"""``test_scalar``: both rules of a scalar function, at a real point and a complex one.
+
+>>> import numpy as np
+>>> test_scalar(np.sin, 0.7, seed=0)
+"""
+
+from __future__ import annotations
+
+import cmath
+from typing import Any
+
+import numpy as np
+
+import chainrules
+from chainrules.core.names import function_name
+from chainrules.core.thunks import unthunk
+
+from .failures import ComplexConventionError, MissingRuleError
+from .finite_differences import directional_derivative
+from .frule import test_frule
+from .report import Context, errors_line
+from .rrule import test_rrule
+from .seeds import resolve_seed
+from .tolerances import tolerance_for
+
+__all__ = ["test_scalar"]
+
+# How far from the real axis the complex point lies: far enough that branch cuts on the
+# negative real axis (log, sqrt) are not straddled by the finite differences' steps.
+COMPLEX_OFFSET = 0.5j
+
+
+def test_scalar(
+    f: Any,
+    x: Any,
+    *,
+    fkwargs: dict | None = None,
+    rtol: float | None = None,
+    atol: float | None = None,
+    fdm: Any = None,
+    check_second_order: bool = False,
+    complex_point: Any = None,
+    seed: int | None = None,
+) -> None:
+    """Run ``test_frule`` and ``test_rrule`` for a scalar function of one argument.
+
+    A real ``x`` is tested at ``x`` and, when ``f`` accepts complex input, at the complex
+    point ``x + 0.5j`` (or ``complex_point``; ``complex_point=False`` skips it); a complex
+    ``x`` only at ``x``. At a complex point where ``f`` is holomorphic (finite differences
+    along 1 and along i agree: ``df/d(iy) = i df/dx``) the pullback must follow the
+    convention of ``chainrules``: ``pullback(dy) = conj(f'(z)) * dy``, checked on its own so
+    that a missing ``conj`` is named as such.
+    """
+    seed = resolve_seed(seed)
+    fkwargs = dict(fkwargs or {})
+    points = [x]
+    if not isinstance(x, complex) and complex_point is not False:
+        z = complex(x) + COMPLEX_OFFSET if complex_point is None else complex(complex_point)
+        if _accepts_complex(f, z, fkwargs):
+            points.append(z)
+    options = dict(fkwargs=fkwargs, rtol=rtol, atol=atol, fdm=fdm, seed=seed)
+    for point in points:
+        if isinstance(point, complex):
+            _check_holomorphic_convention(f, point, fkwargs, seed, rtol, atol)
+        test_frule(f, point, check_second_order=check_second_order, **options)
+        test_rrule(f, point, check_second_order=check_second_order, **options)
+
+
+test_scalar.__test__ = False  # type: ignore[attr-defined]
+
+
+def _accepts_complex(f: Any, z: complex, fkwargs: dict) -> bool:
+    try:
+        with np.errstate(all="ignore"):
+            y = f(z, **fkwargs)
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+    try:
+        return bool(np.all(np.isfinite(y)))
+    except TypeError:
+        return False
+
+
+def _complex_derivative(f: Any, z: complex, direction: complex, fkwargs: dict) -> tuple:
+    def g(t: float) -> np.ndarray:
+        value = complex(f(z + t * direction, **fkwargs))
+        return np.array([value.real, value.imag])
+
+    estimate = directional_derivative(g)
+    value = complex(estimate.value[0], estimate.value[1])
+    return value, float(np.hypot(*estimate.error))
+
+
+def _check_holomorphic_convention(
+    f: Any, z: complex, fkwargs: dict, seed: int, rtol: Any, atol: Any
+) -> None:
+    ctx = Context("test_scalar", function_name(f), seed)
+    along_real, error_real = _complex_derivative(f, z, 1.0, fkwargs)
+    along_imag, error_imag = _complex_derivative(f, z, 1j, fkwargs)
+    scale = max(abs(along_real), 1e-300)
+    if abs(along_imag - 1j * along_real) > 1e-6 * scale + error_real + error_imag:
+        return  # not holomorphic here: the general checks cover the convention
+    result = chainrules.rrule(f, z, **fkwargs)
+    if result is None:
+        ctx.fail(MissingRuleError, f"no rrule applies at the complex point {z!r}")
+    y, pullback = result
+    cotangent = complex(unthunk(pullback(complex(1.0))[1]))
+    expected = along_real.conjugate()
+    tol = tolerance_for(z, y, rtol=rtol, atol=atol)
+    allowed = tol.atol + tol.rtol * max(abs(cotangent), abs(expected)) + error_real
+    if abs(cotangent - expected) <= allowed:
+        return
+    hint = (
+        "the pullback returns f'(z) * dy: the conj is missing"
+        if cmath.isclose(cotangent, along_real, rel_tol=1e-6)
+        else "the pullback of a holomorphic function must return conj(f'(z)) * dy"
+    )
+    ctx.fail(
+        ComplexConventionError,
+        f"pullback(1) at the complex point {z!r} is {cotangent!r}, expected conj(f'(z)) = "
+        f"{expected!r}",
+        f"f'(z) = {along_real!r} by finite differences; {hint}",
+        f"{errors_line(cotangent, expected)}; allowed {allowed:.3e} ({tol.describe()})",
+    )

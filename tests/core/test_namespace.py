@@ -1,0 +1,65 @@
+"""Tests for chainrules.core.namespace: array_namespace and register_array_namespace."""
+
+import types
+
+import numpy as np
+import pytest
+
+from chainrules.core.namespace import array_namespace, register_array_namespace
+from chainrules.core.tangents import NoTangent, Tangent, ZeroTangent, not_implemented
+from chainrules.core.thunks import Thunk
+
+FAKE_XP = types.SimpleNamespace(__name__="fake_xp")
+OTHER_XP = types.SimpleNamespace(__name__="other_xp")
+
+
+class AnswersNamespace:
+    """An array type of another library that answers ``__array_namespace__``."""
+
+    shape, dtype, ndim = (2,), np.dtype("f8"), 1
+
+    def __array_namespace__(self, api_version=None):
+        return FAKE_XP
+
+
+class Registered:
+    """An array type with no ``__array_namespace__``, registered by hand (like a tracer box)."""
+
+
+class RegisteredChild(Registered):
+    pass
+
+
+register_array_namespace(Registered, lambda x: OTHER_XP)
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        (),
+        (np.ones(2),),
+        (1.0, 2, True, 1j, None),
+        (np.float32(1), np.int64(2), np.bool_(True), np.float16(1), np.uint8(3)),
+        (np.ones(2), ZeroTangent(), NoTangent(), Thunk(lambda: 1.0), not_implemented("x")),
+        ("text", (1.0, 2.0), Tangent(tuple, 1.0)),
+    ],
+    ids=["nothing", "array", "python scalars", "numpy scalars", "tangent markers", "others"],
+)
+def test_numpy_and_python_values_give_numpy(inputs):
+    assert array_namespace(*inputs) is np
+
+
+def test_foreign_array_gives_its_own_namespace():
+    assert array_namespace(AnswersNamespace()) is FAKE_XP
+    assert array_namespace(np.ones(2), 3.0, AnswersNamespace()) is FAKE_XP
+    assert array_namespace(AnswersNamespace(), AnswersNamespace()) is FAKE_XP
+
+
+def test_registered_namespace_applies_to_subclasses():
+    assert array_namespace(Registered()) is OTHER_XP
+    assert array_namespace(1.0, RegisteredChild()) is OTHER_XP
+
+
+def test_two_foreign_libraries_are_an_error_naming_both():
+    with pytest.raises(TypeError, match="fake_xp and other_xp"):
+        array_namespace(AnswersNamespace(), Registered())

@@ -1,0 +1,105 @@
+"""``chainrules coverage``: options, outputs and the gate's exit codes."""
+
+import io
+import json
+
+import pytest
+
+from chainrules.coverage.cli import EXIT_BELOW, EXIT_OK, EXIT_USAGE, main
+from chainrules.coverage.format_json import validate
+from chainrules.coverage.record import RECORD_SCHEMA
+from chainrules.coverage.report import current_report
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def tested_function():
+    """A differentiable function of this installation that has both rules."""
+    report = current_report()
+    return next(r for r in report.rows if r.status == "differentiable" and r.has_rules)
+
+
+@pytest.fixture
+def results(tmp_path, tested_function):
+    path = tmp_path / "results.json"
+    kinds = [
+        {"function": tested_function.name, "kind": k, "second_order": False}
+        for k in ("rrule", "frule")
+    ]
+    path.write_text(json.dumps({"schema": RECORD_SCHEMA, "seed": 5, "results": kinds}))
+    return str(path)
+
+
+def coverage_of(category, results):
+    code, out, _ = run("--format", "json", "--results", results, "--category", category)
+    assert code == EXIT_OK
+    return json.loads(out)["total"]["coverage"]
+
+
+def test_gate_exit_codes(results, tested_function):
+    category = tested_function.category
+    coverage = coverage_of(category, results)
+    assert 0 < coverage <= 100
+    table = [
+        (["--fail-under", str(coverage - 0.01)], EXIT_OK, "meets --fail-under"),
+        (["--fail-under", "0"], EXIT_OK, "meets --fail-under"),
+        (["--fail-under", str(coverage + 0.01)], EXIT_BELOW, "is below --fail-under"),
+    ]
+    for extra, expected, message in table:
+        code, _, err = run("--results", results, "--category", category, *extra)
+        assert (code, message in err) == (expected, True), (extra, err)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--fail-under", "10"], "--fail-under needs --results"),
+        (["--results", "no/such/file.json"], "cannot read the test record"),
+        (["--category", "no.such.category"], "no category 'no.such.category'"),
+        (["--format", "yaml"], "invalid choice"),
+        (["--fail-under", "ten"], "invalid float value"),
+    ],
+)
+def test_usage_errors_exit_2(argv, message):
+    code, _, err = run(*argv)
+    assert code == EXIT_USAGE
+    assert message in err
+
+
+def test_gate_on_categories_without_differentiable_functions_is_refused(results):
+    code, _, err = run("--results", results, "--category", "numpy.io", "--fail-under", "1")
+    assert code == EXIT_USAGE and "no differentiable function" in err
+
+
+@pytest.mark.parametrize("fmt", ["terminal", "markdown", "json", "html"])
+def test_every_format_renders(fmt, results):
+    code, out, err = run("--format", fmt, "--results", results, "--category", "python")
+    assert (code, err) == (EXIT_OK, "")
+    assert "python.math" in out and "numpy.sin" not in out
+    if fmt == "json":
+        document = json.loads(out)
+        assert validate(document) == []
+        assert document["filter"] == ["python"] and document["results"]["seed"] == 5
+
+
+def test_output_file(tmp_path):
+    path = tmp_path / "coverage.html"
+    code, out, _ = run("--format", "html", "-o", str(path))
+    assert (code, out) == (EXIT_OK, "")
+    assert path.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_without_results_the_report_says_what_it_cannot_know():
+    code, out, _ = run("--color", "never")
+    assert code == EXIT_OK
+    assert "coverage unknown" in out and "--results PATH" in out
+
+
+def test_functions_lists_rows():
+    code, out, _ = run("--category", "numpy.fft", "--functions", "--color", "never")
+    assert code == EXIT_OK and "numpy.fft.rfftfreq" in out

@@ -1,0 +1,68 @@
+"""The terminal table: its lines, its colour, and what it never hides."""
+
+import io
+import re
+
+import pytest
+
+from chainrules.coverage.format_terminal import render_summary, render_terminal, wants_color
+
+ANSI = re.compile(r"\033\[[0-9;]*m")
+
+
+def test_summary_has_a_line_per_category_and_the_total(small_report):
+    lines = render_summary(small_report).splitlines()
+    assert [line.split()[0] for line in lines] == [
+        "category",
+        "python.math",
+        "python.operator",
+        "unclassified",
+        "total",
+    ]
+    total = lines[-1].split()
+    if small_report.known:
+        assert total[-2:] == ["50.0%", "100.0%"]  # coverage, with rules
+    else:
+        assert total[-2:] == ["?", "100.0%"]
+
+
+def test_colour_only_when_asked(small_report):
+    plain = render_terminal(small_report, color=False)
+    coloured = render_terminal(small_report, color=True)
+    assert not ANSI.search(plain)
+    assert ANSI.search(coloured)
+    assert ANSI.sub("", coloured) == plain
+
+
+def test_full_report_lists_what_needs_attention(small_report):
+    text = render_terminal(small_report)
+    assert "Unclassified (1): math.tricky" in text
+    assert "chainrules.fastmath: not importable: none yet" in text
+    assert "Rules outside the universe (1): abs" in text
+    assert "math.sin" not in text
+    with_functions = render_terminal(small_report, functions=True)
+    assert all(name in with_functions for name in ("math.sin", "math.floor", "a | step"))
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    ("stream", "choice", "env", "expected"),
+    [
+        (FakeTerminal(), "auto", {}, True),
+        (io.StringIO(), "auto", {}, False),
+        (FakeTerminal(), "auto", {"NO_COLOR": "1"}, False),
+        (FakeTerminal(), "auto", {"TERM": "dumb"}, False),
+        (io.StringIO(), "always", {}, True),
+        (FakeTerminal(), "never", {}, False),
+    ],
+)
+def test_wants_color(monkeypatch, stream, choice, env, expected):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert wants_color(stream, choice) is expected

@@ -1,0 +1,176 @@
+"""The report's numbers, against a small registry and universe built here."""
+
+import math
+import operator
+
+import pytest
+
+import chainrules as cr
+from chainrules.core.registry import RuleInfo, registered_functions
+from chainrules.coverage.classification import (
+    DIFFERENTIABLE as D,
+)
+from chainrules.coverage.classification import (
+    NON_DIFFERENTIABLE as ND,
+)
+from chainrules.coverage.classification import (
+    OUT_OF_SCOPE as OUT,
+)
+from chainrules.coverage.classification import (
+    UNCLASSIFIED as UN,
+)
+from chainrules.coverage.record import TestRecord
+from chainrules.coverage.report import build_report, current_report
+from chainrules.coverage.universe import UniverseFunction
+
+
+def renamed_sin(x):
+    return math.sin(x)
+
+
+# function, category, status: a universe of eight functions in three categories
+UNIVERSE = [
+    UniverseFunction("math.sin", math.sin, (), "math", "python.math", D, ""),
+    UniverseFunction("math.cos", math.cos, (), "math", "python.math", D, ""),
+    UniverseFunction("math.exp", math.exp, (), "math", "python.math", D, ""),
+    UniverseFunction("math.floor", math.floor, (), "math", "python.math", ND, "steps"),
+    UniverseFunction("math.isnan", math.isnan, (), "math", "python.math", ND, "predicate"),
+    UniverseFunction(
+        "operator.add", operator.add, ("operator.plus",), "operator", "python.operator", D, ""
+    ),
+    UniverseFunction(
+        "operator.setitem", operator.setitem, (), "operator", "python.operator", OUT, "mutates"
+    ),
+    UniverseFunction("math.newfunc", renamed_sin, (), "math", "unclassified", UN, "new"),
+]
+
+# the registry: function, name, rrule, frule, non_differentiable, opted_out
+REGISTRY = [
+    RuleInfo(math.sin, "math.sin", True, True, False, False),
+    RuleInfo(math.cos, "math.cos", True, False, False, False),
+    RuleInfo(math.exp, "math.exp", True, True, False, True),
+    RuleInfo(math.floor, "math.floor", True, True, True, False),
+    RuleInfo(lambda a, b: a + b, "operator.plus", True, True, False, False),  # matched by name
+    RuleInfo(abs, "abs", True, True, False, False),  # outside the universe
+]
+
+RECORD = TestRecord(
+    seed=3,
+    tested={
+        "math.sin": frozenset({"rrule", "frule"}),
+        "math.cos": frozenset({"rrule"}),
+        "math.exp": frozenset({"rrule"}),
+        "operator.plus": frozenset({"rrule", "frule"}),  # an alias counts
+    },
+    tested_second_order=frozenset({"math.sin"}),
+)
+
+
+@pytest.fixture
+def report():
+    return build_report(UNIVERSE, REGISTRY, RECORD)
+
+
+@pytest.mark.parametrize(
+    ("name", "rrule", "frule", "declared", "opted", "tested", "second", "covered"),
+    [
+        ("math.sin", True, True, False, False, (True, True), True, True),
+        ("math.cos", True, False, False, False, (True, False), False, False),
+        ("math.exp", True, True, False, True, (True, False), False, False),
+        ("math.floor", True, True, True, False, (False, False), False, False),
+        ("math.isnan", False, False, False, False, (False, False), False, False),
+        ("operator.add", True, True, False, False, (True, True), False, True),
+        ("operator.setitem", False, False, False, False, (False, False), False, False),
+        ("math.newfunc", False, False, False, False, (False, False), False, False),
+    ],
+)
+def test_rows(report, name, rrule, frule, declared, opted, tested, second, covered):
+    row = next(r for r in report.rows if r.name == name)
+    assert (row.rrule, row.frule, row.non_differentiable, row.opted_out) == (
+        rrule,
+        frule,
+        declared,
+        opted,
+    )
+    assert (row.tested_rrule, row.tested_frule) == tested
+    assert (row.tested_second_order, row.covered) == (second, covered)
+
+
+def test_totals(report):
+    by_category = {t.category: t for t in report.categories}
+    assert list(by_category) == ["python.math", "python.operator", "unclassified"]
+    m = by_category["python.math"]
+    assert (m.functions, m.differentiable, m.non_differentiable, m.out_of_scope) == (5, 3, 2, 0)
+    assert (m.with_rrule, m.with_frule, m.with_both_rules) == (3, 2, 2)
+    assert (m.declared_non_differentiable, m.tested, m.tested_second_order) == (1, 1, 1)
+    assert m.coverage == pytest.approx(100 / 3)
+    assert m.rule_coverage == pytest.approx(200 / 3)
+    o = by_category["python.operator"]
+    assert (o.differentiable, o.out_of_scope, o.tested, o.coverage) == (1, 1, 1, 100.0)
+    u = by_category["unclassified"]
+    assert (u.unclassified, u.differentiable, u.coverage, u.rule_coverage) == (1, 0, None, None)
+    t = report.total
+    assert (t.functions, t.differentiable, t.tested, t.coverage) == (8, 4, 2, 50.0)
+
+
+def test_functions_outside_the_universe_are_listed(report):
+    assert [o.name for o in report.outside] == ["abs"]
+
+
+def test_without_results_the_tested_numbers_are_unknown():
+    report = build_report(UNIVERSE, REGISTRY, None)
+    assert not report.known
+    assert all(r.tested_rrule is None and r.tested_second_order is None for r in report.rows)
+    sin = next(r for r in report.rows if r.name == "math.sin")
+    assert sin.covered is None
+    assert (report.total.tested, report.total.coverage) == (None, None)
+    assert report.total.rule_coverage == 75.0  # sin, exp, add have both rules
+
+
+def test_a_differentiable_function_declared_non_differentiable_disagrees():
+    infos = [RuleInfo(math.sin, "math.sin", True, True, True, False)]
+    record = TestRecord(seed=None, tested={"math.sin": frozenset({"rrule", "frule"})})
+    report = build_report(UNIVERSE[:1], infos, record)
+    assert [r.name for r in report.disagreements] == ["math.sin"]
+    assert (report.total.with_both_rules, report.total.tested) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("select", "categories", "functions"),
+    [
+        (["python.math"], ["python.math"], 5),
+        (["python"], ["python.math", "python.operator"], 7),
+        (["unclassified", "python.operator"], ["python.operator", "unclassified"], 3),
+    ],
+)
+def test_select_categories(report, select, categories, functions):
+    selected = report.select(select)
+    assert [t.category for t in selected.categories] == categories
+    assert selected.total.functions == len(selected.rows) == functions
+    assert selected.selected == tuple(select)
+
+
+def test_select_an_unknown_category_names_the_known_ones(report):
+    with pytest.raises(ValueError, match=r"no category 'pyth'; categories: python\.math"):
+        report.select(["pyth"])
+
+
+def test_a_rule_registered_for_a_new_function_is_counted():
+    def softclip(x):
+        return x / (1 + abs(x))
+
+    cr.scalar_rule(softclip, lambda x, y: (1 - abs(y)) ** 2)
+    info = next(i for i in registered_functions() if i.function is softclip)
+    universe = [UniverseFunction("mine.softclip", softclip, (), "mine", "mine", D, "")]
+    report = build_report(universe, [info], None)
+    assert (report.total.with_rrule, report.total.with_frule) == (1, 1)
+    assert info.name != "mine.softclip"  # matched by identity, whatever its name
+    assert report.outside == ()
+
+
+def test_the_current_report_sees_the_loaded_rules():
+    report = current_report()
+    sin = next(r for r in report.rows if r.name == "numpy.sin")
+    assert sin.rrule and sin.frule and sin.status == D
+    assert dict(report.environment)["numpy"]
+    assert report.total.functions == len(report.rows) > 900

@@ -1,0 +1,92 @@
+"""The reverse engine's API: grad, value_and_grad, vjp, jacobian, CONFIG."""
+
+import numpy as np
+import pytest
+
+import chainrules as cr
+from chainrules.engines import reverse
+
+X = np.array([0.3, -1.2, 2.0])
+
+
+@pytest.mark.parametrize(
+    ("name", "f", "x", "expected"),
+    [
+        ("float", lambda x: np.sin(x) * x, 0.5, np.cos(0.5) * 0.5 + np.sin(0.5)),
+        ("numpy scalar", lambda x: np.exp(x), np.float64(1.0), np.exp(1.0)),
+        ("array", lambda x: np.sum(np.tanh(x)), X, 1 - np.tanh(X) ** 2),
+        ("float32", lambda x: np.sum(x * x), X.astype(np.float32), 2 * X.astype(np.float32)),
+        ("complex", lambda z: np.abs(z) ** 2, 1.0 + 2.0j, 2.0 + 4.0j),
+        ("constant result", lambda x: 3.0, 1.0, 0.0),
+    ],
+)
+def test_grad(name, f, x, expected):
+    g = reverse.grad(f)(x)
+    assert np.allclose(g, expected)
+    assert type(g) is type(x)
+    assert np.shape(g) == np.shape(x) and getattr(g, "dtype", None) == getattr(x, "dtype", None)
+
+
+def test_argnums_and_value():
+    f = lambda x, y, z: x * y * z
+    assert reverse.grad(f, argnums=(0, 2))(2.0, 3.0, 4.0) == (12.0, 6.0)
+    assert reverse.value_and_grad(f, argnums=1)(2.0, 3.0, 4.0) == (24.0, 8.0)
+
+
+def test_keyword_arguments_are_constants():
+    assert reverse.grad(lambda x, scale=1.0: x * scale)(2.0, scale=5.0) == 5.0
+
+
+def test_grad_of_non_scalar_raises():
+    with pytest.raises(TypeError, match="real scalar result"):
+        reverse.grad(np.sin)(X)
+
+
+def test_vjp_of_several_arguments_and_outputs():
+    y, pullback = reverse.vjp(lambda a, b: (a * b, np.sin(a)), X, 2.0)
+    assert np.allclose(y[0], 2 * X)
+    da, db = pullback((np.ones(3), np.zeros(3)))
+    assert np.allclose(da, 2.0) and np.isclose(db, X.sum())
+    da, db = pullback(cr.Tangent(tuple, cr.ZeroTangent(), np.ones(3)))
+    assert np.allclose(da, np.cos(X)) and db == 0.0
+
+
+def test_jacobian():
+    assert np.allclose(reverse.jacobian(np.sin)(X), np.diag(np.cos(X)))
+    assert reverse.jacobian(lambda x: x * 3.0)(2.0) == 3.0
+
+
+def test_config_has_reverse_mode():
+    assert isinstance(reverse.CONFIG, cr.RuleConfig)
+    assert isinstance(reverse.CONFIG, cr.HasReverseMode)
+
+
+def test_rrule_via_ad_gives_closure_tangent():
+    w = np.array([1.0, 2.0])
+    _, pullback = reverse.CONFIG.rrule_via_ad(lambda x: np.sum(w * x), np.ones(2))
+    df, dx = pullback(1.0)
+    assert np.allclose(dx, w) and np.allclose(df.w, 1.0)
+
+
+def apply_twice(f, x):
+    return f(f(x))
+
+
+@cr.rrule.register(apply_twice, needs=cr.HasReverseMode)
+def _apply_twice_rrule(config, f, x):
+    y1, pullback1 = config.rrule_via_ad(f, x)
+    y2, pullback2 = config.rrule_via_ad(f, y1)
+
+    def apply_twice_pullback(dy):
+        df2, dy1 = pullback2(dy)
+        df1, dx = pullback1(dy1)
+        return cr.NoTangent(), cr.add(df1, df2), dx
+
+    return y2, apply_twice_pullback
+
+
+def test_rule_that_needs_ad_receives_the_config():
+    from chainrules.engines.tracked import dispatch
+
+    g = reverse.grad(lambda x: dispatch(apply_twice, (np.sin, x), {}))(0.5)
+    assert np.isclose(g, np.cos(np.sin(0.5)) * np.cos(0.5))

@@ -1,0 +1,135 @@
+"""The tape: several outputs, thunks, pullbacks run again, unimplemented cotangents."""
+
+from collections import namedtuple
+
+import numpy as np
+import pytest
+
+import chainrules as cr
+from chainrules.core.errors import ChainRulesError
+from chainrules.engines import reverse
+from chainrules.engines.tracked import dispatch
+
+SinCos = namedtuple("SinCos", "sin cos")
+computed = []
+
+
+def sincos(x):
+    return SinCos(np.sin(x), np.cos(x))
+
+
+@cr.rrule.register(sincos)
+def _sincos_rrule(x):
+    y = sincos(x)
+
+    def sincos_pullback(dy):
+        dy = cr.unthunk(dy)
+        return cr.NoTangent(), dy.sin * y.cos - dy.cos * y.sin
+
+    return y, sincos_pullback
+
+
+def scaled(x, c):
+    return x * c
+
+
+@cr.rrule.register(scaled)
+def _scaled_rrule(x, c):
+    def scaled_pullback(dy):
+        def dc():
+            computed.append("dc")
+            return dy * x
+
+        return cr.NoTangent(), cr.Thunk(lambda: dy * c), cr.Thunk(dc)
+
+    return x * c, scaled_pullback
+
+
+def unknown_in_c(x, c):
+    return x * c
+
+
+@cr.rrule.register(unknown_in_c)
+def _unknown_rrule(x, c):
+    def unknown_pullback(dy):
+        return cr.NoTangent(), dy * c, cr.not_implemented("derivative in c")
+
+    return x * c, unknown_pullback
+
+
+def test_several_outputs_each_tracked():
+    def f(x):
+        s, c = dispatch(sincos, (x,), {})
+        return s * 2.0 + c
+
+    assert np.isclose(reverse.grad(f)(0.3), 2 * np.cos(0.3) - np.sin(0.3))
+
+
+def test_unused_output_gets_no_cotangent():
+    assert np.isclose(reverse.grad(lambda x: dispatch(sincos, (x,), {}).cos)(0.3), -np.sin(0.3))
+
+
+def test_thunk_for_a_constant_argument_is_never_computed():
+    computed.clear()
+    assert reverse.grad(lambda x: dispatch(scaled, (x, 3.0), {}))(2.0) == 3.0
+    assert computed == []
+    assert reverse.grad(lambda c: dispatch(scaled, (2.0, c), {}))(3.0) == 2.0
+    assert computed == ["dc"]
+
+
+def test_thunks_are_eager_when_nested():
+    # The inner pullback's thunks must be recorded by the outer differentiation.
+    inner = reverse.grad(lambda c: dispatch(scaled, (c, c), {}))
+    assert reverse.grad(inner)(3.0) == 2.0
+
+
+def test_pullback_can_run_many_times():
+    _, pullback = reverse.vjp(lambda x: np.sin(x) * 2.0, np.array([0.0, 1.0]))
+    first = pullback(np.array([1.0, 0.0]))[0]
+    second = pullback(np.array([1.0, 0.0]))[0]
+    assert np.array_equal(first, second) and np.allclose(first, [2.0, 0.0])
+
+
+def test_not_implemented_cotangent_raises_when_needed():
+    assert reverse.grad(lambda x: dispatch(unknown_in_c, (x, 2.0), {}))(1.0) == 2.0
+    with pytest.raises(ChainRulesError, match="derivative in c"):
+        reverse.grad(lambda c: dispatch(unknown_in_c, (1.0, c), {}))(2.0)
+
+
+def test_list_argument_cotangents_reach_elements():
+    def f(a, b):
+        return np.sum(np.concatenate([a, b * 2.0]))
+
+    ga, gb = reverse.grad(f, argnums=(0, 1))(np.ones(2), np.ones(3))
+    assert np.allclose(ga, 1.0) and np.allclose(gb, 2.0)
+
+
+def halves(x):
+    return [x * 0.5, x * 2.0]
+
+
+@cr.rrule.register(halves)
+def _halves_rrule(x):
+    def halves_pullback(dy):
+        first, second = (cr.unthunk(d) for d in dy)
+        return cr.NoTangent(), cr.add(first * 0.5, second * 2.0)
+
+    return halves(x), halves_pullback
+
+
+def as_dict(x):
+    return {"x": x}
+
+
+@cr.rrule.register(as_dict)
+def _as_dict_rrule(x):
+    return as_dict(x), lambda dy: (cr.NoTangent(), dy["x"])
+
+
+def test_list_of_outputs_each_tracked():
+    assert reverse.grad(lambda x: dispatch(halves, (x,), {})[1] * 3.0)(1.0) == 6.0
+
+
+def test_rule_returning_an_untrackable_structure_raises():
+    with pytest.raises(ChainRulesError, match="returned a structure"):
+        reverse.grad(lambda x: dispatch(as_dict, (x,), {})["x"])(1.0)

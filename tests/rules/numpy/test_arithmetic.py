@@ -1,0 +1,282 @@
+"""Tests of the rules for NumPy's binary elementwise functions, clip and where."""
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule, with_tangent
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+from chainrules.engines import reverse
+
+
+@dataclass(frozen=True)
+class Row:
+    """A binary function with the domain of each argument and whether it takes complex input."""
+
+    f: Any
+    x1: tuple[float, float] = (-0.9, 0.9)
+    x2: tuple[float, float] = (-0.9, 0.9)
+    complex: bool = False
+    rtol: float | None = None
+
+    def __repr__(self) -> str:
+        return self.f.__name__
+
+
+POSITIVE = (0.5, 2.0)
+# x1 / x2 stays inside (2, 3): no jump of the quotient.
+DIVIDEND, DIVISOR = (2.5, 2.9), (1.0, 1.1)
+
+BINARY = [
+    Row(np.add, complex=True),
+    Row(np.subtract, complex=True),
+    Row(np.multiply, complex=True),
+    Row(np.divide, x2=POSITIVE, complex=True),
+    Row(np.power, POSITIVE, (-1.5, 1.5), complex=True),
+    Row(np.float_power, POSITIVE, (-1.5, 1.5), complex=True),
+    Row(np.remainder, DIVIDEND, DIVISOR),
+    Row(np.fmod, (-2.9, -2.5), DIVISOR),
+    Row(np.floor_divide, DIVIDEND, DIVISOR),
+    Row(np.divmod, DIVIDEND, DIVISOR),
+    Row(np.maximum),
+    Row(np.minimum),
+    Row(np.fmax),
+    Row(np.fmin),
+    Row(np.arctan2),
+    Row(np.hypot),
+    Row(np.logaddexp),
+    Row(np.logaddexp2),
+    Row(np.copysign),
+    Row(np.heaviside),
+    Row(np.nextafter),
+]
+
+SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 4)), ((), ())]
+CASES = [
+    (row, dtype, shapes)
+    for row in BINARY
+    for dtype, shapes in [(np.float64, s) for s in SHAPES]
+    + [(np.float32, SHAPES[1])]
+    + ([(np.complex128, SHAPES[1])] if row.complex else [])
+]
+
+
+def sample(interval, dtype, shape, rng):
+    x = rng.uniform(*interval, shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(*interval, shape)
+    return np.asarray(x, dtype=dtype)
+
+
+def case_id(case: tuple) -> str:
+    row, dtype, shapes = case
+    return f"{row!r}-{np.dtype(dtype).name}-{shapes[0]}-{shapes[1]}"
+
+
+def arguments(case, seed=0):
+    row, dtype, (shape1, shape2) = case
+    rng = np.random.default_rng(seed)
+    return sample(row.x1, dtype, shape1, rng), sample(row.x2, dtype, shape2, rng)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_binary(case):
+    test_rrule(case[0].f, *arguments(case), rtol=case[0].rtol)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_binary(case):
+    test_frule(case[0].f, *arguments(case), rtol=case[0].rtol)
+
+
+SECOND_ORDER = [
+    (row, dtype, SHAPES[1])
+    for row in BINARY
+    for dtype in [np.float64] + [np.complex128] * row.complex
+]
+
+
+@pytest.mark.parametrize("case", SECOND_ORDER, ids=case_id)
+def test_second_order_binary(case):
+    test_rrule(case[0].f, *arguments(case, seed=1), check_second_order=True)
+    test_frule(case[0].f, *arguments(case, seed=1), check_second_order=True)
+
+
+@pytest.mark.parametrize("row", BINARY, ids=repr)
+def test_python_scalars(row):
+    # test_scalar takes functions of one argument: binary ones are checked with each rule.
+    (low1, high1), (low2, high2) = row.x1, row.x2
+    points = [(low1 + 0.7 * (high1 - low1), low2 + 0.35 * (high2 - low2))]
+    if row.complex:
+        points.append((points[0][0] + 0.5j, points[0][1] - 0.25j))
+    for x1, x2 in points:
+        test_rrule(row.f, x1, x2)
+        test_frule(row.f, x1, x2)
+
+
+def test_aliases_share_rules():
+    assert cr.rrule(np.true_divide, 1.0, 4.0)[1](1.0) == (NoTangent(), 0.25, -0.0625)
+    assert cr.rrule(np.mod, 5.5, 2.0)[1](1.0) == (NoTangent(), 1.0, -2.0)
+
+
+def test_integer_arguments():
+    n = np.array([1, -2, 3])
+    x = np.array([0.5, 1.5, -0.25])
+    test_rrule(np.ldexp, x, n)
+    test_frule(np.ldexp, x, n)
+    test_rrule(np.power, x, n)
+    test_frule(np.power, x, n)
+    assert cr.rrule(np.add, n, n)[1](np.ones(3)) == (NoTangent(), NoTangent(), NoTangent())
+    assert cr.rrule(np.multiply, x, n)[1](np.ones(3))[2] is NoTangent()
+
+
+def test_keywords():
+    x = np.linspace(0.1, 0.9, 3, dtype=np.float32)
+    test_rrule(np.multiply, x, x, fkwargs={"dtype": np.float64})
+    with pytest.raises(cr.RuleKeywordError, match="out"):
+        cr.rrule(np.add, x, x, out=np.empty(3, dtype=np.float32))
+    with pytest.raises(cr.RuleKeywordError, match="where"):
+        cr.rrule(np.add, x, x, where=x > 0.5)
+
+
+# ---- maximum, minimum, fmax, fmin: ties split equally ---------------------------------------
+
+
+@pytest.mark.parametrize("f", [np.maximum, np.minimum, np.fmax, np.fmin])
+def test_ties_split_equally(f):
+    x1, x2 = np.array([1.0, 2.0, 0.0]), np.array([1.0, 0.0, 2.0])
+    winner_is_x1 = f(2.0, 0.0) == 2.0
+    _, pullback = cr.rrule(f, x1, x2)
+    _, dx1, dx2 = pullback(np.array([4.0, 4.0, 4.0]))
+    chosen = [4.0, 0.0] if winner_is_x1 else [0.0, 4.0]
+    np.testing.assert_array_equal(dx1, [2.0, chosen[0], chosen[1]])
+    np.testing.assert_array_equal(dx2, [2.0, chosen[1], chosen[0]])
+    _, dy = cr.frule((NoTangent(), np.full(3, 1.0), np.full(3, 3.0)), f, x1, x2)
+    assert dy[0] == 2.0
+    assert cr.rrule(f, 1.5, 1.5)[1](1.0) == (NoTangent(), 0.5, 0.5)
+
+
+def test_nan_goes_where_the_value_comes_from():
+    assert cr.rrule(np.maximum, np.nan, 1.0)[1](1.0)[1:] == (1.0, 0.0)
+    assert cr.rrule(np.minimum, 1.0, np.nan)[1](1.0)[1:] == (0.0, 1.0)
+    assert cr.rrule(np.fmax, np.nan, 1.0)[1](1.0)[1:] == (0.0, 1.0)
+    assert cr.rrule(np.fmin, 1.0, np.nan)[1](1.0)[1:] == (1.0, 0.0)
+
+
+# ---- power ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x, p, dx, dp",
+    [
+        (0.0, 2.0, 0.0, 0.0),
+        (0.0, 1.0, 1.0, 0.0),
+        (0.0, 0.0, 0.0, 0.0),
+        (0.0, 0.5, math.inf, 0.0),
+        (0.0, -1.0, -math.inf, 0.0),
+        (-2.0, 3.0, 12.0, -8.0 * math.log(2.0)),
+        (-2.0, 2.0, -4.0, 4.0 * math.log(2.0)),
+        (2.0, 0.0, 0.0, math.log(2.0)),
+    ],
+)
+def test_power_hard_points(x, p, dx, dp):
+    for f in (np.power, np.float_power):
+        with np.errstate(divide="ignore"):
+            _, pullback = cr.rrule(f, x, p)
+            assert pullback(1.0) == (NoTangent(), dx, dp)
+            _, dy = cr.frule((NoTangent(), 1.0, 0.0), f, x, p)
+        assert dy == dx
+
+
+def test_power_integer_exponent_and_negative_base():
+    x = np.array([-2.0, 0.0, -0.5])
+    _, pullback = cr.rrule(np.power, x, 3)
+    assert pullback(np.ones(3))[2] is NoTangent()
+    np.testing.assert_array_equal(pullback(np.ones(3))[1], [12.0, 0.0, 0.75])
+    test_rrule(np.power, x, np.array([3, 2, 5]))
+    test_frule(np.power, np.array([-2.0, -0.5]), np.array([3, 2]))
+
+
+def test_power_complex_at_zero():
+    _, pullback = cr.rrule(np.power, 0j, 2.0 + 1j)
+    assert pullback(1.0 + 0j) == (NoTangent(), 0j, 0.0)
+
+
+# ---- clip -----------------------------------------------------------------------------------
+
+
+def test_clip_inside_outside_and_at_the_bounds():
+    a = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+    _, pullback = cr.rrule(np.clip, a, -1.0, 1.0)
+    assert pullback(np.array([1.0, 2.0, 3.0, 4.0, 5.0]))[2:] == (NoTangent(), NoTangent())
+    np.testing.assert_array_equal(pullback(np.arange(1.0, 6.0))[1], [0.0, 2.0, 3.0, 4.0, 0.0])
+    _, dy = cr.frule((NoTangent(), np.arange(1.0, 6.0), 10.0, 100.0), np.clip, a, -1.0, 1.0)
+    np.testing.assert_array_equal(dy, [0.0, 2.0, 3.0, 4.0, 0.0])
+    assert cr.rrule(np.clip, np.nan, -1.0, 1.0)[1](1.0)[1] == 1.0
+
+
+def test_clip_bounds_have_no_tangent():
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-2.0, 2.0, (2, 5))
+    lo, hi = rng.uniform(-1.0, 0.0, 5), rng.uniform(0.0, 1.0, (2, 1))
+    no = NoTangent()
+    for f in (test_rrule, test_frule):
+        f(np.clip, a, with_tangent(lo, no), with_tangent(hi, no), check_second_order=True)
+        f(np.clip, a, with_tangent(-1.0, no), with_tangent(1.0, no))
+        f(np.clip, a.astype(np.float32), with_tangent(-1.0, no), with_tangent(1.0, no))
+        f(np.clip, a, None, with_tangent(1.0, no))
+        f(np.clip, a, fkwargs={"min": -1.0, "max": 0.5})
+    assert cr.rrule(np.clip, a, lo, hi)[1](np.ones((2, 5)))[2:] == (no, no)
+
+
+# ---- where ----------------------------------------------------------------------------------
+
+
+def test_where():
+    rng = np.random.default_rng(2)
+    condition = rng.uniform(size=(2, 3)) > 0.5
+    x, y = rng.standard_normal((2, 3)), rng.standard_normal(3)
+    test_rrule(np.where, condition, x, y, check_second_order=True)
+    test_frule(np.where, condition, x, y, check_second_order=True)
+    test_rrule(np.where, condition, x + 1j * y, 1.0)
+    _, pullback = cr.rrule(np.where, np.array([True, False]), 1.0, np.array([2.0, 3.0]))
+    _, dcondition, dx, dy = pullback(np.array([5.0, 7.0]))
+    assert dcondition is NoTangent()
+    assert (dx, dy.tolist()) == (5.0, [0.0, 7.0])
+    indices, pullback = cr.rrule(np.where, np.array([0.0, 1.0]))
+    assert indices[0].tolist() == [1]
+    assert pullback(ZeroTangent()) == (NoTangent(), NoTangent())
+
+
+# ---- other hard points ----------------------------------------------------------------------
+
+
+def test_angle_and_norm_at_the_origin():
+    assert cr.rrule(np.arctan2, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
+    assert cr.rrule(np.hypot, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
+    assert cr.frule((NoTangent(), 1.0, 1.0), np.hypot, 0.0, 0.0)[1] == 0.0
+
+
+def test_piecewise_constant_and_selection_partials():
+    assert cr.rrule(np.floor_divide, 5.5, 2.0)[1](1.0) == (
+        NoTangent(),
+        ZeroTangent(),
+        ZeroTangent(),
+    )
+    assert cr.rrule(np.fmod, -5.5, 2.0)[1](1.0) == (NoTangent(), 1.0, 2.0)
+    assert cr.rrule(np.heaviside, 0.0, 0.5)[1](1.0) == (NoTangent(), ZeroTangent(), 1.0)
+    assert cr.rrule(np.heaviside, 2.0, 0.5)[1](1.0) == (NoTangent(), ZeroTangent(), 0.0)
+    assert cr.rrule(np.copysign, 2.0, -1.0)[1](1.0) == (NoTangent(), -1.0, ZeroTangent())
+    assert cr.rrule(np.copysign, -2.0, -0.0)[1](1.0) == (NoTangent(), 1.0, ZeroTangent())
+    assert cr.rrule(np.nextafter, 1.0, 2.0)[1](1.0) == (NoTangent(), 1.0, ZeroTangent())
+
+
+def test_ndarray_operators_reach_the_ufunc_rules():
+    a = np.array([0.5, 1.5, -2.0])
+    gradient = reverse.grad(lambda a: np.sum(a**2 / (a + 1.0) - abs(-a) + a % 1.0 + a // 1.0))(a)
+    expected = (a * a + 2 * a) / (a + 1.0) ** 2 - np.sign(a) + 1.0
+    np.testing.assert_allclose(gradient, expected, rtol=1e-14)

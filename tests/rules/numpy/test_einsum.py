@@ -1,0 +1,70 @@
+"""Tests of the rule for einsum: plain, batched, repeated, summed-out and broadcast indices."""
+
+from typing import Any
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule, with_tangent
+
+import chainrules as cr
+from chainrules import NoTangent, unthunk
+
+NO = NoTangent()
+EINSUM = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ii->i", [(3, 3)]),
+    ("ii", [(3, 3)]),
+    ("ij->", [(3, 4)]),
+    ("ij", [(3, 4)]),
+    ("ij,jk", [(3, 4), (4, 5)]),
+    ("...ij,...jk->...ik", [(2, 3, 4), (4, 5)]),
+    ("i,i,i->", [(3,), (3,), (3,)]),
+    ("iij,jk->ik", [(3, 3, 4), (4, 2)]),
+    ("iji->j", [(2, 3, 2)]),
+    ("ij,kl->ijkl", [(2, 3), (1, 2)]),
+    ("ab,bc,cd->ad", [(2, 3), (3, 4), (4, 2)]),
+    ("i...,i->...", [(3, 2, 2), (3,)]),
+    ("ij,ij->ij", [(1, 3), (2, 3)]),
+    ("ijk,j->ik", [(2, 3, 4), (3,)]),
+]
+
+
+def sample(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return np.asarray(x, dtype=dtype)
+
+
+DTYPES = [np.float64, np.complex128, np.float32]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("row", EINSUM, ids=lambda r: r[0])
+def test_einsum(row: tuple, dtype: Any) -> None:
+    spec, shapes = row
+    rng = np.random.default_rng(0)
+    operands = [sample(s, dtype, rng) for s in shapes]
+    test_rrule(np.einsum, with_tangent(spec, NO), *operands, seed=1)
+    test_frule(np.einsum, with_tangent(spec, NO), *operands, seed=1)
+
+
+def test_einsum_exact_values() -> None:
+    # A repeated index reads the diagonal: the cotangent lands on it.
+    _, pullback = cr.rrule(np.einsum, "ii->", np.ones((3, 3)))
+    np.testing.assert_array_equal(unthunk(pullback(2.0)[2]), 2.0 * np.eye(3))
+    # An index summed within one operand spreads the cotangent over it.
+    _, pullback = cr.rrule(np.einsum, "ij->i", np.ones((2, 3)))
+    np.testing.assert_array_equal(
+        unthunk(pullback(np.array([1.0, 2.0]))[2]), [[1.0] * 3, [2.0] * 3]
+    )
+    # The interleaved (operand, sublist) form has no rule.
+    assert cr.rrule(np.einsum, np.ones(2), [0], [0]) is None
+
+
+def test_real_and_complex_operands() -> None:
+    rng = np.random.default_rng(0)
+    a, b = sample((3, 4), np.float64, rng), sample((4, 2), np.complex128, rng)
+    test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b, seed=1)
+    test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b.real, check_second_order=True)

@@ -1,0 +1,265 @@
+"""Tests of the rules for NumPy's unary elementwise functions: one table row per function."""
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule, test_scalar
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+
+
+@dataclass(frozen=True)
+class Row:
+    """A function, its domain (real and imaginary parts drawn from [low, high]), its dtypes."""
+
+    f: Any
+    low: float = -0.9
+    high: float = 0.9
+    complex: bool = True
+    rtol: float | None = None
+
+    def __repr__(self) -> str:
+        return self.f.__name__
+
+
+# Piecewise-constant functions are sampled away from their jumps.
+STEPS = dict(low=0.1, high=0.4, complex=False)
+
+UNARY = [
+    Row(np.exp, -2.0, 2.0),
+    Row(np.exp2, -2.0, 2.0),
+    Row(np.expm1, -2.0, 2.0),
+    Row(np.log, 0.5, 2.0),
+    Row(np.log2, 0.5, 2.0),
+    Row(np.log10, 0.5, 2.0),
+    Row(np.log1p, 0.1, 2.0),
+    Row(np.sqrt, 0.5, 2.0),
+    Row(np.cbrt, 0.5, 2.0, complex=False),
+    Row(np.square),
+    Row(np.reciprocal, 0.5, 2.0),
+    Row(np.sin),
+    Row(np.cos),
+    Row(np.tan),
+    Row(np.arcsin, -0.8, 0.8),
+    Row(np.arccos, -0.8, 0.8),
+    Row(np.arctan),
+    Row(np.sinh),
+    Row(np.cosh),
+    Row(np.tanh),
+    Row(np.arcsinh),
+    Row(np.arccosh, 1.2, 3.0),
+    Row(np.arctanh, -0.8, 0.8),
+    Row(np.negative),
+    Row(np.positive),
+    Row(np.deg2rad, complex=False),
+    Row(np.radians, complex=False),
+    Row(np.rad2deg, complex=False),
+    Row(np.degrees, complex=False),
+    Row(np.sinc),
+    Row(np.i0, complex=False),
+    Row(np.floor, **STEPS),
+    Row(np.ceil, **STEPS),
+    Row(np.trunc, **STEPS),
+    Row(np.rint, **STEPS),
+    Row(np.fix, **STEPS),
+    Row(np.round, **STEPS),
+    Row(np.around, **STEPS),
+    Row(np.spacing, 0.55, 0.95, complex=False),
+    Row(np.modf, complex=False),
+    Row(np.frexp, 0.26, 0.49, complex=False),
+    Row(np.abs),
+    Row(np.fabs, complex=False),
+    Row(np.sign),
+    Row(np.real),
+    Row(np.imag),
+    Row(np.conj),
+    Row(np.angle),
+    Row(np.nan_to_num),
+]
+
+CASES = [
+    (row, dtype, shape)
+    for row in UNARY
+    for dtype, shape in [(np.float64, (2, 3)), (np.float64, ()), (np.float32, (3,))]
+    + ([(np.complex128, (3,))] if row.complex else [])
+]
+
+
+def sample(row: Row, dtype: Any, shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(row.low, row.high, shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(row.low, row.high, shape)
+    return np.asarray(x, dtype=dtype)
+
+
+def case_id(case: tuple) -> str:
+    row, dtype, shape = case
+    return f"{row!r}-{np.dtype(dtype).name}-{shape}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_unary(case):
+    row, dtype, shape = case
+    test_rrule(row.f, sample(row, dtype, shape), rtol=row.rtol)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_unary(case):
+    row, dtype, shape = case
+    test_frule(row.f, sample(row, dtype, shape), rtol=row.rtol)
+
+
+SECOND_ORDER = [
+    (row, dtype, (3,)) for row in UNARY for dtype in [np.float64] + [np.complex128] * row.complex
+]
+
+
+@pytest.mark.parametrize("case", SECOND_ORDER, ids=case_id)
+def test_second_order_unary(case):
+    row, dtype, shape = case
+    x = sample(row, dtype, shape, seed=1)
+    test_rrule(row.f, x, rtol=row.rtol, check_second_order=True)
+    test_frule(row.f, x, rtol=row.rtol, check_second_order=True)
+
+
+# Piecewise constant and accepting complex input: ZeroTangent() at complex points too.
+COMPLEX_STEPS = (np.rint, np.round, np.around)
+
+
+@pytest.mark.parametrize("row", UNARY, ids=repr)
+def test_scalar_unary(row):
+    complex_point = False if row.f in COMPLEX_STEPS else None
+    test_scalar(row.f, row.low + 0.7 * (row.high - row.low), complex_point=complex_point)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="test_scalar's holomorphic check converts the cotangent with complex(), which "
+    "a ZeroTangent() cotangent does not support",
+)
+@pytest.mark.parametrize("f", COMPLEX_STEPS)
+def test_scalar_complex_steps(f):
+    test_scalar(f, 0.3 + 0.2j)
+
+
+def test_complex_steps():
+    for f in COMPLEX_STEPS:
+        test_rrule(f, np.array([0.3 + 0.2j, -1.2 + 2.3j]))
+        assert cotangent(f, 0.3 + 0.2j) is ZeroTangent()
+
+
+def test_keywords():
+    x = np.linspace(0.1, 0.9, 3, dtype=np.float32)
+    test_rrule(np.exp, x, fkwargs={"dtype": np.float64})
+    test_rrule(np.angle, sample(Row(np.angle), np.complex128, (3,)), fkwargs={"deg": True})
+    test_frule(np.angle, sample(Row(np.angle), np.complex128, (3,)), fkwargs={"deg": True})
+    with pytest.raises(cr.RuleKeywordError, match="out"):
+        cr.rrule(np.exp, x, out=np.empty(3, dtype=np.float32))
+    with pytest.raises(cr.RuleKeywordError, match="where"):
+        cr.rrule(np.exp, x, where=x > 0.5)
+
+
+def test_nan_to_num_replaced_entries():
+    x = np.array([1.0, np.nan, np.inf, -np.inf])
+    # Moderate replacements: the default +-1.8e308 would swamp the finite differences.
+    replacements = {"nan": 1.0, "posinf": 2.0, "neginf": -2.0}
+    test_rrule(np.nan_to_num, x, fkwargs=replacements)
+    test_frule(np.nan_to_num, x, fkwargs=replacements)
+    _, pullback = cr.rrule(np.nan_to_num, x)
+    np.testing.assert_array_equal(pullback(np.ones(4))[1], [1.0, 0.0, 0.0, 0.0])
+    z = np.array([complex(1.0, np.nan), complex(np.inf, 2.0)])
+    _, pullback = cr.rrule(np.nan_to_num, z)
+    np.testing.assert_array_equal(pullback(np.array([1 + 1j, 1 + 1j]))[1], [1.0, 1j])
+
+
+# ---- hard points, each pinned to its exact value ------------------------------------------
+
+
+def cotangent(f, *args, dy=1.0):
+    return cr.rrule(f, *args)[1](dy)[1]
+
+
+@pytest.mark.parametrize(
+    "x, expected",
+    [(0.0, 0.0), (-0.0, 0.0), (-2.0, -1.0), (0j, 0j), (3 + 4j, 0.6 + 0.8j)],
+)
+def test_abs_subgradient(x, expected):
+    assert cotangent(np.abs, x) == expected
+    assert type(cotangent(np.abs, x)) is type(x)
+    assert cr.frule((NoTangent(), 1.0), np.abs, x)[1] == expected.real
+
+
+def test_abs_at_zero_in_arrays():
+    x = np.array([-1.0, 0.0, 2.0], dtype=np.float32)
+    dx = cotangent(np.abs, x, dy=np.ones(3, dtype=np.float32))
+    assert dx.dtype == np.float32
+    np.testing.assert_array_equal(dx, [-1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(cotangent(np.fabs, np.zeros(2), dy=np.ones(2)), [0.0, 0.0])
+
+
+def test_roots_at_zero_are_infinite():
+    with np.errstate(divide="ignore"):
+        assert cotangent(np.sqrt, 0.0) == math.inf
+        assert cotangent(np.cbrt, 0.0) == math.inf
+        assert cr.frule((NoTangent(), 1.0), np.sqrt, 0.0)[1] == math.inf
+
+
+def test_sign_and_angle_at_zero():
+    assert cotangent(np.sign, 0j, dy=1j) == 0j
+    assert cotangent(np.angle, 0j) == 0j
+    assert cotangent(np.sign, 2.0) is ZeroTangent()
+    assert cotangent(np.angle, -2.0) is ZeroTangent()
+    assert cr.frule((NoTangent(), 1j), np.angle, 0j)[1] == 0.0
+    # sign(z) turns with the argument of z: a tangential cotangent passes, a radial one does not.
+    assert cotangent(np.sign, 2.0 + 0j, dy=1j) == pytest.approx(0.5j)
+    assert cotangent(np.sign, 2.0 + 0j, dy=1.0) == 0j
+
+
+def test_sinc_at_zero():
+    assert cotangent(np.sinc, 0.0) == 0.0
+    assert cotangent(np.sinc, 0.5) == pytest.approx(-4 / math.pi)
+
+
+def test_complex_parts():
+    z = 3.0 - 2.0j
+    assert cotangent(np.real, z, dy=2.0) == 2.0 + 0j
+    assert cotangent(np.imag, z, dy=2.0) == 2.0j
+    assert cotangent(np.conj, z, dy=1.0 + 1.0j) == 1.0 - 1.0j
+    assert cotangent(np.imag, 3.0) == 0.0
+    assert cotangent(np.real, 3.0) == 1.0
+
+
+def test_zero_derivative_functions():
+    for f in (np.floor, np.ceil, np.trunc, np.rint, np.fix, np.spacing, np.round):
+        assert cotangent(f, np.array([0.5, 1.5]), dy=np.ones(2)) is ZeroTangent()
+        assert cr.frule((NoTangent(), np.ones(2)), f, np.array([0.5, 1.5]))[1] is ZeroTangent()
+        assert cotangent(f, np.array([1, 2]), dy=np.ones(2)) is NoTangent()
+
+
+def test_integer_inputs_have_no_tangent():
+    for f in (np.exp, np.sin, np.abs, np.sign, np.square, np.negative):
+        assert cotangent(f, np.arange(3), dy=np.ones(3)) is NoTangent()
+    assert cotangent(np.sqrt, 4) is NoTangent()
+
+
+def test_zero_cotangent_gives_zero_cotangents():
+    x = np.array([0.5, 1.0])
+    for f in (np.exp, np.abs, np.sign, np.conj, np.angle, np.nan_to_num, np.real, np.imag):
+        assert cr.rrule(f, x)[1](ZeroTangent())[1] is ZeroTangent()
+    assert cr.rrule(np.frexp, x)[1](ZeroTangent()) == (NoTangent(), ZeroTangent())
+
+
+def test_several_outputs():
+    x = np.array([2.5, -0.75])
+    _, pullback = cr.rrule(np.modf, x)
+    np.testing.assert_array_equal(pullback((np.ones(2), np.ones(2)))[1], [1.0, 1.0])
+    (_, exponent), pullback = cr.rrule(np.frexp, x)
+    dx = pullback((np.ones(2), NoTangent()))[1]
+    np.testing.assert_array_equal(dx, 2.0**-exponent)
+    _, tangent = cr.frule((NoTangent(), np.ones(2)), np.frexp, x)
+    assert tangent[1] is NoTangent()

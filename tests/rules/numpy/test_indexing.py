@@ -1,0 +1,157 @@
+"""Tests of the rules for indexing: x[key], take, take_along_axis, compress, extract, choose..."""
+
+from typing import Any
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule, with_tangent
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+from chainrules.rules.numpy.indexing import getitem_adjoint
+
+RNG = np.random.default_rng(0)
+X_SHAPE = (4, 5, 6)
+GETITEM_KEYS = {
+    "int": 1,
+    "slices": (1, slice(None, None, 2)),
+    "ellipsis": (Ellipsis, 2),
+    "newaxis": (None, 1, slice(1, 3)),
+    "mask": RNG.standard_normal(X_SHAPE) > 0,
+    "row-mask": (np.array([True, False, True, True]),),
+    "repeated": np.array([0, 0, 3, -1]),
+    "list": [2, 2, 0],
+    "two-arrays": (np.array([0, 0, 1]), slice(None), np.array([2, 2, 2])),
+    "array-after-slice": (slice(None), np.array([[1, 1], [4, 0]])),
+    "mixed": (np.array([1, 1]), 2, np.array([0, 0])),
+    "scalar": (1, 2, 3),
+}
+
+
+def sample(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return np.asarray(x, dtype=dtype)
+
+
+DTYPES = [np.float64, np.complex128, np.float32]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("key", GETITEM_KEYS.values(), ids=GETITEM_KEYS.keys())
+def test_getitem(key: Any, dtype: Any) -> None:
+    x = sample(X_SHAPE, dtype)
+    test_rrule(np.ndarray.__getitem__, x, with_tangent(key, NoTangent()), seed=1)
+    test_frule(np.ndarray.__getitem__, x, with_tangent(key, NoTangent()), seed=1)
+
+
+NO = NoTangent()
+X = "x"  # the differentiated array, drawn per dtype; every other argument gets no tangent
+ARGSORT = np.argsort(sample(X_SHAPE, np.float64), axis=1)[:, ::2]
+ROWS = [
+    (np.take, [X, np.array([0, 5, 5, -1])], {}),
+    (np.take, [X, np.array([[0, 5], [7, 7]])], {"axis": 2, "mode": "wrap"}),
+    (np.take, [X, np.array([0, 9, 9])], {"axis": 1, "mode": "clip"}),
+    (np.ndarray.take, [X, np.array([0, 3, 3]), 0], {}),
+    (np.take_along_axis, [X, ARGSORT], {"axis": 1}),
+    (np.take_along_axis, [X, np.zeros((4, 1, 6), dtype=int)], {"axis": 1}),
+    (np.compress, [[True, False, True, True], X], {"axis": 0}),
+    (np.compress, [[True, False, True], X], {}),
+    (np.extract, [sample(X_SHAPE, np.float64) > 0.3, X], {}),
+    (np.ndarray.compress, [X, [True, False, True], 1], {}),
+    (np.ndarray.item, [X, 7], {}),
+    (np.ndarray.item, [X, 1, 2, 3], {}),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r[0].__name__)
+def test_gathers(row: tuple, dtype: Any) -> None:
+    f, spec, kwargs = row
+    x = sample(X_SHAPE, dtype)
+    args = [x if isinstance(s, str) else with_tangent(s, NO) for s in spec]
+    test_rrule(f, *args, fkwargs=kwargs, seed=1)
+    test_frule(f, *args, fkwargs=kwargs, seed=1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_choose_and_select(dtype: Any) -> None:
+    x = sample(X_SHAPE, dtype)
+    index = np.random.default_rng(2).integers(0, 3, (5, 6))
+    choices = [x[0], x[1, :1], x[2]]
+    test_rrule(np.choose, with_tangent(index, NO), choices, seed=1)
+    test_frule(np.choose, with_tangent(index, NO), choices, seed=1)
+    test_rrule(np.choose, with_tangent(index - 1, NO), choices[:2], fkwargs={"mode": "wrap"})
+    test_rrule(np.ndarray.choose, with_tangent(index, NO), choices, seed=1)
+    conditions = with_tangent([x.real[0] > 0, x.real[1] > 0], NO)
+    test_rrule(np.select, conditions, [x[2], x[3, :1]], seed=1)
+    test_rrule(np.select, conditions, [x[2], x[3, :1]], x[1], seed=1)
+    test_frule(np.select, conditions, [x[2], x[3, :1]], x[1], seed=1)
+
+
+def test_repeated_indices_accumulate() -> None:
+    x = np.arange(3.0)
+    _, pullback = cr.rrule(np.ndarray.__getitem__, x, np.array([0, 2, 0, -1]))
+    np.testing.assert_array_equal(
+        pullback(np.array([1.0, 10.0, 100.0, 1000.0]))[1], [101.0, 0.0, 1010.0]
+    )
+    expected = np.zeros((3, 2))
+    np.add.at(expected, ([1, 1, 2], [0, 0, 1]), [1.0, 2.0, 4.0])
+    np.testing.assert_array_equal(
+        getitem_adjoint(np.array([1.0, 2.0, 4.0]), (3, 2), ([1, 1, 2], [0, 0, 1])), expected
+    )
+    _, pullback = cr.rrule(np.take, x, [1, 1, 4], mode="clip")
+    np.testing.assert_array_equal(pullback(np.ones(3))[1], [0.0, 2.0, 1.0])
+
+
+def test_choose_routes_to_the_chosen() -> None:
+    _, pullback = cr.rrule(np.choose, np.array([0, 1, 1]), [np.zeros(3), 1.0])
+    d_choices = pullback(np.array([1.0, 2.0, 3.0]))[2]
+    np.testing.assert_array_equal(d_choices[0], [1.0, 0.0, 0.0])
+    assert d_choices[1] == 5.0  # a scalar choice broadcast to all elements sums its share
+
+
+def test_second_order() -> None:
+    x = sample((4, 3), np.float64)
+    test_rrule(
+        np.ndarray.__getitem__,
+        x,
+        with_tangent(np.array([0, 0, 2]), NO),
+        check_second_order=True,
+        seed=1,
+    )
+    test_rrule(
+        np.ndarray.__getitem__,
+        x,
+        with_tangent((slice(1, 3), 0), NO),
+        check_second_order=True,
+        seed=1,
+    )
+    test_rrule(np.take, x, with_tangent(np.array([5, 5, 0]), NO), check_second_order=True)
+
+
+def test_bincount() -> None:
+    index = np.array([0, 2, 2, 5])
+    weights = np.array([1.0, 2.0, 3.0, 4.0])
+    test_rrule(np.bincount, with_tangent(index, NO), weights, seed=1)
+    test_frule(np.bincount, with_tangent(index, NO), weights, with_tangent(8, NO), seed=1)
+    _, pullback = cr.rrule(np.bincount, index)
+    assert pullback(np.ones(6)) == (NO, NO)
+    # Weights given by keyword would get no cotangent: no rule for that form.
+    assert cr.rrule(np.bincount, index, weights=weights) is None
+
+
+def test_zero_cotangent_and_dtype() -> None:
+    x = np.ones((3, 2), dtype=np.float32)
+    _, pullback = cr.rrule(np.ndarray.__getitem__, x, np.array([0, 0]))
+    assert pullback(ZeroTangent())[1] == ZeroTangent()
+    assert pullback(np.ones((2, 2), dtype=np.float32))[1].dtype == np.float32
+
+
+def test_index_functions_are_non_differentiable() -> None:
+    y, pullback = cr.rrule(np.unravel_index, 5, (2, 3))
+    assert y == (1, 2)
+    assert pullback(None) == (NO, NO, NO)
+    assert cr.frule((NO, NO), np.tril_indices, 3)[1] == NO

@@ -1,0 +1,124 @@
+"""Tests of the rules for products: matmul, dot, inner, tensordot, vdot, outer, kron, cross."""
+
+from typing import Any
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule, with_tangent
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent, unthunk
+
+NO = NoTangent()
+
+# (function, shapes of the factors, other positional arguments, keyword arguments)
+ROWS = [
+    (np.matmul, [(3, 4), (4, 5)], (), {}),
+    (np.matmul, [(2, 1, 3, 4), (5, 4, 2)], (), {}),
+    (np.matmul, [(4,), (2, 4, 5)], (), {}),
+    (np.matmul, [(2, 3, 4), (4,)], (), {}),
+    (np.matmul, [(4,), (4,)], (), {}),
+    (np.ndarray.__matmul__, [(3, 4), (4, 2)], (), {}),
+    (np.dot, [(3, 4), (4, 5)], (), {}),
+    (np.dot, [(2, 3, 4), (5, 4, 6)], (), {}),
+    (np.dot, [(2, 3, 4), (4,)], (), {}),
+    (np.dot, [(), (4,)], (), {}),
+    (np.ndarray.dot, [(3, 4), (4,)], (), {}),
+    (np.inner, [(2, 3, 4), (5, 4)], (), {}),
+    (np.inner, [(4,), (4,)], (), {}),
+    (np.tensordot, [(2, 3, 4), (3, 4, 5)], (), {}),
+    (np.tensordot, [(2, 3, 4), (4, 5, 2)], (([0, 2], [2, 0]),), {}),
+    (np.tensordot, [(2, 3), (4, 5)], (), {"axes": 0}),
+    (np.vdot, [(2, 3), (6,)], (), {}),
+    (np.outer, [(2, 3), (4,)], (), {}),
+    (np.kron, [(2, 3), (4, 2)], (), {}),
+    (np.kron, [(3,), (2, 2)], (), {}),
+    (np.cross, [(5, 3), (3,)], (), {}),
+    (np.cross, [(3, 5), (4, 5, 3)], (), {"axisa": 0, "axisc": 0}),
+    (np.cross, [(3, 5), (3, 5)], (), {"axis": 0}),
+]
+
+
+def sample(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return np.asarray(x, dtype=dtype)
+
+
+DTYPES = [np.float64, np.complex128, np.float32]
+
+
+def row_id(row: tuple) -> str:
+    return f"{row[0].__name__}{row[1]}{row[2] or ''}{row[3] or ''}".replace(" ", "")
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("row", ROWS, ids=row_id)
+def test_products(row: tuple, dtype: Any) -> None:
+    f, shapes, others, kwargs = row
+    rng = np.random.default_rng(0)
+    factors = [sample(s, dtype, rng) for s in shapes]
+    others = [with_tangent(o, NO) for o in others]
+    test_rrule(f, *factors, *others, fkwargs=kwargs, seed=1)
+    test_frule(f, *factors, *others, fkwargs=kwargs, seed=1)
+
+
+def test_mixed_real_and_complex_factors() -> None:
+    rng = np.random.default_rng(0)
+    a, b = sample((3, 4), np.float64, rng), sample((4, 2), np.complex128, rng)
+    test_rrule(np.matmul, a, b, seed=1)
+    # The real factor's cotangent is real.
+    _, pullback = cr.rrule(np.matmul, a, b)
+    assert unthunk(pullback(np.ones((3, 2), dtype=complex))[1]).dtype == np.float64
+
+
+def test_conventions() -> None:
+    a = np.array([1.0 + 2.0j, 3.0 - 1.0j])
+    b = np.array([2.0 - 1.0j, 1.0j])
+    # Holomorphic: the cotangent of a in a @ b is dy * conj(b).
+    _, pullback = cr.rrule(np.matmul, a, b)
+    np.testing.assert_allclose(unthunk(pullback(1.0 + 0.0j)[1]), np.conj(b))
+    # vdot conjugates its first factor: its cotangent is b * conj(dy).
+    _, pullback = cr.rrule(np.vdot, a, b)
+    np.testing.assert_allclose(unthunk(pullback(1.0j)[1]), b * -1.0j)
+    np.testing.assert_allclose(unthunk(pullback(1.0j)[2]), a * 1.0j)
+
+
+def test_second_order() -> None:
+    rng = np.random.default_rng(0)
+    a, b = sample((3, 4), np.float64, rng), sample((4, 2), np.float64, rng)
+    test_rrule(np.matmul, a, b, check_second_order=True, seed=1)
+    test_rrule(np.kron, a, b, check_second_order=True, seed=1)
+
+
+def test_zero_cotangent_and_dtype() -> None:
+    a = np.ones((2, 3), dtype=np.float32)
+    b = np.ones((3, 2), dtype=np.float32)
+    _, pullback = cr.rrule(np.dot, a, b)
+    assert pullback(ZeroTangent())[1:] == (ZeroTangent(), ZeroTangent())
+    assert unthunk(pullback(np.ones((2, 2), dtype=np.float32))[2]).dtype == np.float32
+    # Integer factors have no tangent space.
+    _, pullback = cr.rrule(np.matmul, np.ones((2, 2), dtype=int), np.ones((2, 2)))
+    assert pullback(np.ones((2, 2)))[1] == NO
+
+
+VECTOR_ROWS = [
+    (np.vecdot, [(2, 3, 4), (4,)], {}),
+    (np.vecdot, [(3, 4), (2, 3, 4)], {"axis": -2}),
+    (np.matvec, [(2, 3, 4), (4,)]),
+    (np.matvec, [(3, 4), (2, 4)]),
+    (np.vecmat, [(4,), (2, 4, 3)]),
+    (np.vecmat, [(2, 4), (4, 3)]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=["float64", "complex128"])
+@pytest.mark.parametrize("row", VECTOR_ROWS, ids=lambda r: f"{r[0].__name__}{r[1]}")
+def test_vector_products(row: tuple, dtype: Any) -> None:
+    f, shapes, *rest = row
+    kwargs = rest[0] if rest else {}
+    rng = np.random.default_rng(0)
+    factors = [sample(s, dtype, rng) for s in shapes]
+    test_rrule(f, *factors, fkwargs=kwargs, seed=1)
+    test_frule(f, *factors, fkwargs=kwargs, seed=1)

@@ -1,0 +1,133 @@
+"""Tests of the rules for median, quantile, percentile and their NaN forms."""
+
+import numdifftools as nd
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule, with_tangent
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+
+
+def distinct(shape, seed=0):
+    """Values without ties, so finite differences stay on one branch of the order statistics."""
+    rng = np.random.default_rng(seed)
+    return rng.permutation(int(np.prod(shape))).reshape(shape) / 7.0 - 1.0
+
+
+AXES = [{}, {"axis": 1}, {"axis": -1, "keepdims": True}, {"axis": (0, 2)}]
+METHODS = ["linear", "lower", "higher", "nearest", "midpoint"]
+
+
+@pytest.mark.parametrize("f", [np.median, np.nanmedian], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("kwargs", AXES, ids=str)
+def test_median(f, kwargs):
+    x = distinct((2, 3, 4))
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+
+
+# q values keep the virtual index q (n - 1) away from integers, where the derivative in q jumps.
+# q must stay in [0, 1] (or [0, 100]), so the finite differences take small fixed steps: the
+# default's large trial steps leave that domain, where NumPy raises.
+
+
+def small_steps(g, t):
+    """numdifftools' central differences with one fixed step, small enough to keep q valid."""
+    return nd.Derivative(g, step=1e-4, method="central", order=4)(t)
+
+
+QUANTILES = [
+    (np.quantile, 0.3),
+    (np.nanquantile, np.array([0.1, 0.77])),
+    (np.percentile, 37.0),
+    (np.nanpercentile, np.array([[10.0, 90.0]])),
+]
+
+
+@pytest.mark.parametrize("f, q", QUANTILES, ids=lambda v: getattr(v, "__name__", "q"))
+@pytest.mark.parametrize("kwargs", AXES, ids=str)
+def test_quantile(f, q, kwargs):
+    x = distinct((2, 3, 4))
+    test_rrule(f, x, q, fkwargs=kwargs, fdm=small_steps)
+    test_frule(f, x, q, fkwargs=kwargs, fdm=small_steps)
+
+
+@pytest.mark.parametrize("f, q", QUANTILES, ids=lambda v: getattr(v, "__name__", "q"))
+@pytest.mark.parametrize("method", METHODS[1:])
+def test_quantile_methods(f, q, method):
+    x = distinct((3, 5))
+    # these methods are piecewise constant in q: its tangent is zero, checked as such
+    test_rrule(f, x, q, fkwargs={"axis": 1, "method": method}, fdm=small_steps)
+    test_frule(f, x, q, fkwargs={"axis": 1, "method": method}, fdm=small_steps)
+
+
+def test_integer_q_has_no_tangent():
+    test_rrule(np.percentile, distinct(7), with_tangent(50, NoTangent()))
+    _, pullback = cr.rrule(np.percentile, distinct(7), 50)
+    assert pullback(1.0)[2] == NoTangent()
+
+
+TIES = [
+    # f, x, extra args, cotangent of each element for dy = 1
+    (np.median, [1.0, 2.0, 2.0, 3.0], (), [0.0, 0.5, 0.5, 0.0]),
+    (np.median, [2.0, 1.0, 2.0, 2.0, 5.0], (), [1 / 3, 0.0, 1 / 3, 1 / 3, 0.0]),
+    (np.median, [1.0, 2.0, 2.0, 3.0, 3.0, 4.0], (), [0.0, 0.25, 0.25, 0.25, 0.25, 0.0]),
+    (np.median, [4.0, 4.0], (), [0.5, 0.5]),
+    (np.nanmedian, [np.nan, 1.0, 3.0, 3.0], (), [0.0, 0.0, 0.5, 0.5]),
+    (np.quantile, [0.0, 1.0, 1.0, 2.0, 9.0], (0.25,), [0.0, 0.5, 0.5, 0.0, 0.0]),
+    (np.percentile, [3.0, 1.0, 2.0], (75.0,), [0.5, 0.0, 0.5]),
+]
+
+
+@pytest.mark.parametrize("f, x, args, expected", TIES, ids=str)
+def test_ties_split_equally(f, x, args, expected):
+    x = np.array(x)
+    _, pullback = cr.rrule(f, x, *args)
+    assert np.allclose(pullback(1.0)[1], expected, rtol=0, atol=1e-15)
+    v = np.arange(1.0, x.size + 1)
+    _, jv = cr.frule((NoTangent(), v, *(ZeroTangent() for _ in args)), f, x, *args)
+    assert np.isclose(jv, np.nansum(np.array(expected) * v), rtol=1e-14)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("q", [0.0, 0.2, 0.25, 0.5, 0.6, 1.0])
+@pytest.mark.parametrize("n", [1, 2, 4, 5])
+def test_weights_reproduce_the_quantile(method, q, n):
+    # the quantile is linear in the data for a fixed order: weights . x == quantile(x)
+    x = np.arange(n, 0, -1) * 1.5
+    y, pullback = cr.rrule(np.quantile, x, q, method=method)
+    assert np.isclose(pullback(1.0)[1] @ x, y, rtol=1e-14)
+
+
+def test_q_derivative_value():
+    x = np.array([0.0, 10.0, 30.0])  # linear: 2 q * ... between order statistics 0 and 10
+    _, pullback = cr.rrule(np.quantile, x, 0.25)
+    assert np.isclose(pullback(1.0)[2], 2 * (10.0 - 0.0))
+    _, pullback = cr.rrule(np.percentile, x, 75.0)
+    assert np.isclose(pullback(1.0)[2], 2 * (30.0 - 10.0) / 100)
+
+
+def test_nan_positions_get_zero_cotangent():
+    x = distinct((3, 4))
+    x[0, 1] = x[2, 2] = np.nan
+    _, pullback = cr.rrule(np.nanmedian, x, axis=1)
+    dx = pullback(np.ones(3))[1]
+    assert dx[0, 1] == 0.0 and dx[2, 2] == 0.0
+    assert np.allclose(dx.sum(axis=1), 1.0)
+    test_rrule(np.nanquantile, x, 0.4, fkwargs={"axis": 1}, fdm=small_steps)
+    test_frule(np.nanquantile, x, 0.4, fkwargs={"axis": 1}, fdm=small_steps)
+
+
+def test_float32_and_zero_cotangent():
+    x = distinct(6).astype(np.float32)
+    _, pullback = cr.rrule(np.median, x)
+    assert pullback(np.float32(1.0))[1].dtype == np.float32
+    assert pullback(ZeroTangent()) == (NoTangent(), ZeroTangent())
+
+
+def test_second_order():
+    # the data only: with a tracked q the weights, read off comparisons with q, cannot be formed
+    x = distinct((3, 4))
+    test_rrule(np.median, x, fkwargs={"axis": 1}, check_second_order=True)
+    test_frule(np.nanmedian, x, check_second_order=True)

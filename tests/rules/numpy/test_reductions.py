@@ -1,0 +1,223 @@
+"""Tests of the rules for sum, prod, mean, their NaN-skipping forms and trace."""
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+from chainrules.engines import hessian
+
+
+def sample(shape, dtype=np.float64, seed=0, low=-1.0, high=1.0):
+    """Data of ``dtype`` with real (and imaginary) parts drawn from [low, high]."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(low, high, shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(low, high, shape)
+    return x.astype(dtype)
+
+
+DTYPES = [np.float64, np.float32, np.complex128]
+
+# keyword combinations every reduction takes: axis None, int, negative, tuple; keepdims
+AXES = [
+    {},
+    {"axis": 0},
+    {"axis": -1, "keepdims": True},
+    {"axis": (0, 2)},
+    {"axis": (-1, 1), "keepdims": True},
+]
+
+# prod is sampled away from zero here: its zeros are pinned below with exact values.
+REDUCTIONS = [
+    (np.sum, -1.0, 1.0),
+    (np.prod, 0.5, 1.5),
+    (np.mean, -1.0, 1.0),
+    (np.nansum, -1.0, 1.0),
+    (np.nanprod, 0.5, 1.5),
+    (np.nanmean, -1.0, 1.0),
+    (np.ndarray.sum, -1.0, 1.0),
+    (np.ndarray.prod, 0.5, 1.5),
+    (np.ndarray.mean, -1.0, 1.0),
+]
+
+
+@pytest.mark.parametrize("f, low, high", REDUCTIONS, ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize("kwargs", AXES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_reduction(f, low, high, kwargs, dtype):
+    x = sample((2, 3, 4), dtype, low=low, high=high)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+
+
+MASK = np.array([[True, False, True, True], [False, True, True, True], [True, True, False, True]])
+
+KEYWORDS = [
+    (np.sum, {"axis": 1, "where": MASK}),
+    (np.sum, {"axis": 0, "initial": 2.0}),
+    (np.sum, {"dtype": np.float64}),
+    (np.prod, {"axis": 1, "where": MASK}),
+    (np.prod, {"axis": 0, "initial": 2.0, "keepdims": True}),
+    (np.mean, {"axis": 1, "where": MASK}),
+    (np.mean, {"where": MASK}),
+    (np.nansum, {"axis": 1, "where": MASK}),
+    (np.nanprod, {"axis": 0, "where": MASK}),
+    (np.nanmean, {"axis": 1, "where": MASK, "keepdims": True}),
+]
+
+
+@pytest.mark.parametrize("f, kwargs", KEYWORDS, ids=lambda v: getattr(v, "__name__", "kw"))
+def test_reduction_keywords(f, kwargs):
+    x = sample((3, 4), low=0.5, high=1.5)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+
+
+def test_axis_given_by_position():
+    x = sample((3, 4))
+    test_rrule(np.sum, x, 1)
+    test_rrule(np.ndarray.prod, x + 2.0, -1)
+    test_frule(np.mean, x, 0)
+
+
+def test_scalar_input():
+    y, pullback = cr.rrule(np.sum, 2.5)
+    assert y == 2.5
+    assert pullback(1.0) == (NoTangent(), 1.0)
+
+
+def test_integer_input_has_no_tangent():
+    _, pullback = cr.rrule(np.sum, np.arange(4))
+    assert pullback(1.0) == (NoTangent(), NoTangent())
+
+
+def test_dtype_keyword_keeps_input_dtype():
+    x = sample(4, np.float32)
+    y, pullback = cr.rrule(np.sum, x, dtype=np.float64)
+    assert y.dtype == np.float64
+    assert pullback(np.float64(1.0))[1].dtype == np.float32
+
+
+@pytest.mark.parametrize("f", [np.sum, np.prod, np.mean, np.nansum, np.nanprod, np.nanmean])
+def test_float32_stays_float32(f):
+    x = sample((3, 4), np.float32, low=0.5, high=1.5)
+    _, pullback = cr.rrule(f, x, axis=1)
+    assert pullback(np.ones(3, np.float32))[1].dtype == np.float32
+    _, dy = cr.frule((NoTangent(), np.ones_like(x)), f, x, axis=1)
+    assert dy.dtype == np.float32
+
+
+@pytest.mark.parametrize("f", [np.sum, np.prod, np.mean, np.nansum, np.nanprod, np.nanmean])
+def test_zero_cotangent(f):
+    x = sample((3, 4))
+    _, pullback = cr.rrule(f, x, axis=0)
+    assert pullback(ZeroTangent()) == (NoTangent(), ZeroTangent())
+    assert cr.frule((NoTangent(), ZeroTangent()), f, x, axis=0)[1] == ZeroTangent()
+
+
+def test_unsupported_keyword_is_named():
+    with pytest.raises(cr.RuleKeywordError, match=r"numpy\.sum.*'out'"):
+        cr.rrule(np.sum, np.ones(3), out=np.zeros(()))
+
+
+# ---- prod at zeros: exact, division-free, exact second derivatives ---------------------------
+
+PROD_AT_ZEROS = [
+    # x, gradient of prod(x)
+    ([2.0, 3.0, 4.0], [12.0, 8.0, 6.0]),
+    ([0.0, 3.0, 4.0], [12.0, 0.0, 0.0]),
+    ([2.0, 0.0, 4.0, 0.0], [0.0, 0.0, 0.0, 0.0]),
+    ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+    ([5.0], [1.0]),
+]
+
+
+@pytest.mark.parametrize("x, expected", PROD_AT_ZEROS, ids=str)
+def test_prod_gradient_at_zeros_is_exact(x, expected):
+    x = np.array(x)
+    with np.errstate(divide="raise", invalid="raise"):
+        _, pullback = cr.rrule(np.prod, x)
+        assert np.array_equal(pullback(1.0)[1], expected)
+        assert cr.frule((NoTangent(), np.ones_like(x)), np.prod, x)[1] == sum(expected)
+
+
+def test_prod_gradient_at_zeros_along_an_axis():
+    x = np.array([[0.0, 2.0, 3.0], [1.0, 0.0, 0.0]])
+    _, pullback = cr.rrule(np.prod, x, axis=1)
+    assert np.array_equal(pullback(np.array([1.0, 1.0]))[1], [[6.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+
+
+PROD_HESSIANS = [
+    ([1.0, 2.0], [[0.0, 1.0], [1.0, 0.0]]),
+    ([0.0, 0.0, 3.0], [[0.0, 3.0, 0.0], [3.0, 0.0, 0.0], [0.0, 0.0, 0.0]]),
+    ([0.0, 2.0, 3.0], [[0.0, 3.0, 2.0], [3.0, 0.0, 0.0], [2.0, 0.0, 0.0]]),
+]
+
+
+@pytest.mark.parametrize("x, expected", PROD_HESSIANS, ids=str)
+def test_prod_hessian_is_exact(x, expected):
+    assert np.array_equal(hessian(np.prod)(np.array(x)), expected)
+
+
+def test_prod_second_order_through_the_engine():
+    test_rrule(np.prod, sample(4, low=0.5, high=1.5), check_second_order=True)
+
+
+def test_prod_complex_is_holomorphic():
+    z = np.array([1 + 1j, 2 - 1j])
+    _, pullback = cr.rrule(np.prod, z)
+    assert np.allclose(pullback(1.0)[1], np.conj([2 - 1j, 1 + 1j]))
+
+
+# ---- NaN-skipping reductions ----------------------------------------------------------------
+
+WITH_NAN = np.array([[1.0, np.nan, 2.0], [np.nan, np.nan, 4.0]])
+NAN_GRADIENTS = [
+    (np.nansum, [[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]]),
+    (np.nanprod, [[2.0, 0.0, 1.0], [0.0, 0.0, 1.0]]),
+    (np.nanmean, [[0.5, 0.0, 0.5], [0.0, 0.0, 1.0]]),
+]
+
+
+@pytest.mark.parametrize("f, expected", NAN_GRADIENTS, ids=lambda v: getattr(v, "__name__", ""))
+def test_nan_positions_get_zero_cotangent(f, expected):
+    _, pullback = cr.rrule(f, WITH_NAN, axis=1)
+    assert np.array_equal(pullback(np.ones(2))[1], expected)
+    _, dy = cr.frule((NoTangent(), np.ones_like(WITH_NAN)), f, WITH_NAN, axis=1)
+    assert np.allclose(dy, np.sum(np.array(expected), axis=1))
+
+
+@pytest.mark.parametrize("f", [np.nansum, np.nanprod, np.nanmean])
+def test_nan_reductions_check_with_nans(f):
+    x = sample((3, 4), low=0.5, high=1.5)
+    x[0, 1] = x[2, 3] = np.nan
+    test_rrule(f, x, fkwargs={"axis": 1})
+    test_frule(f, x, fkwargs={"axis": 1})
+
+
+# ---- trace ----------------------------------------------------------------------------------
+
+TRACES = [
+    ((4, 4), {}),
+    ((3, 5), {"offset": 1}),
+    ((5, 3), {"offset": -2}),
+    ((2, 3, 4), {"axis1": 2, "axis2": 0}),
+    ((2, 3, 4), {"offset": 1, "axis1": -1, "axis2": 1}),
+]
+
+
+@pytest.mark.parametrize("shape, kwargs", TRACES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_trace(shape, kwargs, dtype):
+    x = sample(shape, dtype)
+    test_rrule(np.trace, x, fkwargs=kwargs)
+    test_frule(np.trace, x, fkwargs=kwargs)
+
+
+def test_trace_method_and_value():
+    x = sample((3, 3))
+    test_rrule(np.ndarray.trace, x, 1)
+    _, pullback = cr.rrule(np.trace, x)
+    assert np.array_equal(pullback(2.0)[1], 2.0 * np.eye(3))

@@ -1,0 +1,187 @@
+"""Tests of the rules for var, std (and NaN forms), average, cov and corrcoef."""
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+
+
+def sample(shape, dtype=np.float64, seed=0, low=-1.0, high=1.0):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(low, high, shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(low, high, shape)
+    return x.astype(dtype)
+
+
+DTYPES = [np.float64, np.float32, np.complex128]
+MASK = np.array([[True, False, True, True], [False, True, True, True], [True, True, False, True]])
+
+SPREADS = [np.var, np.std, np.nanvar, np.nanstd, np.ndarray.var, np.ndarray.std]
+SPREAD_KEYWORDS = [
+    {},
+    {"axis": 0},
+    {"axis": -1, "keepdims": True, "ddof": 1},
+    {"axis": (0, 2)},
+    {"axis": 1, "correction": 1},
+]
+
+
+@pytest.mark.parametrize("f", SPREADS, ids=lambda f: f.__qualname__)
+@pytest.mark.parametrize("kwargs", SPREAD_KEYWORDS, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_spread(f, kwargs, dtype):
+    if "correction" in kwargs and f in (np.ndarray.var, np.ndarray.std):
+        kwargs = {"axis": 1, "ddof": 1}  # the methods have no correction keyword
+    x = sample((2, 3, 4), dtype)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+
+
+@pytest.mark.parametrize("f", [np.var, np.std, np.nanvar, np.nanstd], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "kwargs", [{"axis": 1, "where": MASK}, {"where": MASK, "ddof": 1}, {"dtype": np.float64}]
+)
+def test_spread_keywords(f, kwargs):
+    x = sample((3, 4), np.float32 if "dtype" in kwargs else np.float64)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+
+
+@pytest.mark.parametrize("f", [np.nanvar, np.nanstd], ids=lambda f: f.__name__)
+def test_nan_spread(f):
+    x = sample((3, 4))
+    x[0, 2] = x[1, 0] = np.nan
+    _, pullback = cr.rrule(f, x, axis=1)
+    dx = pullback(np.ones(3))[1]
+    assert dx[0, 2] == 0.0 and dx[1, 0] == 0.0 and np.all(np.isfinite(dx))
+    test_rrule(f, x, fkwargs={"axis": 1})
+    test_frule(f, x, fkwargs={"axis": 1})
+
+
+CONSTANT_DATA = [
+    # f, x, kwargs: at zero variance std's derivative is 0 (not NaN); var's is 0 anyway
+    (np.std, [2.0, 2.0, 2.0], {}),
+    (np.std, [[0.0, 0.0], [1.0, 3.0]], {"axis": 1}),
+    (np.std, [5.0, 5.0], {"ddof": 1}),
+    (np.nanstd, [1.0, np.nan, 1.0], {}),
+    (np.var, [2.0, 2.0, 2.0], {}),
+]
+
+
+@pytest.mark.parametrize("f, x, kwargs", CONSTANT_DATA, ids=str)
+def test_zero_variance_gives_zero_derivative(f, x, kwargs):
+    x = np.array(x)
+    with np.errstate(divide="raise", invalid="raise"):
+        y, pullback = cr.rrule(f, x, **kwargs)
+        dx = pullback(np.ones(np.shape(y)) if np.ndim(y) else 1.0)[1]
+        _, dy = cr.frule((NoTangent(), np.ones_like(x)), f, x, **kwargs)
+    constant = np.nanstd(x, axis=kwargs.get("axis"), keepdims=True) == 0
+    assert np.all(np.isfinite(dx))
+    assert np.all(np.where(constant, dx, 0.0) == 0.0)
+    assert np.all(np.isfinite(dy))
+
+
+def test_std_derivative_values():
+    x = np.array([1.0, 3.0])  # mean 2, std 1: d std / dx = (x - mean) / (n std)
+    _, pullback = cr.rrule(np.std, x)
+    assert np.allclose(pullback(1.0)[1], [-0.5, 0.5])
+
+
+def test_zero_cotangent_and_float32():
+    x = sample((3, 4), np.float32)
+    for f in (np.var, np.std, np.nanvar, np.nanstd):
+        _, pullback = cr.rrule(f, x, axis=0)
+        assert pullback(ZeroTangent()) == (NoTangent(), ZeroTangent())
+        assert pullback(np.ones(4, np.float32))[1].dtype == np.float32
+
+
+# ---- average --------------------------------------------------------------------------------
+
+WEIGHTS = sample((2, 3, 4), seed=1, low=0.5, high=1.5)
+AVERAGES = [
+    # args after the data, keywords
+    ((), {}),
+    ((1,), {}),
+    ((None, WEIGHTS), {}),
+    ((1, WEIGHTS), {}),
+    ((-1, WEIGHTS[0, 0]), {}),  # one-dimensional weights along the axis
+    (((0, 2), WEIGHTS), {"keepdims": True}),
+    ((0,), {"weights": WEIGHTS}),  # weights given by keyword: no cotangent for them
+]
+
+
+@pytest.mark.parametrize("args, kwargs", AVERAGES, ids=range(len(AVERAGES)))
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_average(args, kwargs, dtype):
+    x = sample((2, 3, 4), dtype)
+    test_rrule(np.average, x, *args, fkwargs=kwargs)
+    test_frule(np.average, x, *args, fkwargs=kwargs)
+
+
+def test_average_weights_values():
+    _, pullback = cr.rrule(np.average, np.array([1.0, 3.0]), 0, np.array([1.0, 3.0]))
+    _, da, _, dw = pullback(1.0)
+    assert np.allclose(da, [0.25, 0.75])
+    assert np.allclose(dw, [(1.0 - 2.5) / 4, (3.0 - 2.5) / 4])
+
+
+# ---- cov and corrcoef -----------------------------------------------------------------------
+
+M = sample((3, 6), seed=2)
+Y = sample((2, 6), seed=3)
+COVARIANCES = [
+    # args, keywords
+    ((M,), {}),
+    ((M, Y), {}),
+    ((M.T,), {"rowvar": False}),
+    ((M[0], M[1]), {}),
+    ((M[0],), {}),
+    ((M.T, Y.T, False), {}),
+]
+
+
+@pytest.mark.parametrize("f", [np.cov, np.corrcoef], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("args, kwargs", COVARIANCES, ids=range(len(COVARIANCES)))
+def test_covariance(f, args, kwargs):
+    test_rrule(f, *args, fkwargs=kwargs)
+    test_frule(f, *args, fkwargs=kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"bias": True}, {"ddof": 0}, {"ddof": 2}, {"dtype": np.float64}]
+)
+def test_cov_keywords(kwargs):
+    m = M.astype(np.float32) if "dtype" in kwargs else M
+    test_rrule(np.cov, m, fkwargs=kwargs)
+    test_frule(np.cov, m, fkwargs=kwargs)
+
+
+@pytest.mark.parametrize("f", [np.cov, np.corrcoef], ids=lambda f: f.__name__)
+def test_covariance_complex(f):
+    z = M + 1j * sample((3, 6), seed=4)
+    test_rrule(f, z)
+    test_frule(f, z)
+
+
+def test_corrcoef_single_variable_is_constant():
+    _, pullback = cr.rrule(np.corrcoef, M[0])
+    assert pullback(1.0) == (NoTangent(), ZeroTangent())
+
+
+SECOND_ORDER = [
+    (np.var, (sample((3, 4)),), {"axis": 1}),
+    (np.std, (sample((3, 4)),), {"ddof": 1}),
+    (np.nanstd, (sample((3, 4)),), {"axis": 0}),
+    (np.average, (sample((3, 4)), 1, sample((3, 4), seed=9, low=0.5, high=1.5)), {}),
+    (np.cov, (M,), {}),
+    (np.corrcoef, (M, Y), {}),
+]
+
+
+@pytest.mark.parametrize("f, args, kwargs", SECOND_ORDER, ids=lambda v: getattr(v, "__name__", ""))
+def test_second_order(f, args, kwargs):
+    test_rrule(f, *args, fkwargs=kwargs, check_second_order=True)
+    test_frule(f, *args, fkwargs=kwargs, check_second_order=True)

@@ -1,0 +1,108 @@
+"""Tests of the rules for Python's math module: Python floats in, Python floats out."""
+
+import math
+
+import numdifftools as nd
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+
+# function, arguments (Python floats inside the domain)
+UNARY = [
+    (math.exp, 0.7),
+    (math.exp2, 0.7),
+    (math.expm1, -0.3),
+    (math.log, 1.7),
+    (math.log1p, 0.4),
+    (math.log2, 1.7),
+    (math.log10, 1.7),
+    (math.sqrt, 1.7),
+    (math.cbrt, -1.7),
+    (math.sin, 0.7),
+    (math.cos, 0.7),
+    (math.tan, 0.7),
+    (math.asin, 0.4),
+    (math.acos, 0.4),
+    (math.atan, 0.7),
+    (math.sinh, 0.7),
+    (math.cosh, 0.7),
+    (math.tanh, 0.7),
+    (math.asinh, 0.7),
+    (math.acosh, 1.7),
+    (math.atanh, 0.4),
+    (math.degrees, 0.7),
+    (math.radians, 40.0),
+    (math.erf, 0.7),
+    (math.erfc, 0.7),
+    (math.gamma, 2.3),
+    (math.gamma, -1.5),
+    (math.lgamma, 2.3),
+    (math.lgamma, -1.5),
+    (math.fabs, -0.7),
+    (math.modf, 2.3),
+    (math.frexp, 2.3),
+]
+BINARY = [
+    (math.log, 1.7, 3.0),
+    (math.pow, 1.7, 0.6),
+    (math.pow, -1.7, 3),
+    (math.atan2, 0.7, -1.3),
+    (math.hypot, 0.7, -1.3),
+    (math.copysign, 0.7, -1.3),
+    (math.fmod, -5.3, 2.0),
+    (math.remainder, 5.3, 2.0),
+    (math.ldexp, 0.7, 3),
+    (math.hypot, 0.3, -0.2, 0.5),
+]
+CASES = [(f, (x,)) for f, x in UNARY] + [(row[0], row[1:]) for row in BINARY]
+
+
+def small_steps(g, t):
+    """numdifftools from steps of 0.01 down: math functions raise outside their domain (where
+    NumPy's return NaN for the extrapolation to discard), so the trial steps stay small."""
+    return nd.Derivative(g, step=nd.MaxStepGenerator(base_step=1e-2))(t)
+
+
+@pytest.mark.parametrize("f, args", CASES, ids=[f"{f.__name__}{args}" for f, args in CASES])
+def test_rules(f, args):
+    test_rrule(f, *args, fdm=small_steps)
+    test_frule(f, *args, fdm=small_steps)
+
+
+@pytest.mark.parametrize("f, args", CASES, ids=[f"{f.__name__}{args}" for f, args in CASES])
+def test_python_floats_in_and_out(f, args):
+    y, pullback = cr.rrule(f, *args)
+    assert y == f(*args)
+    ones = tuple(1.0 for _ in y) if isinstance(y, tuple) else 1.0
+    for x, dx in zip(args, pullback(ones)[1:], strict=True):
+        assert type(dx) in ((float, ZeroTangent) if type(x) is float else (NoTangent,))
+    _, dy = cr.frule((NoTangent(), *(1.0 for _ in args)), f, *args)
+    for y_i, dy_i in zip(*((y, dy) if isinstance(y, tuple) else ((y,), (dy,))), strict=True):
+        assert type(dy_i) in ((float, ZeroTangent) if type(y_i) is float else (NoTangent,))
+
+
+def test_hard_points():
+    with np.errstate(divide="ignore"):
+        assert cr.rrule(math.sqrt, 0.0)[1](1.0) == (NoTangent(), math.inf)
+    assert cr.rrule(math.fabs, 0.0)[1](1.0) == (NoTangent(), 0.0)
+    assert cr.rrule(math.hypot, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
+    assert cr.rrule(math.atan2, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
+    assert cr.rrule(math.pow, 0.0, 2.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
+    assert cr.rrule(math.pow, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
+    assert cr.rrule(math.pow, -2.0, 3.0)[1](1.0) == (NoTangent(), 12.0, -8.0 * math.log(2.0))
+    assert cr.rrule(math.log, 8.0, 2.0)[1](1.0) == pytest.approx(
+        (NoTangent(), 1 / (8.0 * math.log(2.0)), -3.0 / (2.0 * math.log(2.0)))
+    )
+
+
+def test_integer_arguments_and_results():
+    assert cr.rrule(math.sin, 1)[1](1.0) == (NoTangent(), NoTangent())
+    for f in (math.floor, math.ceil, math.trunc, math.isnan, math.isfinite):
+        y, pullback = cr.rrule(f, 2.5)
+        assert y == f(2.5)
+        assert pullback(1.0) == (NoTangent(), NoTangent())
+        assert cr.frule((NoTangent(), 1.0), f, 2.5)[1] is NoTangent()
+    assert cr.rrule(math.factorial, 4)[0] == 24

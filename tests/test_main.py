@@ -1,0 +1,65 @@
+"""``python -m chainrules`` and the ``chainrules`` console script."""
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+import chainrules.__main__ as entry
+
+
+def test_demo_calls_a_rule_and_ends_with_the_coverage_summary(capsys):
+    assert entry.main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rrule(np.sin, x) with x = [0.  0.5 1. ]")
+    assert "pullback(ones) = (NoTangent(), [1.       0.877583 0.540302])" in out
+    lines = out.rstrip().splitlines()
+    assert lines[-2].startswith("total")
+    assert "numpy.elementwise" in out and lines[-1].startswith("coverage unknown")
+
+
+def test_demo_steps_are_a_list_to_extend(monkeypatch, capsys):
+    def extra_step(out):
+        print("an engine gradient goes here", file=out)
+
+    monkeypatch.setattr(entry, "DEMO_STEPS", [entry.demo_rrule, extra_step])
+    assert entry.main(["demo"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("an engine gradient goes here")
+
+
+def test_demo_rrule_writes_to_the_stream_it_is_given():
+    out = io.StringIO()
+    entry.demo_rrule(out)
+    assert "y      = [0.       0.479426 0.841471]" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "stream", "text"),
+    [
+        (
+            ["coverage", "--category", "python.math", "--format", "markdown"],
+            0,
+            "out",
+            "| **total** |",
+        ),
+        (["coverage", "--fail-under", "5"], 2, "err", "--fail-under needs --results"),
+        (["--help"], 0, "out", "chainrules coverage"),
+        (["frobnicate"], 2, "err", "unknown command 'frobnicate'"),
+    ],
+)
+def test_commands(capsys, argv, code, stream, text):
+    assert entry.main(argv) == code
+    captured = capsys.readouterr()
+    assert text in (captured.out if stream == "out" else captured.err)
+
+
+def test_python_dash_m_runs_the_same_cli():
+    done = subprocess.run(
+        [sys.executable, "-m", "chainrules", "coverage", "--category", "python.operator"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "python.operator" in done.stdout and "total" in done.stdout

@@ -1,0 +1,158 @@
+"""test_rrule on correct rules: they pass for every seed, in every mode; what failures say."""
+
+from __future__ import annotations
+
+import re
+
+import fdm
+import numpy as np
+import pytest
+from chainrules_testing import (
+    FiniteDifferenceMismatch,
+    InputMutated,
+    TangentSpaceError,
+    test_rrule,
+    with_tangent,
+)
+from chainrules_testing.record import clear_record, recorded
+from harness_cases import CASES, X5, Params, _affine, _power, _sin
+
+import chainrules as cr
+from chainrules import NoTangent, not_implemented, unthunk
+
+SEEDS = range(25)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_correct_rules_pass_for_many_seeds(case):
+    rule = None if case.rrule is cr.rrule else case.rrule
+    for seed in SEEDS:
+        test_rrule(case.f, *case.args(), fkwargs=case.fkwargs, rrule_f=rule, seed=seed)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_correct_rules_pass_with_the_full_jacobian(case):
+    rule = None if case.rrule is cr.rrule else case.rrule
+    test_rrule(case.f, *case.args(), fkwargs=case.fkwargs, rrule_f=rule, full_jacobian=True)
+
+
+def test_another_finite_difference_method():
+    test_rrule(_sin, X5.copy(), fdm=fdm.central_fdm(5, 1), seed=0)
+    test_rrule(_power, X5.copy(), 3, fdm=fdm.central_fdm(5, 1), seed=0)
+
+
+def test_a_given_output_tangent_and_input_tangent_are_used():
+    dx = np.zeros_like(X5)
+    dx[2] = 1.0
+    test_rrule(_sin, with_tangent(X5.copy(), dx), output_tangent=np.ones(5), seed=0)
+
+
+def _half_scaled(x, scale):
+    return x * scale
+
+
+@cr.rrule.register(_half_scaled)
+def _half_scaled_rrule(x, scale):
+    def half_scaled_pullback(dy):
+        return NoTangent(), unthunk(dy) * scale, NoTangent()  # scale treated as a constant
+
+    return x * scale, half_scaled_pullback
+
+
+def test_an_argument_marked_no_tangent_is_not_differentiated():
+    test_rrule(_half_scaled, X5.copy(), with_tangent(2.5, NoTangent()), seed=0)
+    with pytest.raises(FiniteDifferenceMismatch, match=r"cotangent for args\[1\]"):
+        test_rrule(_half_scaled, X5.copy(), 2.5, seed=0)
+
+
+def _partly_implemented(x, y):
+    return x * y
+
+
+@cr.rrule.register(_partly_implemented)
+def _partly_implemented_rrule(x, y):
+    def partly_pullback(dz):
+        return NoTangent(), unthunk(dz) * y, not_implemented("the derivative in y")
+
+    return x * y, partly_pullback
+
+
+def test_not_implemented_cotangents_are_skipped():
+    test_rrule(_partly_implemented, X5.copy(), 1.5, seed=0)
+
+
+def test_float32_inputs_are_differenced_in_float64():
+    case = next(c for c in CASES if c.name == "float32")
+    for seed in SEEDS:
+        test_rrule(case.f, *case.args(), seed=seed)
+
+
+def test_structured_arguments_are_walked_with_aliasing_kept():
+    shared = np.array([0.5, -1.0])
+    params = Params({"w": np.ones((2, 2)), "b": shared})
+    test_rrule(_affine, params, shared, seed=3)
+
+
+def test_a_mutating_function_is_reported_before_its_rule():
+    def _doubling(x):
+        x *= 2.0
+        return x
+
+    with pytest.raises(InputMutated, match=r"f itself changed its input args\[0\]\[0\]"):
+        test_rrule(_doubling, X5.copy(), seed=0)
+
+
+def test_failure_messages_name_everything_needed():
+    def wrong(f, x):
+        return np.sin(x), lambda dy: (NoTangent(), np.cos(x) * unthunk(dy) * 1.000001)
+
+    with pytest.raises(FiniteDifferenceMismatch) as info:
+        test_rrule(_sin, X5.copy(), rrule_f=wrong, seed=1234)
+    message = str(info.value)
+    for part in (
+        "test_rrule(harness_cases._sin)",
+        "the cotangent for args[0]",
+        "expected <dy, J dx> = ",
+        "actual <pullback(dy)[1], dx> = ",
+        "absolute error",
+        "relative error 1.000e-06",
+        "error estimate",
+        "seed=1234",
+    ):
+        assert part in message
+
+
+def test_the_seed_reproduces_the_draw():
+    def wrong(f, x):
+        return np.sin(x), lambda dy: (NoTangent(), np.cos(x) * unthunk(dy) * 1.01)
+
+    messages = []
+    for _ in range(2):
+        with pytest.raises(FiniteDifferenceMismatch) as info:
+            test_rrule(_sin, X5.copy(), rrule_f=wrong, seed=99)
+        messages.append(re.sub(r"error estimate \S+", "", str(info.value)))
+    assert messages[0] == messages[1]
+
+
+def test_tangent_space_failures_name_the_path():
+    def wrong(f, params, x):
+        y, pullback = cr.rrule(f, params, x)
+        return y, lambda dy: (NoTangent(), pullback(dy)[1], np.zeros(4))
+
+    with pytest.raises(TangentSpaceError, match=r"args\[1\] has shape \(4,\)"):
+        test_rrule(
+            _affine, Params({"w": np.ones((2, 3)), "b": np.ones(2)}), X5[:3].copy(), rrule_f=wrong
+        )
+
+
+def test_passing_calls_are_recorded_and_custom_rules_are_not():
+    clear_record()
+    test_rrule(_sin, X5.copy(), seed=0)
+    test_rrule(_sin, X5.copy(), rrule_f=cr.rrule, seed=0)
+    assert recorded() == [
+        {"function": "harness_cases._sin", "kind": "rrule", "second_order": False}
+    ]
+
+
+def test_test_functions_are_not_collected():
+    assert test_rrule.__test__ is False
