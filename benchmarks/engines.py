@@ -9,6 +9,7 @@ plain NumPy value, of ``value_and_grad`` under each engine (best of several repe
 one run, in turns, one thread per library), the ratio of the chainrules engine to its peer, and
 value_and_grad / value.
 
+    pip install -e ".[autograd,torch]"
     python benchmarks/engines.py
 """
 

@@ -29,7 +29,7 @@ from .registry import _Method, frule, function_name, mark_non_differentiable, rr
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
 
-__all__ = ["ignore_derivatives", "non_differentiable", "scalar_rule"]
+__all__ = ["ignore_derivatives", "non_differentiable", "scalar_rule", "scalar_rule_like"]
 
 Partial = Callable[..., Any] | None
 _UFUNC_KEYWORDS = ("dtype", "casting", "order", "subok")
@@ -83,7 +83,36 @@ def scalar_rule(f: Any, *partials: Any, keywords: tuple[str, ...] | None = None)
     for rule, table in ((rule_r, rrule), (rule_f, frule)):
         rule.__signature__ = signature  # type: ignore[attr-defined]
         rule.__qualname__ = f"scalar_{table.kind}[{function_name(f)}]"
+        rule._chainrules_partials = partials  # type: ignore[attr-defined]
         table._add(f, _Method(rule, (object,) * arity, arity, None, frozenset(keywords), None))
+
+
+def scalar_rule_like(f: Any, like: Any, *, keywords: tuple[str, ...] | None = None) -> None:
+    """Register for ``f`` the partials that ``scalar_rule`` registered for ``like``.
+
+    For a function that computes the same mathematical function as ``like`` (a fast
+    approximation, another implementation): the rule is written once, and its partials are
+    evaluated on ``f``'s own inputs and output. ``keywords`` are ``f``'s, as for
+    ``scalar_rule``. Raises ``RuleDefinitionError`` when ``like`` has no rule made by
+    ``scalar_rule``.
+
+    >>> import math
+    >>> def exp_exact(x): return math.exp(x)
+    >>> scalar_rule(exp_exact, lambda x, y: y)
+    >>> def exp_by_series(x): return sum(x**k / math.factorial(k) for k in range(20))
+    >>> scalar_rule_like(exp_by_series, exp_exact)
+    >>> frule((None, 1.0), exp_by_series, 0.0)
+    (1.0, 1.0)
+    """
+    for method in rrule.methods(like):
+        partials = getattr(method.fn, "_chainrules_partials", None)
+        if partials is not None:
+            scalar_rule(f, *partials, keywords=keywords)
+            return
+    raise RuleDefinitionError(
+        f"scalar_rule_like({function_name(f)}, {function_name(like)}): "
+        f"{function_name(like)} has no rule made by scalar_rule"
+    )
 
 
 def _is_complex(x: Any) -> bool:

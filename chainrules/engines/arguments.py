@@ -33,6 +33,7 @@ import numpy as np
 
 from ..core.structure import decompose, has_tangent_space, is_differentiable_leaf
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, MutableTangent, Tangent
+from ..core.thunks import AbstractThunk
 
 __all__ = ["Leaf", "Struct", "Tracker", "collect", "field_of", "zeros_like_leaf"]
 
@@ -59,15 +60,25 @@ class Struct:
         self.fields: dict[Any, Any] = {}
 
 
-def field_of(t: Any, key: Any) -> Any:
-    """The tangent of one field, from a structure's tangent (a ``Tangent``, tuple or dict)."""
-    if isinstance(t, AbstractZero) or t is None:
-        return ZERO_TANGENT if t is None else t
+def field_of(t: Any, key: Any, index: int) -> Any:
+    """The tangent of one field, from a structure's tangent (a ``Tangent``, tuple or dict).
+
+    ``key`` names the field as ``decompose`` does (a position, a dict key, an attribute or
+    namedtuple field name); ``index`` is its position, for a tangent given as a plain tuple.
+    """
+    if t is None:
+        return ZERO_TANGENT
+    if isinstance(t, AbstractZero):
+        return t
+    if isinstance(t, AbstractThunk):
+        t = t.unthunk()
+    if isinstance(t, Tangent):
+        return t[index] if t.is_positional else t[key]
+    if isinstance(t, tuple | list):
+        return t[index]
     if isinstance(t, dict):
         return t.get(key, ZERO_TANGENT)
-    if isinstance(t, Tangent) and not t.is_positional:
-        return t[key]
-    return t[key]
+    raise TypeError(f"a {type(t).__name__} was given as the tangent of a structure")
 
 
 class Tracker:
@@ -102,15 +113,15 @@ class Tracker:
         plan = Struct(fields.kind, fields.primal_type, fields.mutable)
         if isinstance(x, tuple):  # immutable: no cycle can pass through it before it exists
             values = {}
-            for key, value in fields.items:
-                values[key], plan.fields[key] = self._track(value, field_of(t, key))
+            for index, (key, value) in enumerate(fields.items):
+                values[key], plan.fields[key] = self._track(value, field_of(t, key, index))
             new = _rebuild_tuple(x, values)
             self.memo[id(x)] = (x, new, plan)
             return new, plan
         new = _shell(x)
         self.memo[id(x)] = (x, new, plan)
-        for key, value in fields.items:
-            tracked, plan.fields[key] = self._track(value, field_of(t, key))
+        for index, (key, value) in enumerate(fields.items):
+            tracked, plan.fields[key] = self._track(value, field_of(t, key, index))
             _set_field(new, key, tracked)
         return new, plan
 

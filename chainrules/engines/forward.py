@@ -23,12 +23,17 @@ from ..core.errors import ChainRulesError
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
-from ..core.thunks import unthunk
+from ..core.thunks import eager_thunks, unthunk
 from .arguments import Leaf, Tracker, collect, field_of, untrack, zeros_like_leaf
 from .levels import Level
-from .tape import untracked_structure_error
-from .tracked import Tracked, inexact, rebuild_sequence, without_rule
-from .tripwires import NoRuleError
+from .tape import tracked_keyword_error, untracked_structure_error
+from .tracked import (
+    Tracked,
+    inexact,
+    keywords_as_positions,
+    rebuild_sequence,
+    without_rule,
+)
 
 __all__ = ["CONFIG", "Dual", "ForwardConfig", "ForwardLevel", "jacobian", "jvp"]
 
@@ -85,15 +90,12 @@ class ForwardLevel(Level):
         return values, tangents, found
 
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
-        values, tangents, _ = self._split(args)
         if kwargs:
-            for key, value in kwargs.items():
-                if isinstance(value, Tracked) and value.level is self:
-                    raise NoRuleError(
-                        f"{function_name(f)} received a tracked value by keyword ({key}=): "
-                        f"rules take tangents only for positional arguments. Pass it "
-                        f"positionally."
-                    )
+            moved = keywords_as_positions(f, args, kwargs, self)
+            if moved is None:
+                raise tracked_keyword_error(f, kwargs)
+            args, kwargs = moved
+        values, tangents, _ = self._split(args)
         result = self.config.frule((NO_TANGENT, *tangents), f, *values, **kwargs)
         if result is None:
             return without_rule(self, f, args, kwargs, values)
@@ -110,9 +112,10 @@ class ForwardLevel(Level):
         if inexact(y):
             return Dual(y, self, dy)
         if isinstance(y, tuple | list):
+            names = getattr(type(y), "_fields", None)
             elements = []
-            for key, element in enumerate(y):
-                d = unthunk(field_of(dy, key))
+            for index, element in enumerate(y):
+                d = unthunk(field_of(dy, index if names is None else names[index], index))
                 if inexact(element) and not isinstance(d, AbstractZero):
                     element = Dual(element, self, d)
                 elif has_tangent_space(element) and not isinstance(d, AbstractZero):
@@ -166,7 +169,9 @@ def jvp(f: Callable, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
 
     tracker = Tracker(make_dual)
     duals = [tracker.track(x, t)[0] for x, t in zip(primals, tangents, strict=True)]
-    with level:
+    # A pullback that f calls itself (a rule tester does) makes no thunk that could outlive
+    # the level, so every operation it defers is recorded while the level is open.
+    with level, eager_thunks():
         y = f(*duals)
     y_value, plan = untrack(y, lambda v: isinstance(v, Dual) and v.level is level)
 

@@ -25,6 +25,7 @@ import numpy as np
 from ..core.config import HasReverseMode, RuleConfig
 from ..core.projection import ProjectTo
 from ..core.tangents import AbstractZero
+from ..core.thunks import eager_thunks
 from .arguments import Leaf, Tracker, collect, untrack, zeros_like_leaf
 from .tape import ReverseLevel, ReverseTracked, backward, seeds_for
 
@@ -75,7 +76,9 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
         value, plan = tracker.track(a)
         tracked.append(value)
         plans.append(plan)
-    with level:
+    # A pullback that f calls itself (a rule tester does) makes no thunk that could outlive
+    # the level, so every operation it defers is recorded while the level is open.
+    with level, eager_thunks():
         y = f(*tracked)
     y_value, y_plan = untrack(y, lambda v: isinstance(v, ReverseTracked) and v.level is level)
 

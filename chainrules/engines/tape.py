@@ -31,7 +31,7 @@ from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
 from ..core.thunks import AbstractThunk, eager_thunks
 from .levels import Level, open_levels
-from .tracked import Tracked, inexact, rebuild_sequence, without_rule
+from .tracked import Tracked, inexact, keywords_as_positions, rebuild_sequence, without_rule
 from .tripwires import NoRuleError
 
 __all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward"]
@@ -129,6 +129,11 @@ class ReverseLevel(Level):
         return ReverseTracked(value, self, node)
 
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
+        if kwargs:
+            moved = keywords_as_positions(f, args, kwargs, self)
+            if moved is None:
+                raise tracked_keyword_error(f, kwargs)
+            args, kwargs = moved
         parents: list[tuple] = []
         values: Any = args
         for i, a in enumerate(args):
@@ -143,8 +148,6 @@ class ReverseLevel(Level):
                 if values is args:
                     values = list(args)
                 values[i] = new
-        if kwargs:
-            _reject_tracked_keywords(self, f, kwargs)
         result = self.config.rrule(f, *values, **kwargs)
         if result is None:
             return without_rule(self, f, args, kwargs, values)
@@ -174,13 +177,13 @@ class ReverseLevel(Level):
         return rebuild_sequence(y, elements)
 
 
-def _reject_tracked_keywords(level: Level, f: Any, kwargs: dict) -> None:
-    for key, value in kwargs.items():
-        if isinstance(value, Tracked) and value.level is level:
-            raise NoRuleError(
-                f"{function_name(f)} received a tracked value by keyword ({key}=): rules give "
-                f"cotangents only for positional arguments. Pass it positionally."
-            )
+def tracked_keyword_error(f: Any, kwargs: dict) -> NoRuleError:
+    names = ", ".join(k for k, v in kwargs.items() if isinstance(v, Tracked | list | tuple))
+    return NoRuleError(
+        f"{function_name(f)} received a tracked value by keyword ({names}=...) "
+        f"that cannot be passed by position: rules give derivatives only for positional "
+        f"arguments. Pass it positionally."
+    )
 
 
 def _element(ct: Any, path: tuple) -> Any:
@@ -258,5 +261,5 @@ def seeds_for(plan: Any, dy: Any, visit: Callable[[Any, Any], None]) -> None:
         if isinstance(p, Leaf):
             visit(p, d)
             continue
-        for key, field in p.fields.items():
-            stack.append((field, field_of(d, key)))
+        for index, (key, field) in enumerate(p.fields.items()):
+            stack.append((field, field_of(d, key, index)))

@@ -28,6 +28,7 @@ array([2., 4.])
 
 from __future__ import annotations
 
+import inspect
 import math
 import types
 from typing import Any
@@ -39,7 +40,16 @@ from ..core.structure import has_tangent_space
 from .levels import Level
 from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error
 
-__all__ = ["NAMESPACE", "Tracked", "call", "dispatch", "inexact", "rebuild_sequence", "without_rule"]
+__all__ = [
+    "NAMESPACE",
+    "Tracked",
+    "call",
+    "dispatch",
+    "inexact",
+    "keywords_as_positions",
+    "rebuild_sequence",
+    "without_rule",
+]
 
 _NO_KEYWORDS: dict[str, Any] = {}
 
@@ -85,6 +95,40 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
     if _top(args, None) is None and (not kwargs or _top(kwargs.values(), None) is None):
         return f(*args, **kwargs)
     return dispatch(f, args, kwargs)
+
+
+_signatures: dict[Any, Any] = {}
+
+
+def keywords_as_positions(f: Any, args: tuple, kwargs: dict, level: Level) -> tuple | None:
+    """``(args, kwargs)`` with ``level``'s tracked keyword arguments moved to their positions.
+
+    Pullbacks give cotangents only for positional arguments, so a tracked value passed by
+    keyword (``np.diff(x, prepend=p)``) is passed by position instead, with the defaults of
+    the parameters in between. ``None`` when ``f``'s signature does not allow it.
+    """
+    tracked = [k for k, v in kwargs.items() if _top((v,), None) is level]
+    if not tracked:
+        return args, kwargs
+    try:
+        signature = _signatures.get(f) or _signatures.setdefault(f, inspect.signature(f))
+    except (TypeError, ValueError):
+        return None
+    params = list(signature.parameters.values())
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(k not in names for k in tracked):
+        return None
+    last = max(names.index(k) for k in tracked)
+    kwargs = dict(kwargs)
+    moved = list(args)
+    for p in params[len(args) : last + 1]:
+        if p.name in kwargs:
+            moved.append(kwargs.pop(p.name))
+        elif p.default is not p.empty:
+            moved.append(p.default)
+        else:
+            return None
+    return tuple(moved), kwargs
 
 
 def _python_implementation(f: Any) -> Any:
@@ -348,8 +392,24 @@ class Tracked(Tripwires):
             axes = axes[0]
         return dispatch(np.transpose, (self, axes or None), _NO_KEYWORDS)
 
+    def compress(self, condition: Any, *args: Any, **kwargs: Any) -> Any:
+        return dispatch(np.compress, (condition, self, *args), kwargs)
+
     def sort(self, *args: Any, **kwargs: Any) -> None:
         raise in_place_error("x.sort() on a tracked array (use np.sort(x))")
+
+    def fill(self, value: Any) -> None:
+        raise in_place_error("x.fill(v) on a tracked array (use np.full_like(x, v))")
+
+    def put(self, *args: Any, **kwargs: Any) -> None:
+        raise in_place_error("x.put(...) on a tracked array")
+
+    def resize(self, *args: Any, **kwargs: Any) -> None:
+        raise in_place_error("x.resize(...) on a tracked array (use np.resize(x, shape))")
+
+    @property
+    def flat(self) -> Any:
+        raise in_place_error("x.flat on a tracked array (read with x.ravel()[i])")
 
     sum = _method(np.sum, "sum")
     mean = _method(np.mean, "mean")
@@ -382,3 +442,5 @@ class Tracked(Tripwires):
     ravel = _method(np.ravel, "ravel")
     flatten = _method(np.ravel, "flatten")
     searchsorted = _method(np.searchsorted, "searchsorted")
+    choose = _method(np.choose, "choose")
+    argpartition = _method(np.argpartition, "argpartition")

@@ -142,8 +142,9 @@ class Tripwires:
             name = function_name(ruled)
             raise CoercionError(
                 f"a tracked value was converted to a plain NumPy array in {caller(2)}, inside "
-                f"{name}, which has a rule that NumPy does not route to the engine (it is "
-                f"neither a ufunc nor dispatched through __array_function__). Call it as "
+                f"{name}, which has a rule, but NumPy did not hand this call to the engine "
+                f"(the function is not dispatched through __array_ufunc__ or "
+                f"__array_function__, or not on this argument). Call it as "
                 f"chainrules.engines.call({name}, ...)."
             )
         raise CoercionError(

@@ -3,3 +3,4 @@
 from . import numpy as numpy
 from . import python as python
 from . import scipy as scipy
+from . import fastmath as fastmath

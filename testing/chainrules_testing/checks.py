@@ -5,6 +5,11 @@ itself, whose tangent is checked like an argument's when ``f`` is a closure or a
 object), which inputs have no tangent space, the random tangents, a snapshot to detect
 mutation, the reference output ``f`` gives on copies, and the inputs the finite differences
 start from (float64 copies of float32 inputs, when ``f`` accepts them).
+
+>>> import numpy as np
+>>> setup = prepare("test_rrule", np.power, (np.ones(2), 3), None, seed=0, rtol=None, atol=None)
+>>> setup.differentiable(), [input_path(i) for i in range(3)]
+([1], ['f', 'args[0]', 'args[1]'])
 """
 
 from __future__ import annotations

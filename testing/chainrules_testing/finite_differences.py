@@ -34,24 +34,51 @@ class FDEstimate:
     calls: int
 
 
+# Largest trial steps numdifftools starts from, tried in turn while the estimate is not finite:
+# a function defined only near the primal (sqrt close to 0, a probability close to 1) needs
+# steps that stay inside its domain.
+_BASE_STEPS = (2.0, 0.25, 1e-2, 1e-4)
+# What functions raise, rather than return NaN, outside their domain (math.sqrt(-1), SciPy's
+# argument checks): at a trial step away from the primal these mean "no value here".
+_DOMAIN_ERRORS = (ValueError, ZeroDivisionError, OverflowError, FloatingPointError)
+
+
 def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEstimate:
-    """The derivative of ``g`` at 0 by finite differences (numdifftools unless ``fdm``)."""
+    """The derivative of ``g`` at 0 by finite differences (numdifftools unless ``fdm``).
+
+    Trial points where ``g`` leaves its domain (a NaN, or one of the errors functions raise
+    there) are discarded; ``g(0)`` itself is never excused.
+    """
     calls = 0
+    shape: tuple[int, ...] = ()
 
     def counted(t: Any) -> Any:
-        nonlocal calls
+        nonlocal calls, shape
         calls += 1
-        return g(float(t))
+        t = float(t)
+        if t == 0.0:
+            value = g(t)
+            shape = np.shape(value)
+            return value
+        try:
+            return g(t)
+        except _DOMAIN_ERRORS:
+            return np.full(shape, np.nan)
 
     with warnings.catch_warnings():
-        # Large trial steps may leave a function's domain; the extrapolation discards them.
         warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.filterwarnings("ignore", "All-NaN slice", UserWarning)
         with np.errstate(all="ignore"):
             if fdm is None:
                 import numdifftools as nd
 
-                result = nd.Derivative(counted, full_output=True)(0.0)
-                value, error = result.estimate, result.error_estimate
+                counted(0.0)  # errors at the primal itself are the caller's to see
+                for base_step in _BASE_STEPS:
+                    step = nd.MaxStepGenerator(base_step=base_step)
+                    result = nd.Derivative(counted, step=step, full_output=True)(0.0)
+                    value, error = result.estimate, result.error_estimate
+                    if np.all(np.isfinite(value)):
+                        break
             else:
                 value = fdm(counted, 0.0)
                 error = getattr(fdm, "acc", None)

@@ -136,7 +136,7 @@ class JacobianComparison:
 
 
 def fd_jacobian(
-    evaluate: Callable[[Any], np.ndarray], x: Any, n: int, fdm: Any
+    evaluate: Callable[[Any], Callable[[float], np.ndarray]], x: Any, n: int, fdm: Any
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Columns by finite differences: ``evaluate(direction)(t)`` gives the output vector."""
     columns, errors, calls = [], [], 0

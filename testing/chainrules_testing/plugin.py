@@ -14,6 +14,12 @@ Options:
 
 The plugin imports nothing heavy itself; finite differences are imported by the first test
 that needs them.
+
+>>> class Config:
+...     def getoption(self, name):
+...         return 7
+>>> pytest_report_header(Config())
+'chainrules: seed 7'
 """
 
 from __future__ import annotations

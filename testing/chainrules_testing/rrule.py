@@ -158,7 +158,7 @@ def _check_repeat(setup: Setup, pullback: Any, dy: Any, first: tuple) -> None:
             setup.ctx.fail(
                 NondeterministicRule,
                 "calling the pullback twice with the same dy gave different cotangents",
-                f"{found}",
+                str(found),
                 "a pullback must not keep state between calls",
             )
 
@@ -309,7 +309,7 @@ def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple) -> No
             ctx.fail(
                 ThunkMismatch,
                 "pullback(Thunk(lambda: dy)) differs from pullback(dy)",
-                f"{found}",
+                str(found),
                 "a pullback must unthunk dy before using it",
             )
     for i, c in enumerate(cotangents):
@@ -318,7 +318,7 @@ def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple) -> No
         path = input_path(i)
         found = tangent_difference(unthunk(c), unthunk(c), rtol=ulps, atol=0.0, path=path)
         if found is not None:
-            ctx.fail(ThunkMismatch, f"the thunk for {path} gives different values", f"{found}")
+            ctx.fail(ThunkMismatch, f"the thunk for {path} gives different values", str(found))
         if isinstance(c, InplaceableThunk):
             acc = rand_tangent(setup.inputs[i], setup.rng)
             expected = add(acc, unthunk(c))
@@ -328,7 +328,7 @@ def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple) -> No
                 ctx.fail(
                     ThunkMismatch,
                     f"add_(acc, InplaceableThunk) for {path} differs from add(acc, its value)",
-                    f"{found}",
+                    str(found),
                     "the thunk's add_fn must add exactly the value its thunk gives",
                 )
 

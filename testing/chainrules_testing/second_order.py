@@ -3,13 +3,18 @@
 For the rrule, ``g(args, dy) = Re <pullback(dy), w>`` for a random ``w`` is a scalar function
 of the differentiable arguments and of ``dy``; the reverse engine of ``chainrules.engines``
 computes its gradient by running the pullback on tracked values, and the dot-product identity
-checks that gradient against finite differences of ``g`` along one random direction. The
+checks that gradient against finite differences of ``g`` along one random direction (array and
+scalar arguments vary; structured arguments and ``f``'s own state are held fixed). The
 frule is checked the same way with ``g(args, dxs) = Re <frule(dxs), w>``. A pullback written
 in operations that the engine cannot see through, or that is inexact at zeros (``y / x``),
 fails here although its first derivatives are right.
 
 Until ``chainrules.engines.reverse`` exists (with ``vjp`` and ``grad``), asking for the
 check raises ``SecondOrderUnavailable``.
+
+>>> engine = reverse_engine()
+>>> engine is None or (hasattr(engine, "grad") and hasattr(engine, "vjp"))
+True
 """
 
 from __future__ import annotations
@@ -58,7 +63,12 @@ def _require_engine(name: str) -> Any:
 def _traced_inner(c: Any, w: Any) -> Any:
     """``Re <c, w>`` written in operations a tracing engine records (``w`` is constant)."""
     c = unthunk(c)
-    if isinstance(c, AbstractZero | NotImplementedTangent) or isinstance(w, AbstractZero):
+    if isinstance(c, NotImplementedTangent):
+        raise SecondOrderUnavailable(
+            f"the pullback gives NotImplementedTangent on the engine's tracked values "
+            f"({c.info}); call with check_second_order=False for this argument"
+        )
+    if isinstance(c, AbstractZero) or isinstance(w, AbstractZero):
         return 0.0
     if isinstance(c, Tangent):
         total: Any = 0.0

@@ -154,9 +154,9 @@ def copy_tangent(t: Any) -> Any:
             if positional:
                 object.__setattr__(new, "_backing", tuple(backing.values()))
             return new
-        new = x.copy() if isinstance(x, np.ndarray) else x
-        memo[id(x)] = new
-        return new
+        leaf = x.copy() if isinstance(x, np.ndarray) else x
+        memo[id(x)] = leaf
+        return leaf
 
     return copy_of(t)
 

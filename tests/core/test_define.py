@@ -356,3 +356,39 @@ def test_not_implemented_cotangent_propagates_through_accumulation():
     assert dx == 3.0
     assert isinstance(dnu, NotImplementedTangent) and "order nu" in dnu.info
     assert add(dnu, 5.0) is dnu and add(Z, dnu) is dnu
+
+
+# ---- scalar_rule_like: one rule, two functions ------------------------------------------------
+
+
+def cube_exact(x):
+    return x * x * x
+
+
+def cube_by_logs(x):
+    return np.exp(3 * np.log(x))
+
+
+scalar_rule(cube_exact, lambda x, y: 3 * x * x)
+
+
+@pytest.mark.parametrize(
+    ("x", "dx", "expected"),
+    [(2.0, 1.0, 12.0), (np.array([1.0, 3.0]), np.ones(2), np.array([3.0, 27.0]))],
+    ids=["scalar", "array"],
+)
+def test_scalar_rule_like_shares_the_partials(x, dx, expected):
+    from chainrules.core.define import scalar_rule_like
+
+    scalar_rule_like(cube_by_logs, cube_exact)
+    y, pullback = rrule(cube_by_logs, x)
+    np.testing.assert_allclose(y, cube_exact(x))
+    np.testing.assert_allclose(pullback(dx)[1], expected)
+    np.testing.assert_allclose(frule((N, dx), cube_by_logs, x)[1], expected)
+
+
+def test_scalar_rule_like_needs_a_scalar_rule():
+    from chainrules.core.define import scalar_rule_like
+
+    with pytest.raises(RuleDefinitionError, match="has no rule made by scalar_rule"):
+        scalar_rule_like(cube_by_logs, half_known)

@@ -1,5 +1,7 @@
 """The forward engine's API: jvp, jacobian, CONFIG."""
 
+from collections import namedtuple
+
 import numpy as np
 import pytest
 
@@ -46,3 +48,53 @@ def test_config_has_forward_mode():
 def test_length_mismatch_raises():
     with pytest.raises(ValueError, match="2 primals but 1 tangents"):
         forward.jvp(lambda a, b: a, (1.0, 2.0), (1.0,))
+
+
+def scaled_pair(x):
+    return (x * 2.0, x * 3.0)
+
+
+@cr.frule.register(scaled_pair)
+def _scaled_pair_frule(tangents, x):
+    dx = cr.unthunk(tangents[1])
+    return scaled_pair(x), cr.Tangent(tuple, dx * 2.0, dx * 3.0)
+
+
+def test_several_outputs_carry_their_tangents():
+    from chainrules.engines.tracked import dispatch
+
+    _, dy = forward.jvp(lambda x: dispatch(scaled_pair, (x,), {})[1], (1.0,), (1.0,))
+    assert dy == 3.0
+
+
+def test_missing_frule_is_an_error_naming_the_function():
+    from chainrules.engines import NoRuleError
+    from chainrules.engines.tracked import dispatch
+
+    def no_rules(x):
+        return x
+
+    opaque = type("Opaque", (), {"__call__": lambda self, x: x})()
+    with pytest.raises(NoRuleError, match="has no rule"):
+        forward.jvp(lambda x: dispatch(opaque, (x,), {}), (1.0,), (1.0,))
+    assert forward.jvp(lambda x: dispatch(no_rules, (x,), {}), (1.0,), (1.0,)) == (1.0, 1.0)
+
+
+Stats = namedtuple("Stats", "total spread")
+
+
+def stats(x):
+    return Stats(np.sum(x), np.max(x) - np.min(x))
+
+
+@cr.frule.register(stats)
+def _stats_frule(tangents, x):
+    dx = cr.unthunk(tangents[1])
+    return stats(x), cr.Tangent(Stats, total=np.sum(dx))  # spread: absent, so zero
+
+
+def test_namedtuple_output_tangents_are_read_by_field_name():
+    from chainrules.engines.tracked import dispatch
+
+    _, dy = forward.jvp(lambda x: dispatch(stats, (x,), {}), (X,), (np.ones(3),))
+    assert dy == cr.Tangent(Stats, total=3.0, spread=0.0)

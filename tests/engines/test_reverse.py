@@ -90,3 +90,12 @@ def test_rule_that_needs_ad_receives_the_config():
 
     g = reverse.grad(lambda x: dispatch(apply_twice, (np.sin, x), {}))(0.5)
     assert np.isclose(g, np.cos(np.sin(0.5)) * np.cos(0.5))
+
+
+def test_vjp_of_a_namedtuple_result_takes_a_tuple_or_a_tangent():
+    from collections import namedtuple
+
+    Pair = namedtuple("Pair", "first second")
+    _, pullback = reverse.vjp(lambda x: Pair(x * 2.0, x * 3.0), 1.0)
+    assert pullback((1.0, 1.0)) == (5.0,)
+    assert pullback(cr.Tangent(Pair, second=1.0)) == (3.0,)

@@ -170,5 +170,47 @@ def test_call_uses_the_rule_of_a_function_numpy_does_not_dispatch():
 def test_coercion_inside_a_function_with_a_rule_suggests_call():
     import scipy.special
 
-    with pytest.raises(CoercionError, match=r"inside scipy.special.logsumexp, which has a rule"):
+    with pytest.raises(
+        CoercionError, match=r"inside scipy.special.logsumexp, which has a rule, but NumPy"
+    ):
         reverse.grad(scipy.special.logsumexp)(np.zeros(2))
+
+
+def shift(x, offset=0.0, *, scale=1.0):
+    return (x + offset) * scale
+
+
+cr.scalar_rule(shift, lambda x, o, y: 1.0, lambda x, o, y: 1.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "f", "expected"),
+    [
+        ("by keyword", lambda x, o: dispatch(shift, (x,), {"offset": o}), (1.0, 1.0)),
+        ("by position", lambda x, o: dispatch(shift, (x, o), {}), (1.0, 1.0)),
+    ],
+)
+def test_tracked_keyword_arguments_are_moved_to_their_position(name, f, expected):
+    assert reverse.grad(f, argnums=(0, 1))(2.0, 3.0) == expected
+
+
+def test_tracked_keyword_only_argument_raises():
+    with pytest.raises(NoRuleError, match=r"received a tracked value by keyword \(scale="):
+        reverse.grad(lambda s: dispatch(shift, (2.0,), {"scale": s}))(3.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "method", "function"),
+    [
+        ("compress", lambda t: t.compress([True, False, True]), lambda t: t[[0, 2]]),
+        ("take", lambda t: t.take([2, 0]), lambda t: t[[2, 0]]),
+        ("clip", lambda t: t.clip(0.0, 1.0), lambda t: np.clip(t, 0.0, 1.0)),
+        ("reshape", lambda t: t.reshape(3, 1), lambda t: np.reshape(t, (3, 1))),
+        ("astype", lambda t: t.astype(np.float32), lambda t: np.astype(t, np.float32)),
+        ("cumsum", lambda t: t.cumsum(), lambda t: np.cumsum(t)),
+    ],
+)
+def test_methods_match_the_numpy_functions(name, method, function):
+    x = np.array([0.5, 1.5, -2.0])
+    expected = reverse.grad(lambda t: np.sum(function(t) ** 2))(x)
+    assert np.allclose(reverse.grad(lambda t: np.sum(method(t) ** 2))(x), expected)

@@ -38,6 +38,8 @@ def bit_trick_through_view(x):
         ("plain += tracked", lambda x: np.zeros(2).__iadd__(x), np.ones(2), "out= given"),
         ("ufunc.at", lambda x: np.add.at(x, [0], 1.0), np.ones(2), r"numpy.add.at"),
         ("x.sort()", lambda x: x.sort(), np.ones(2), "use np.sort"),
+        ("x.fill()", lambda x: x.fill(0.0), np.ones(2), "tracked arrays are immutable"),
+        ("fill_diagonal", lambda x: np.fill_diagonal(x, 0.0), np.ones((2, 2)), r"x\.flat"),
     ],
 )
 def test_tripwire_raises_naming_the_call(name, f, x, message):

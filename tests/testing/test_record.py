@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 
-from chainrules_testing.record import SCHEMA, clear_record, note_passed, recorded, write_record
+from chainrules_testing.record import SCHEMA, note_passed, recorded, write_record
 from chainrules_testing.report import Context
 from chainrules_testing.seeds import resolve_seed, session_seed, set_session_seed
 
 
-def test_the_record_is_deduplicated_sorted_json(tmp_path):
-    clear_record()
+def test_the_record_is_deduplicated_sorted_json(tmp_path, fresh_record):
     for _ in range(2):
         note_passed("numpy.sin", "rrule", False)
     note_passed("numpy.cos", "frule", True)
@@ -25,7 +24,7 @@ def test_the_record_is_deduplicated_sorted_json(tmp_path):
         ],
     }
     assert SCHEMA == "chainrules-test-record/1"
-    clear_record()
+    fresh_record.clear_record()
     assert recorded() == []
 
 

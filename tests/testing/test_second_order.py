@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from chainrules_testing import SecondOrderMismatch, SecondOrderUnavailable, test_frule, test_rrule
-from chainrules_testing.record import clear_record, recorded
 from chainrules_testing.second_order import reverse_engine
 from harness_cases import X5, _mul, _sin
 
@@ -22,12 +21,15 @@ def test_without_the_engine_the_check_says_what_it_needs():
 
 
 @pytest.mark.skipif(not ENGINE, reason="needs chainrules.engines.reverse")
-def test_correct_rules_pass_the_second_order_check():
-    clear_record()
+def test_correct_rules_pass_the_second_order_check(fresh_record):
     test_rrule(_sin, X5.copy(), check_second_order=True, seed=0)
     test_rrule(_mul, X5.copy(), X5[::-1].copy(), check_second_order=True, seed=0)
     test_frule(_sin, X5.copy(), check_second_order=True, seed=0)
-    assert {"function": "harness_cases._sin", "kind": "rrule", "second_order": True} in recorded()
+    assert {
+        "function": "harness_cases._sin",
+        "kind": "rrule",
+        "second_order": True,
+    } in fresh_record.recorded()
 
 
 @pytest.mark.skipif(not ENGINE, reason="needs chainrules.engines.reverse")

@@ -27,6 +27,8 @@ Hard points, each a documented choice:
 (array([0.5, 1. ]), array([0.5, 0. ]))
 """
 
+import math
+
 import numpy as np
 
 from ...core.define import _is_complex, scalar_rule
@@ -38,20 +40,29 @@ from ...core.thunks import unthunk
 
 __all__ = ["power_base_partial", "power_exponent_partial"]
 
-_LN2 = float(np.log(2.0))
+_LN2 = math.log(2.0)
 
 # ---- sums and products ----------------------------------------------------------------------
 
 scalar_rule(np.add, lambda x1, x2, y: 1.0, lambda x1, x2, y: 1.0)
 scalar_rule(np.subtract, lambda x1, x2, y: 1.0, lambda x1, x2, y: -1.0)
 scalar_rule(np.multiply, lambda x1, x2, y: x2, lambda x1, x2, y: x1)
-scalar_rule(np.divide, lambda x1, x2, y: 1 / x2, lambda x1, x2, y: -y / x2)
+# Through the namespace's divide: for Python floats 1 / 0 is inf, as for arrays, not an error.
+scalar_rule(
+    np.divide,
+    lambda x1, x2, y: array_namespace(x1, x2).divide(1.0, x2),
+    lambda x1, x2, y: -array_namespace(x1, x2).divide(y, x2),
+)
 
 # ---- powers ---------------------------------------------------------------------------------
 
 
 def power_base_partial(x, p, y):
-    """d(x**p)/dx = p x**(p-1), and 0 where p = 0 (x**0 is constant, even at x = 0)."""
+    """d(x**p)/dx = p x**(p-1), and 0 where p = 0 (x**0 is constant, even at x = 0).
+
+    >>> power_base_partial(0.0, 0.0, 1.0), power_base_partial(-2.0, 3, -8.0)
+    (np.float64(0.0), np.float64(12.0))
+    """
     xp = array_namespace(x, p)
     # p - 1 would be -1 where p = 0, and 0 * 0**-1 is NaN; any exponent times p = 0 gives 0.
     if isinstance(p, int | float | complex):
@@ -60,7 +71,11 @@ def power_base_partial(x, p, y):
 
 
 def power_exponent_partial(x, p, y):
-    """d(x**p)/dp = x**p log(x); 0 where x = 0; log|x| for a negative real x and real y."""
+    """d(x**p)/dp = x**p log(x); 0 where x = 0; log|x| for a negative real x and real y.
+
+    >>> power_exponent_partial(0.0, 2.0, 0.0), power_exponent_partial(-1.0, 2.0, 1.0)
+    (np.float64(0.0), np.float64(0.0))
+    """
     xp = array_namespace(x, p)
     at_zero = x == 0
     safe_x = xp.where(at_zero, 1.0, x)

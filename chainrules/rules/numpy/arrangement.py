@@ -3,10 +3,12 @@
 Each is linear in its array: the pushforward applies the function to the tangent, the pullback
 its adjoint. Flips, triangles and rotations are their own adjoints (up to the sense of rotation);
 repetition sums the copies back; diagonals embed the cotangent back on the diagonal; padding
-slices the interior out. The rarer gathers (``pad`` modes other than ``constant``, ``resize``,
-``delete``, ``insert``) send cotangents back along a source map (NumPy inputs only). ``pad``
-modes that are not gathers (``mean``, ``linear_ramp``, ``maximum``...) and ``reflect_type="odd"``
-have no rule: engines trace into them.
+slices the interior out. The rarer gathers (``pad`` modes edge, reflect, symmetric and wrap,
+``resize``, ``delete``, ``insert``) send cotangents back along a source map (see
+``linear_maps``); the other linear ``pad`` modes (``mean``, ``linear_ramp``, odd reflections)
+apply transposed padding matrices, one axis at a time. ``pad`` modes that are not linear
+(``maximum``, ``minimum``, ``median``, a callable) have no rule: engines trace into them.
+``trim_zeros`` returns a slice found from the values; the zeros it trims get a zero cotangent.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -23,21 +25,22 @@ from typing import Any
 import numpy as np
 
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo
-from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
 
 from .axes import normalize_axis
+from .indexing import getitem_adjoint
 from .linear_maps import (
     call_method,
     gather_adjoint,
     has_tangent,
     linear_rule,
-    nest_like,
+    projector,
+    register_rules,
     scatter_add,
     shape_of,
     source_map,
+    tangent_value,
 )
 
 __all__ = ["embed_diagonal"]
@@ -177,37 +180,65 @@ linear_rule(np.diagflat, _diagflat_adjoint, keywords=("k",))
 
 # ---- padding: the adjoint slices the interior out, or follows the source map ----------------
 
-_GATHER_PAD_MODES = ("constant", "empty", "edge", "reflect", "symmetric", "wrap")
+_LINEAR_PAD_MODES = ("constant", "empty", "edge", "reflect", "symmetric", "wrap")
+_LINEAR_PAD_MODES += ("linear_ramp", "mean")
 
 
 def _pad_supported(pad_width: Any, mode: Any = "constant", **kwargs: Any) -> bool:
-    return mode in _GATHER_PAD_MODES and kwargs.get("reflect_type", "even") == "even"
+    return isinstance(mode, str) and mode in _LINEAR_PAD_MODES
+
+
+def _pad_widths(pad_width: Any, ndim: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(pad_width, dtype=np.intp), (ndim, 2))
 
 
 def _pad_adjoint(dy: Any, x_shape: tuple[int, ...], pad_width: Any, mode: Any = "constant", **kw):
+    widths = _pad_widths(pad_width, len(x_shape))
     if mode in ("constant", "empty"):
-        widths = np.broadcast_to(np.asarray(pad_width, dtype=np.intp), (len(x_shape), 2))
         interior = tuple(
             slice(int(before), int(before) + n)
             for (before, _), n in zip(widths, x_shape, strict=True)
         )
         return dy[interior]
-    # Edge, reflect, symmetric and wrap read interior elements several times: scatter back.
-    sources = source_map(np.pad, x_shape, pad_width, mode, **kw)
-    return scatter_add(sources, dy, x_shape)
+    if mode in ("edge", "wrap") or (
+        mode in ("reflect", "symmetric") and kw.get("reflect_type", "even") == "even"
+    ):
+        # Gathers read interior elements several times: scatter back.
+        return scatter_add(source_map(np.pad, x_shape, pad_width, mode, **kw), dy, x_shape)
+    # The other linear modes (mean, linear_ramp, odd reflections) mix elements. np.pad pads
+    # one axis after the other, each by the same matrix for every line along that axis: apply
+    # the transposed matrices in reverse order.
+    xp = array_namespace(dy)
+    for axis in reversed(range(len(x_shape))):
+        matrix = _pad_matrix(x_shape[axis], widths, axis, mode, kw)
+        moved = xp.tensordot(xp.asarray(matrix.T), dy, axes=([1], [axis]))
+        dy = xp.moveaxis(moved, 0, axis)
+    return dy
+
+
+def _pad_matrix(n: int, widths: np.ndarray, axis: int, mode: str, kw: dict) -> np.ndarray:
+    """The matrix that pads one line of length ``n`` along ``axis``: pad applied to eye(n)."""
+    options = dict(kw)
+    if "stat_length" in options and options["stat_length"] is not None:
+        lengths = _pad_widths(options["stat_length"], len(widths))
+        options["stat_length"] = (tuple(lengths[axis]), (1, 1))
+    options.pop("end_values", None)  # the ramp's ends are constants: zero in the linear part
+    return np.pad(np.eye(n), (tuple(widths[axis]), (0, 0)), mode, **options)
 
 
 def _pad_forward(dx: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Any:
-    # The padding value is a constant: its tangent is zero.
+    # Padding values and ramp ends are constants: their tangent is zero. So is that of the
+    # undefined values of "empty".
     kwargs.pop("constant_values", None)
-    return np.pad(dx, pad_width, mode, **kwargs)
+    kwargs.pop("end_values", None)
+    return np.pad(dx, pad_width, "constant" if mode == "empty" else mode, **kwargs)
 
 
 linear_rule(
     np.pad,
     _pad_adjoint,
     forward=_pad_forward,
-    keywords=("mode", "constant_values", "reflect_type"),
+    keywords=("mode", "constant_values", "end_values", "stat_length", "reflect_type"),
     supports=_pad_supported,
 )
 
@@ -223,7 +254,7 @@ def _append_rrule(arr: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
     axis = args[0] if args else kwargs.get("axis")
     rest = (NO_TANGENT,) * len(args)
     y = np.append(arr, values, axis=axis)
-    project_arr, project_values = ProjectTo(arr), ProjectTo(values)
+    project_arr, project_values = projector(arr), projector(values)
     arr_shape, values_shape = shape_of(arr), np.shape(values)
 
     def append_pullback(dy: Any) -> tuple[Any, ...]:
@@ -243,7 +274,7 @@ def _append_rrule(arr: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
         return (
             NO_TANGENT,
             project_arr(xp.reshape(d_arr, arr_shape)),
-            project_values(nest_like(xp.reshape(d_values, values_shape), values)),
+            project_values(xp.reshape(d_values, values_shape)),
             *rest,
         )
 
@@ -263,7 +294,7 @@ def _append_frule(tangents: tuple, arr: Any, values: Any, *args: Any, **kwargs: 
 
 def _dense_pair(tangents: tuple, first: Any, second: Any, second_index: int) -> tuple[Any, Any]:
     """Both tangents as arrays, zeros made dense; ``(None, None)`` when both are zero."""
-    t1, t2 = unthunk(tangents[1]), unthunk(tangents[second_index])
+    t1, t2 = tangent_value(tangents[1], first), tangent_value(tangents[second_index], second)
     zero1 = isinstance(t1, AbstractZero | NoTangent)
     zero2 = isinstance(t2, AbstractZero | NoTangent)
     if zero1 and zero2:
@@ -276,17 +307,14 @@ def _dense_pair(tangents: tuple, first: Any, second: Any, second_index: int) -> 
     return t1, t2
 
 
-for _rule in (_append_rrule, _append_frule):
-    _rule._chainrules_keywords = ("axis",)  # type: ignore[attr-defined]
-rrule.register(np.append)(_append_rrule)
-frule.register(np.append)(_append_frule)
+register_rules(np.append, _append_rrule, _append_frule, keywords=("axis",))
 
 
 def _insert_rrule(arr: Any, obj: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
     axis = args[0] if args else kwargs.get("axis")
     rest = (NO_TANGENT,) * len(args)
     y = np.insert(arr, obj, values, axis=axis)
-    project_arr, project_values = ProjectTo(arr), ProjectTo(values)
+    project_arr, project_values = projector(arr), projector(values)
     arr_shape, values_shape = shape_of(arr), np.shape(values)
 
     def insert_pullback(dy: Any) -> tuple[Any, ...]:
@@ -302,7 +330,7 @@ def _insert_rrule(arr: Any, obj: Any, values: Any, *args: Any, **kwargs: Any) ->
             NO_TANGENT,
             project_arr(scatter_add(arr_sources, dy, arr_shape)),
             NO_TANGENT,
-            project_values(nest_like(scatter_add(numbered, dy, values_shape), values)),
+            project_values(scatter_add(numbered, dy, values_shape)),
             *rest,
         )
 
@@ -322,7 +350,59 @@ def _insert_frule(
     return y, np.insert(d_arr, obj, d_values, axis=axis)
 
 
-for _rule in (_insert_rrule, _insert_frule):
-    _rule._chainrules_keywords = ("axis",)  # type: ignore[attr-defined]
-rrule.register(np.insert)(_insert_rrule)
-frule.register(np.insert)(_insert_frule)
+register_rules(np.insert, _insert_rrule, _insert_frule, keywords=("axis",))
+
+# ---- trim_zeros: a slice found from the values ------------------------------------------------
+
+
+def _trim_box(x: Any, trim: str, axis: Any) -> tuple[slice, ...]:
+    """The slice of ``x`` that ``np.trim_zeros(x, trim, axis)`` returns."""
+    nonzero = np.asarray(x) != 0
+    ndim = nonzero.ndim
+    axes = range(ndim) if axis is None else [normalize_axis(a, ndim) for a in np.atleast_1d(axis)]
+    box = [slice(None)] * ndim
+    for a in axes:
+        others = tuple(b for b in range(ndim) if b != a)
+        kept = np.flatnonzero(np.any(nonzero, axis=others) if others else nonzero)
+        if kept.size == 0:
+            box[a] = slice(0, 0)
+            continue
+        start = int(kept[0]) if "f" in trim.lower() else 0
+        stop = int(kept[-1]) + 1 if "b" in trim.lower() else nonzero.shape[a]
+        box[a] = slice(start, stop)
+    return tuple(box)
+
+
+def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
+    trim, axis = _trim_options(*args, **kwargs)
+    y = np.trim_zeros(filt, trim, axis)
+    box = _trim_box(filt, trim, axis)
+    project = projector(filt)
+    x_shape = shape_of(filt)
+    rest = (NO_TANGENT,) * len(args)
+
+    def trim_zeros_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project(dy), *rest
+        return NO_TANGENT, project(getitem_adjoint(dy, x_shape, box)), *rest
+
+    return y, trim_zeros_pullback
+
+
+def _trim_zeros_frule(tangents: tuple, filt: Any, *args: Any, **kwargs: Any) -> Any:
+    trim, axis = _trim_options(*args, **kwargs)
+    y = np.trim_zeros(filt, trim, axis)
+    dx = tangent_value(tangents[1], filt)
+    if not has_tangent(np.asarray(y)) or isinstance(dx, NoTangent):
+        return y, NO_TANGENT
+    if isinstance(dx, AbstractZero):
+        return y, ZERO_TANGENT
+    return y, dx[_trim_box(filt, trim, axis)]
+
+
+def _trim_options(trim: str = "fb", axis: Any = None) -> tuple[str, Any]:
+    return trim, axis
+
+
+register_rules(np.trim_zeros, _trim_zeros_rrule, _trim_zeros_frule, keywords=("trim", "axis"))

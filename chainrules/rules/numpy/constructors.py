@@ -1,11 +1,13 @@
-"""Rules for NumPy: constructors whose result depends on array values (full, linspace, array).
+"""Rules for NumPy: constructors whose result depends on values (full, linspace, array...).
 
 ``full`` and ``full_like`` depend on the fill value only: its cotangent is the sum of the
 output's, and the template array of ``full_like`` gets a zero. ``linspace`` is linear in
 ``start`` and ``stop``: sample ``i`` is ``start + (stop - start) * t_i``, so the cotangents
-weigh the output's by ``1 - t_i`` and ``t_i``. ``array`` and ``asarray`` of a nested list of
-numbers and arrays hand each element its slice of the cotangent. ``zeros_like``, ``ones_like``
-and ``empty_like`` are non-differentiable.
+weigh the output's by ``1 - t_i`` and ``t_i``; ``geomspace`` (``start ** (1 - t_i) * stop **
+t_i``) and ``logspace`` (``base ** u_i`` for a linspace ``u``) follow by the chain rule.
+``array`` and ``asarray`` of a nested list of numbers and arrays hand each element its slice of
+the cotangent. Constructors from a shape or a template (``zeros``, ``zeros_like``, ``eye``,
+``arange``, the window functions...) are non-differentiable.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -23,12 +25,18 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
 from .axes import normalize_axis
-from .linear_maps import dense_nested, has_tangent, nest_like
+from .linear_maps import (
+    dense_nested,
+    has_tangent,
+    nest_like,
+    projector,
+    register_rules,
+    tangent_value,
+)
 
 __all__: list[str] = []
 
@@ -48,7 +56,7 @@ def _filled(y: Any, d_fill: Any) -> Any:
 
 def _full_like_rrule(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
     y = np.full_like(a, fill_value, *args, **kwargs)
-    project_a, project_fill = ProjectTo(a), ProjectTo(fill_value)
+    project_a, project_fill = projector(a), projector(fill_value)
     differentiable = has_tangent(y)
 
     def full_like_pullback(dy: Any) -> tuple[Any, ...]:
@@ -63,7 +71,7 @@ def _full_like_rrule(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _full_like_frule(tangents: tuple, a: Any, fill_value: Any, *args: Any, **kwargs: Any):
     y = np.full_like(a, fill_value, *args, **kwargs)
-    d_fill = unthunk(tangents[2])
+    d_fill = tangent_value(tangents[2], fill_value)
     if not has_tangent(y):
         return y, NO_TANGENT
     return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
@@ -71,7 +79,7 @@ def _full_like_frule(tangents: tuple, a: Any, fill_value: Any, *args: Any, **kwa
 
 def _full_rrule(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
     y = np.full(shape, fill_value, *args, **kwargs)
-    project_fill = ProjectTo(fill_value)
+    project_fill = projector(fill_value)
     differentiable = has_tangent(y)
 
     def full_pullback(dy: Any) -> tuple[Any, ...]:
@@ -86,20 +94,16 @@ def _full_rrule(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _full_frule(tangents: tuple, shape: Any, fill_value: Any, *args: Any, **kwargs: Any):
     y = np.full(shape, fill_value, *args, **kwargs)
-    d_fill = unthunk(tangents[2])
+    d_fill = tangent_value(tangents[2], fill_value)
     if not has_tangent(y):
         return y, NO_TANGENT
     return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
 
 
-for _rule in (_full_like_rrule, _full_like_frule):
-    _rule._chainrules_keywords = ("dtype", "order", "subok", "shape")  # type: ignore[attr-defined]
-for _rule in (_full_rrule, _full_frule):
-    _rule._chainrules_keywords = ("dtype", "order")  # type: ignore[attr-defined]
-rrule.register(np.full_like)(_full_like_rrule)
-frule.register(np.full_like)(_full_like_frule)
-rrule.register(np.full)(_full_rrule)
-frule.register(np.full)(_full_frule)
+register_rules(
+    np.full_like, _full_like_rrule, _full_like_frule, keywords=("dtype", "order", "subok", "shape")
+)
+register_rules(np.full, _full_rrule, _full_frule, keywords=("dtype", "order"))
 
 # ---- linspace ---------------------------------------------------------------------------------
 
@@ -126,7 +130,7 @@ def _linspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, retstep, dtype, axis = _linspace_options(*args, **kwargs)
     out = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
     y = out[0] if retstep else out
-    project_start, project_stop = ProjectTo(start), ProjectTo(stop)
+    project_start, project_stop = projector(start), projector(stop)
     axis = normalize_axis(axis, y.ndim)
     divisions = (num - 1 if endpoint else num) or 1
     differentiable = has_tangent(y)
@@ -156,7 +160,7 @@ def _linspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
     num, endpoint, retstep, dtype, axis = _linspace_options(*args, **kwargs)
     out = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
     y = out[0] if retstep else out
-    d_start, d_stop = unthunk(tangents[1]), unthunk(tangents[2])
+    d_start, d_stop = tangent_value(tangents[1], start), tangent_value(tangents[2], stop)
     if not has_tangent(y):
         return out, NO_TANGENT
     if _is_zero(d_start) and _is_zero(d_stop):
@@ -170,10 +174,12 @@ def _linspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
     return out, Tangent(tuple, dy, (d_stop - d_start) / divisions)
 
 
-for _rule in (_linspace_rrule, _linspace_frule):
-    _rule._chainrules_keywords = ("num", "endpoint", "retstep", "dtype", "axis")  # type: ignore[attr-defined]
-rrule.register(np.linspace)(_linspace_rrule)
-frule.register(np.linspace)(_linspace_frule)
+register_rules(
+    np.linspace,
+    _linspace_rrule,
+    _linspace_frule,
+    keywords=("num", "endpoint", "retstep", "dtype", "axis"),
+)
 
 # ---- geomspace, logspace: exponentials of a linspace -------------------------------------------
 
@@ -198,7 +204,7 @@ def _along_samples(value: Any, axis: int) -> Any:
 def _geomspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, dtype, axis = _geomspace_options(*args, **kwargs)
     y = np.geomspace(start, stop, num, endpoint, dtype, axis)
-    project_start, project_stop = ProjectTo(start), ProjectTo(stop)
+    project_start, project_stop = projector(start), projector(stop)
     axis = normalize_axis(axis, y.ndim)
     rest = (NO_TANGENT,) * len(args)
     differentiable = has_tangent(y)
@@ -221,7 +227,7 @@ def _geomspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
 def _geomspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, dtype, axis = _geomspace_options(*args, **kwargs)
     y = np.geomspace(start, stop, num, endpoint, dtype, axis)
-    d_start, d_stop = unthunk(tangents[1]), unthunk(tangents[2])
+    d_start, d_stop = tangent_value(tangents[1], start), tangent_value(tangents[2], stop)
     if not has_tangent(y):
         return y, NO_TANGENT
     if _is_zero(d_start) and _is_zero(d_stop):
@@ -239,7 +245,7 @@ def _geomspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwarg
 def _logspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, base, dtype, axis = _logspace_options(*args, **kwargs)
     y = np.logspace(start, stop, num, endpoint, base, dtype, axis)
-    projects = [ProjectTo(start), ProjectTo(stop), ProjectTo(base)]
+    projects = [projector(start), projector(stop), projector(base)]
     axis = normalize_axis(axis, y.ndim)
     has_base = len(args) > 2  # base passed by position (after num and endpoint): it gets one
     differentiable = has_tangent(y)
@@ -272,8 +278,8 @@ def _logspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
     y = np.logspace(start, stop, num, endpoint, base, dtype, axis)
     if not has_tangent(y):
         return y, NO_TANGENT
-    d_start, d_stop = unthunk(tangents[1]), unthunk(tangents[2])
-    d_base = unthunk(tangents[5]) if len(args) > 2 else ZERO_TANGENT
+    d_start, d_stop = tangent_value(tangents[1], start), tangent_value(tangents[2], stop)
+    d_base = tangent_value(tangents[5], base) if len(args) > 2 else ZERO_TANGENT
     if _is_zero(d_start) and _is_zero(d_stop) and _is_zero(d_base):
         return y, ZERO_TANGENT
     d_start = 0.0 if _is_zero(d_start) else d_start
@@ -287,14 +293,15 @@ def _logspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
     return y, (y * rate).astype(y.dtype, copy=False)
 
 
-for _rule in (_geomspace_rrule, _geomspace_frule):
-    _rule._chainrules_keywords = ("num", "endpoint", "dtype", "axis")  # type: ignore[attr-defined]
-for _rule in (_logspace_rrule, _logspace_frule):
-    _rule._chainrules_keywords = ("num", "endpoint", "base", "dtype", "axis")  # type: ignore[attr-defined]
-rrule.register(np.geomspace)(_geomspace_rrule)
-frule.register(np.geomspace)(_geomspace_frule)
-rrule.register(np.logspace)(_logspace_rrule)
-frule.register(np.logspace)(_logspace_frule)
+register_rules(
+    np.geomspace, _geomspace_rrule, _geomspace_frule, keywords=("num", "endpoint", "dtype", "axis")
+)
+register_rules(
+    np.logspace,
+    _logspace_rrule,
+    _logspace_frule,
+    keywords=("num", "endpoint", "base", "dtype", "axis"),
+)
 
 # ---- array, asarray: nested sequences of numbers and arrays ----------------------------------
 
@@ -329,10 +336,7 @@ def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
             return y, ZERO_TANGENT
         return y, f(dense_nested(dx, obj), *args, **kwargs)
 
-    for rule, table in ((array_rrule, rrule), (array_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+    register_rules(f, array_rrule, array_frule, keywords=keywords, name=label)
 
 
 _array_rule(np.array, ("dtype", "copy", "order", "subok", "ndmin"))

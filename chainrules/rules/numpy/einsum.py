@@ -23,12 +23,10 @@ from typing import Any
 import numpy as np
 
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo
-from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from chainrules.core.thunks import Thunk, unthunk
 
-from .linear_maps import shape_of
+from .linear_maps import projector, register_rules, shape_of
 from .products import conj, multilinear_frule
 
 __all__: list[str] = []
@@ -82,6 +80,7 @@ def _einsum_cotangent(
     unique = "".join(dict.fromkeys(term))
     present = "".join(c for c in unique if c in available)
     spec = ",".join(t for t, _ in others) + "->" + present
+    # A greedy contraction order reaches BLAS (tensordot) wherever einsum's planner can.
     g = np.einsum(spec, *(op for _, op in others), optimize="greedy")
     if present != unique:
         # Letters summed within this operand alone: every element shares the cotangent.
@@ -111,7 +110,7 @@ def _einsum_rrule(subscripts: Any, *operands: Any, optimize: Any = False) -> Any
         return None  # the interleaved (operand, sublist) form: no rule
     xp = array_namespace(*operands)
     y = np.einsum(subscripts, *operands, optimize=optimize)
-    projects = [ProjectTo(op) for op in operands]
+    projects = [projector(op) for op in operands]
     shapes = [shape_of(op) for op in operands]
     terms, output = _einsum_terms(subscripts, shapes)
     sizes = _einsum_sizes(terms, shapes)
@@ -147,5 +146,4 @@ def _einsum_frule(tangents: tuple, subscripts: Any, *operands: Any, optimize: An
     return multilinear_frule(product, (tangents[0], *tangents[2:]), *operands)
 
 
-rrule.register(np.einsum)(_einsum_rrule)
-frule.register(np.einsum)(_einsum_frule)
+register_rules(np.einsum, _einsum_rrule, _einsum_frule)

@@ -40,15 +40,20 @@ def _xp(x):
     return array_namespace(x)
 
 
+def _reciprocal(v):
+    """1 / v in the namespace: inf at 0 for Python floats too, where ``/`` would raise."""
+    return _xp(v).divide(1.0, v)
+
+
 # ---- exponentials and logarithms ------------------------------------------------------------
 
 scalar_rule(np.exp, lambda x, y: y)
 scalar_rule(np.exp2, lambda x, y: y * _LN2)
 scalar_rule(np.expm1, lambda x, y: y + 1)
-scalar_rule(np.log, lambda x, y: 1 / x)
-scalar_rule(np.log2, lambda x, y: 1 / (x * _LN2))
-scalar_rule(np.log10, lambda x, y: 1 / (x * _LN10))
-scalar_rule(np.log1p, lambda x, y: 1 / (x + 1))
+scalar_rule(np.log, lambda x, y: _reciprocal(x))
+scalar_rule(np.log2, lambda x, y: _reciprocal(x * _LN2))
+scalar_rule(np.log10, lambda x, y: _reciprocal(x * _LN10))
+scalar_rule(np.log1p, lambda x, y: _reciprocal(x + 1))
 
 # ---- powers and roots -----------------------------------------------------------------------
 
@@ -64,14 +69,14 @@ scalar_rule(np.cos, lambda x, y: -_xp(x).sin(x))
 scalar_rule(np.tan, lambda x, y: 1 + y * y)
 scalar_rule(np.arcsin, lambda x, y: 1 / _xp(x).sqrt(1 - x * x))
 scalar_rule(np.arccos, lambda x, y: -1 / _xp(x).sqrt(1 - x * x))
-scalar_rule(np.arctan, lambda x, y: 1 / (1 + x * x))
+scalar_rule(np.arctan, lambda x, y: _reciprocal(1 + x * x))
 scalar_rule(np.sinh, lambda x, y: _xp(x).cosh(x))
 scalar_rule(np.cosh, lambda x, y: _xp(x).sinh(x))
 scalar_rule(np.tanh, lambda x, y: 1 - y * y)
 scalar_rule(np.arcsinh, lambda x, y: 1 / _xp(x).sqrt(x * x + 1))
 # Two square roots, not sqrt(x*x - 1): they agree with arccosh's branch cut for complex x.
 scalar_rule(np.arccosh, lambda x, y: 1 / (_xp(x).sqrt(x - 1) * _xp(x).sqrt(x + 1)))
-scalar_rule(np.arctanh, lambda x, y: 1 / (1 - x * x))
+scalar_rule(np.arctanh, lambda x, y: _reciprocal(1 - x * x))
 
 # ---- linear ---------------------------------------------------------------------------------
 
@@ -106,17 +111,26 @@ for _step in (np.floor, np.ceil, np.trunc, np.rint, np.fix, np.spacing):
     scalar_rule(_step, lambda x, y: ZERO_TANGENT)
 
 
-def _round_rrule(a, decimals=0):
-    project_a = ProjectTo(a)
+def _rounded(a, positional_decimals, decimals):
+    """np.round(a, decimals), with decimals given by position (at most one) or by keyword."""
+    if len(positional_decimals) > 1:
+        raise TypeError("rules for numpy.round take a and decimals, not out")
+    return np.round(a, positional_decimals[0] if positional_decimals else decimals)
+
+
+def _round_rrule(a, *positional_decimals, decimals=0):
+    """round(a, decimals): zero derivative; ``decimals``, positional or keyword, has none."""
+    zero = ProjectTo(a)(ZERO_TANGENT)
+    cotangents = (NO_TANGENT, zero) + (NO_TANGENT,) * len(positional_decimals)
 
     def round_pullback(dy):
-        return NO_TANGENT, project_a(ZERO_TANGENT)
+        return cotangents
 
-    return np.round(a, decimals), round_pullback
+    return _rounded(a, positional_decimals, decimals), round_pullback
 
 
-def _round_frule(tangents, a, decimals=0):
-    y = np.round(a, decimals)
+def _round_frule(tangents, a, *positional_decimals, decimals=0):
+    y = _rounded(a, positional_decimals, decimals)
     return y, ProjectTo(y)(ZERO_TANGENT)
 
 
@@ -274,7 +288,7 @@ def _conj_frule(tangents, x):
 
 
 @rrule.register(np.angle)
-def _angle_rrule(z, deg=False):
+def _angle_rrule(z, *, deg=False):
     """angle(z): d angle = Im(conj(z) dz) / |z|^2, so the pullback is i z dy / |z|^2.
 
     Real inputs have derivative zero (the angle is 0 or pi); at z = 0 it is 0 as well.
@@ -294,7 +308,7 @@ def _angle_rrule(z, deg=False):
 
 
 @frule.register(np.angle)
-def _angle_frule(tangents, z, deg=False):
+def _angle_frule(tangents, z, *, deg=False):
     xp = _xp(z)
     y = np.angle(z, deg=deg)
     dz = unthunk(tangents[1])
@@ -317,7 +331,8 @@ def _is_complex_array(xp, x):
 
 # ---- nan_to_num -----------------------------------------------------------------------------
 # Identity where the input is finite, constant where it is replaced; complex numbers have their
-# real and imaginary parts replaced separately.
+# real and imaginary parts replaced separately. The options of angle and nan_to_num are taken
+# by keyword, so that the pullback returns one cotangent per positional argument.
 
 
 def _finite_parts_tangent(xp, x, dx):
@@ -329,7 +344,7 @@ def _finite_parts_tangent(xp, x, dx):
 
 
 @rrule.register(np.nan_to_num)
-def _nan_to_num_rrule(x, copy=True, nan=0.0, posinf=None, neginf=None):
+def _nan_to_num_rrule(x, *, copy=True, nan=0.0, posinf=None, neginf=None):
     xp = _xp(x)
     project_x = ProjectTo(x)
 
@@ -345,7 +360,7 @@ def _nan_to_num_rrule(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 @frule.register(np.nan_to_num)
-def _nan_to_num_frule(tangents, x, copy=True, nan=0.0, posinf=None, neginf=None):
+def _nan_to_num_frule(tangents, x, *, copy=True, nan=0.0, posinf=None, neginf=None):
     xp = _xp(x)
     y = np.nan_to_num(x, copy=True, nan=nan, posinf=posinf, neginf=neginf)
     dx = unthunk(tangents[1])

@@ -3,10 +3,12 @@
 Reading elements is linear: the pushforward reads the same elements of the tangent, and the
 pullback sends each cotangent element back to where it was read, adding up elements read more
 than once (``x[[0, 0]]`` gives ``x[0]`` twice the cotangent, as ``np.add.at`` would). Basic and
-boolean keys never repeat an element and write the cotangent into zeros; integer-array keys
-scatter with ``np.bincount``, which is faster than ``np.add.at``. The scatters run on NumPy
-arrays only. ``choose`` and ``select`` route each cotangent element to the array it was chosen
-from. Functions that compute indices are declared non-differentiable in one table below.
+boolean keys never repeat an element: a NumPy cotangent is written into zeros. Integer-array
+keys (and cotangents of other array types) scatter with ``np.bincount``, which is faster than
+``np.add.at`` and has a rule of its own (its pullback is a gather), so an engine can
+differentiate these pullbacks again. ``choose`` and ``select`` route each cotangent element to
+the array it was chosen from. Functions that compute indices are non-differentiable (one table
+at the end).
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -24,7 +26,6 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
 
@@ -36,6 +37,8 @@ from .linear_maps import (
     has_tangent,
     linear_rule,
     nest_like,
+    projector,
+    register_rules,
     scatter_add,
     shape_of,
     source_map,
@@ -130,7 +133,7 @@ def _selection_rules(f: Any) -> None:
 
     def selection_rrule(condition: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
         y = f(condition, x, *args, **kwargs)
-        project_x = ProjectTo(x)
+        project_x = projector(x)
         x_shape = shape_of(x)
 
         def selection_pullback(dy: Any) -> tuple[Any, ...]:
@@ -155,10 +158,7 @@ def _selection_rules(f: Any) -> None:
         return y, f(condition, dx, *args, **kwargs)
 
     keywords = ("axis",) if f is np.compress else ()
-    for rule, table in ((selection_rrule, rrule), (selection_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+    register_rules(f, selection_rrule, selection_frule, keywords=keywords, name=label)
 
 
 _selection_rules(np.compress)
@@ -226,7 +226,7 @@ def _choose_frule(tangents: tuple, a: Any, choices: Any, *args: Any, **kwargs: A
 def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> Any:
     default = args[0] if args else kwargs.get("default", 0)
     y = np.select(condlist, choicelist, default)
-    project_choices, project_default = ProjectTo(choicelist), ProjectTo(default)
+    project_choices, project_default = ProjectTo(choicelist), projector(default)
     count = len(choicelist)
 
     def select_pullback(dy: Any) -> tuple[Any, ...]:
@@ -260,18 +260,10 @@ def _select_frule(tangents: tuple, condlist: Any, choicelist: Any, *args: Any, *
     return y, np.select(condlist, dense, d_default)
 
 
-for _rule, _keyword in (
-    (_choose_rrule, "mode"),
-    (_choose_frule, "mode"),
-    (_select_rrule, "default"),
-    (_select_frule, "default"),
-):
-    _rule._chainrules_keywords = (_keyword,)  # type: ignore[attr-defined]
-for _choose in (np.choose, np.ndarray.choose):
-    rrule.register(_choose)(_choose_rrule)
-    frule.register(_choose)(_choose_frule)
-rrule.register(np.select)(_select_rrule)
-frule.register(np.select)(_select_frule)
+register_rules(
+    np.choose, _choose_rrule, _choose_frule, keywords=("mode",), also=(np.ndarray.choose,)
+)
+register_rules(np.select, _select_rrule, _select_frule, keywords=("default",))
 
 # ---- bincount: the scatter that the pullbacks above are made of ------------------------------
 
@@ -283,7 +275,7 @@ def _bincount_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
     no_tangents = (NO_TANGENT,) * (len(args) + 2)
     if not args or args[0] is None:
         return y, lambda dy: no_tangents
-    project_weights = ProjectTo(args[0])
+    project_weights = projector(args[0])
     index = np.asarray(x)
 
     def bincount_pullback(dy: Any) -> tuple[Any, ...]:
@@ -306,10 +298,7 @@ def _bincount_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
     return y, np.bincount(x, d_weights, *args[1:], **kwargs)
 
 
-for _rule in (_bincount_rrule, _bincount_frule):
-    _rule._chainrules_keywords = ("minlength", "weights")  # type: ignore[attr-defined]
-rrule.register(np.bincount)(_bincount_rrule)
-frule.register(np.bincount)(_bincount_frule)
+register_rules(np.bincount, _bincount_rrule, _bincount_frule, keywords=("minlength", "weights"))
 
 # ---- functions that compute indices --------------------------------------------------------
 

@@ -65,7 +65,7 @@ def _solve_rrule(a, b):
     xp = array_namespace(a, b)
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     vector = b.ndim == 1  # NumPy 2: only a 1-D b is a vector
-    factored = Factored(a)
+    factored = Factored(a).require_invertible()
     x = factored.solve(_as_matrix(b, vector))
 
     def solve_pullback(dy):
@@ -83,7 +83,7 @@ def _solve_rrule(a, b):
 def _solve_frule(tangents, a, b):
     xp = array_namespace(a, b)
     vector = b.ndim == 1
-    factored = Factored(a)
+    factored = Factored(a).require_invertible()
     x = factored.solve(_as_matrix(b, vector))
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT
@@ -182,7 +182,7 @@ def _tensorsolve_rrule(a, b, axes=None):
     order, x_shape = _tensorsolve_layout(a, b, axes)
     n = math.prod(x_shape)
     a_permuted = xp.permute_dims(a, order)
-    factored = Factored(xp.reshape(a_permuted, (n, n)))
+    factored = Factored(xp.reshape(a_permuted, (n, n))).require_invertible()
     x = factored.solve(xp.reshape(b, (n, 1)))
     inverse_order = tuple(int(i) for i in np.argsort(order))
 
@@ -203,7 +203,7 @@ def _tensorsolve_frule(tangents, a, b, axes=None):
     xp = array_namespace(a, b)
     order, x_shape = _tensorsolve_layout(a, b, axes)
     n = math.prod(x_shape)
-    factored = Factored(xp.reshape(xp.permute_dims(a, order), (n, n)))
+    factored = Factored(xp.reshape(xp.permute_dims(a, order), (n, n))).require_invertible()
     x = factored.solve(xp.reshape(b, (n, 1)))
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT
@@ -376,7 +376,7 @@ def _vecdot_rrule(x1, x2, *, axis=-1):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_1(dy), project_2(dy)
-        g = xp.expand_dims(xp.asarray(dy), axis=axis) if axis != -1 else xp.asarray(dy)[..., None]
+        g = xp.expand_dims(xp.asarray(dy), axis=axis)
         d1 = x2 * (xp.conj(g) if is_complex(g) else g)
         return NO_TANGENT, project_1(d1), project_2(x1 * g)
 

@@ -8,16 +8,17 @@ and projects the result onto ``x``. Parameters other than ``x`` get ``NoTangent(
 Gathers (maps whose every output element is one input element, or a constant) also have a
 generic adjoint: ``source_map`` runs the map on the numbers ``1 .. x.size`` to learn where each
 output element comes from (``0`` for a constant), and ``scatter_add`` sends cotangents back along
-that map, adding up elements read more than once.
+that map, adding up elements read more than once. The map is computed on NumPy integers; the
+sums are ``np.bincount``'s, which has a rule, so the adjoint is differentiable again.
+
+``np.flip``'s rules, for instance, are ``linear_rule(np.flip, flip_adjoint)`` with an adjoint
+that flips the cotangent back:
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
->>> def double(x):
-...     return 2 * x
->>> linear_rule(double, lambda dy, shape: 2 * dy)
->>> y, pullback = rrule(double, np.ones(2))
+>>> y, pullback = rrule(np.flip, np.array([1.0, 2.0]))
 >>> pullback(np.array([1.0, 3.0]))[1]
-array([2., 6.])
+array([3., 1.])
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import numpy as np
 
 from chainrules.core.names import function_name
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo, _ProjectNoTangent
+from chainrules.core.projection import ProjectTo, _ProjectNoTangent, unbroadcast_axes
 from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
@@ -43,6 +44,9 @@ __all__ = [
     "dense_nested",
     "linear_rule",
     "nest_like",
+    "projector",
+    "register_rules",
+    "tangent_value",
     "scatter_add",
     "shape_of",
     "short_name",
@@ -57,9 +61,13 @@ def short_name(f: Any) -> str:
 
 
 def shape_of(x: Any) -> tuple[int, ...]:
-    """The shape of an array or a Python number, as a tuple of Python ints."""
+    """The shape of an array, a Python number or a nested list, as a tuple of Python ints.
+
+    >>> shape_of(np.ones((2, 1))), shape_of(1.5), shape_of([[1.0, 2.0]])
+    ((2, 1), (), (1, 2))
+    """
     shape = getattr(x, "shape", None)
-    return () if shape is None else tuple(shape)
+    return np.shape(x) if shape is None else tuple(shape)
 
 
 def has_tangent(y: Any) -> bool:
@@ -113,7 +121,7 @@ def linear_rule(
         if supports is not None and not supports(*params, **kwargs):
             return None
         y = run(x, *params, **kwargs)
-        project_x = ProjectTo(x)
+        project_x = projector(x)
         x_shape = shape_of(x)
         no_tangents = (NO_TANGENT,) * len(params)
 
@@ -130,17 +138,38 @@ def linear_rule(
         if supports is not None and not supports(*params, **kwargs):
             return None
         y = run(x, *params, **kwargs)
-        dx = unthunk(tangents[1])
+        dx = tangent_value(tangents[1], x)
         if not has_tangent(y) or isinstance(dx, NoTangent):
             return y, NO_TANGENT
         if isinstance(dx, AbstractZero):
             return y, ZERO_TANGENT
         return y, push(dx, *params, **kwargs)
 
-    for rule, table in ((linear_rrule, rrule), (linear_frule, frule)):
-        rule.__qualname__ = rule.__name__ = f"{label}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+    register_rules(f, linear_rrule, linear_frule, keywords=keywords, name=label)
+
+
+def register_rules(
+    f: Any,
+    rrule_fn: Callable[..., Any],
+    frule_fn: Callable[..., Any],
+    *,
+    keywords: tuple[str, ...] | None = None,
+    name: str | None = None,
+    also: tuple[Any, ...] = (),
+) -> None:
+    """Register ``rrule_fn`` and ``frule_fn`` for ``f`` and for each alias in ``also``.
+
+    ``keywords`` are the keyword arguments the rules accept (by default, those their
+    signatures name); ``name`` renames them ``{name}_rrule`` and ``{name}_frule`` (rules made
+    in a loop).
+    """
+    for rule, table in ((rrule_fn, rrule), (frule_fn, frule)):
+        if name is not None:
+            rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
+        if keywords is not None:
+            setattr(rule, "_chainrules_keywords", tuple(keywords))  # noqa: B010
+        for key in (f, *also):
+            table.register(key)(rule)
 
 
 def source_map(
@@ -231,6 +260,39 @@ def gather_adjoint(gather: Callable[..., Any]) -> Callable[..., Any]:
     return gather_adjoint_map
 
 
+def tangent_value(t: Any, primal: Any) -> Any:
+    """A tangent as a value a NumPy function takes: unthunked; for a list primal, nested lists.
+
+    Zeros stay zeros for an array primal (rules skip them); inside a list they become arrays.
+
+    >>> tangent_value(ZERO_TANGENT, [1.0, 2.0])
+    [array(0.), array(0.)]
+    """
+    t = unthunk(t)
+    if isinstance(primal, list | tuple) and not isinstance(t, NoTangent):
+        return dense_nested(t, primal)
+    return t
+
+
+def projector(x: Any) -> Callable[[Any], Any]:
+    """``ProjectTo(x)``, also taking an array cotangent for a (nested) list or tuple ``x``.
+
+    NumPy functions accept lists where they take arrays; the cotangent of such an argument is
+    a ``Tangent`` of the list, laid out by ``nest_like``.
+
+    >>> projector([1.0, 2.0])(np.array([3.0, 4.0]))
+    MutableTangent[list](3.0, 4.0)
+    """
+    project = ProjectTo(x)
+    if not isinstance(x, list | tuple):
+        return project
+
+    def project_nested(dx: Any) -> Any:
+        return project(nest_like(unthunk(dx), x))
+
+    return project_nested
+
+
 def nest_like(dx: Any, primal: Any) -> Any:
     """An array cotangent laid out like a nested list or tuple primal, for projection onto it.
 
@@ -241,6 +303,10 @@ def nest_like(dx: Any, primal: Any) -> Any:
     """
     if not isinstance(primal, list | tuple) or isinstance(dx, AbstractZero):
         return dx
+    shape = np.shape(primal)
+    if shape_of(dx) != shape:  # broadcast against other arguments: sum back first
+        xp = array_namespace(dx)
+        dx = xp.reshape(xp.sum(dx, axis=unbroadcast_axes(shape, shape_of(dx))), shape)
     return type(primal)(nest_like(dx[i], p) for i, p in enumerate(primal))
 
 

@@ -18,6 +18,7 @@ array([[0.5 ],
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,13 +36,18 @@ __all__ = [
     "is_complex",
     "lower_hermitian",
     "lower_hermitian_cotangent",
+    "lower_symmetric",
+    "lower_symmetric_cotangent",
     "mH",
     "mT",
     "output_fields",
     "output_tangent",
     "safe_reciprocal",
     "skew",
+    "solve_triangular",
+    "solve_triangular_right",
     "sym",
+    "trailing",
 ]
 
 
@@ -90,6 +96,13 @@ def diag_embed(d: Any) -> Any:
     return d[..., :, None] * xp.eye(n, dtype=d.dtype)
 
 
+def trailing(d: Any, count: int = 2) -> Any:
+    """``d`` (an array, a NumPy or Python scalar, a tracked scalar) with ``count`` trailing
+    axes of length one, to scale a stack of matrices (or vectors) by it."""
+    xp = array_namespace(d)
+    return xp.reshape(d, tuple(getattr(d, "shape", ())) + (1,) * count)
+
+
 def safe_reciprocal(d: Any, tol: Any) -> Any:
     """``1 / d`` where ``|d| > tol`` and ``0`` elsewhere, with no division by a small ``d``.
 
@@ -114,6 +127,22 @@ def lower_hermitian(a: Any, upper: bool = False) -> Any:
     return tri + mH(tri) + diag_embed(xp.astype(diagonal, a.dtype))
 
 
+def lower_symmetric(a: Any, upper: bool = False) -> Any:
+    """The complex-symmetric matrix (``m^T = m``) that a function reading one triangle of
+    ``a`` sees: that triangle, transposed onto the other, and ``a``'s diagonal."""
+    xp = array_namespace(a)
+    tri = xp.triu(a, k=1) if upper else xp.tril(a, k=-1)
+    return tri + mT(tri) + diag_embed(xp.linalg.diagonal(a))
+
+
+def lower_symmetric_cotangent(g: Any, upper: bool = False) -> Any:
+    """The adjoint of ``lower_symmetric``: ``tril(g + g^T, -1) + diag(g)``."""
+    xp = array_namespace(g)
+    both = g + mT(g)
+    tri = xp.triu(both, k=1) if upper else xp.tril(both, k=-1)
+    return tri + diag_embed(xp.linalg.diagonal(g))
+
+
 def lower_hermitian_cotangent(g: Any, upper: bool = False) -> Any:
     """The cotangent on the triangle read, from the gradient ``g`` with respect to the
     Hermitian matrix that ``lower_hermitian`` gives: ``tril(g + g^H, -1) + Re diag(g)``.
@@ -129,6 +158,30 @@ def lower_hermitian_cotangent(g: Any, upper: bool = False) -> Any:
     if is_complex(g):
         diagonal = xp.astype(xp.real(diagonal), g.dtype)
     return tri + diag_embed(diagonal)
+
+
+def solve_triangular(t: Any, b: Any, *, lower: bool, adjoint: bool = False) -> Any:
+    """``t^{-1} b`` (``t^{-H} b`` with ``adjoint``) for a triangular ``t``, stacks allowed.
+
+    NumPy inputs go to LAPACK's triangular solver; other array types (an engine's tracked
+    values) to their namespace's general ``linalg.solve``, which an engine records.
+    """
+    if type(t) is np.ndarray and type(b) is np.ndarray:
+        # NumPy-only path: SciPy's LAPACK wrappers accept nothing else.
+        batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
+        t = np.broadcast_to(t, batch + t.shape[-2:])
+        b = np.broadcast_to(b, batch + b.shape[-2:])
+        return sla.solve_triangular(
+            t, b, lower=lower, trans=2 if adjoint else 0, check_finite=False
+        )
+    xp = array_namespace(t, b)
+    t, b = _batch_broadcast(mH(t) if adjoint else t, b)
+    return xp.linalg.solve(t, b)
+
+
+def solve_triangular_right(b: Any, t: Any, *, lower: bool, adjoint: bool = False) -> Any:
+    """``b t^{-1}`` (``b t^{-H}`` with ``adjoint``) for a triangular ``t``."""
+    return mH(solve_triangular(t, mH(b), lower=lower, adjoint=not adjoint))
 
 
 def output_fields(dy: Any, names: Sequence[str]) -> tuple[Any, ...]:
@@ -176,10 +229,17 @@ class Factored:
         self.batch = tuple(a.shape[:-2])
         self.lu: Any = None
         if type(a) is np.ndarray:
-            # NumPy-only path: SciPy's LAPACK wrappers accept nothing else.
-            self.lu = sla.lu_factor(a, check_finite=False)
-            if np.any(np.linalg.diagonal(self.lu[0]) == 0):
-                raise np.linalg.LinAlgError("Singular matrix")
+            # NumPy-only path: SciPy's LAPACK wrappers accept nothing else. A singular matrix
+            # is for the caller to judge (slogdet gives -inf, solve raises).
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", sla.LinAlgWarning)
+                self.lu = sla.lu_factor(a, check_finite=False)
+
+    def require_invertible(self) -> Factored:
+        """``self``, after raising ``LinAlgError`` as NumPy does if the matrix is singular."""
+        if self.lu is not None and np.any(np.linalg.diagonal(self.lu[0]) == 0):
+            raise np.linalg.LinAlgError("Singular matrix")
+        return self
 
     def solve(self, b: Any, adjoint: bool = False) -> Any:
         """``a^{-1} b`` (``a^{-H} b`` with ``adjoint``) for ``b`` of shape (..., n, k)."""

@@ -3,8 +3,9 @@
 Each product is linear in each factor. The pushforward is the sum over factors of the product
 with that factor replaced by its tangent; the pullback contracts the output cotangent with the
 other factors, conjugated (the holomorphic convention: ``d_a = dy @ conj(b).T`` for
-``a @ b``), and projects the result onto the factor, which sums over broadcast axes. ``vdot``
-conjugates its first factor, so that factor's cotangent is ``b * conj(dy)``. Cotangents of the
+``a @ b``), and projects the result onto the factor, which sums over broadcast axes. ``vdot``,
+``vecdot`` and ``vecmat`` conjugate their first factor, whose cotangent is then ``b * conj(dy)``
+(summed or contracted as the product asks). ``einsum`` has a module of its own. Cotangents of the
 factors are ``Thunk``\\s: an engine that needs one of them never computes the other.
 
 >>> import numpy as np
@@ -25,13 +26,11 @@ import numpy as np
 
 from chainrules.core.algebra import add
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo
-from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import Thunk, unthunk
 
 from .axes import normalize_axis
-from .linear_maps import has_tangent, shape_of
+from .linear_maps import has_tangent, projector, register_rules, shape_of, tangent_value
 
 __all__ = ["conj", "multilinear_frule"]
 
@@ -58,15 +57,17 @@ def multilinear_frule(f: Callable[..., Any], tangents: tuple, *factors: Any, **k
 
     Each term replaces one factor by its tangent; zero tangents drop their term.
 
-    >>> multilinear_frule(np.multiply, (None, 1.0, ZERO_TANGENT), 2.0, 3.0)
-    (6.0, 3.0)
+    >>> multilinear_frule(np.outer, (None, np.ones(2), ZERO_TANGENT), np.ones(2), np.ones(1))
+    (array([[1.],
+           [1.]]), array([[1.],
+           [1.]]))
     """
     y = f(*factors, **kwargs)
     if not has_tangent(y):
         return y, NO_TANGENT
     total: Any = ZERO_TANGENT
     for i, t in enumerate(tangents[1 : len(factors) + 1]):
-        t = unthunk(t)
+        t = tangent_value(t, factors[i])
         if isinstance(t, AbstractZero | NoTangent) or t is None:
             continue
         term = f(*factors[:i], t, *factors[i + 1 :], **kwargs)
@@ -81,9 +82,7 @@ def _register_bilinear(f: Any, rule: Callable[..., Any], also: tuple[Any, ...] =
         return multilinear_frule(f, tangents, a, b)
 
     bilinear_frule.__name__ = bilinear_frule.__qualname__ = f"{f.__name__}_frule"
-    for key in (f, *also):
-        rrule.register(key)(rule)
-        frule.register(key)(bilinear_frule)
+    register_rules(f, rule, bilinear_frule, also=also)
 
 
 def _pair(project_a: Any, project_b: Any, da: Callable[[], Any], db: Callable[[], Any]):
@@ -103,7 +102,7 @@ def _pair(project_a: Any, project_b: Any, da: Callable[[], Any], db: Callable[[]
 def _matmul_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
     y = xp.matmul(x1, x2)
-    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+    project_1, project_2 = projector(x1), projector(x2)
     n1, n2 = len(shape_of(x1)), len(shape_of(x2))
 
     def matmul_pullback(dy: Any) -> tuple[Any, ...]:
@@ -146,7 +145,7 @@ _register_bilinear(np.matmul, _matmul_rrule, also=(np.ndarray.__matmul__,))
 def _matvec_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
     y = np.matvec(x1, x2)
-    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+    project_1, project_2 = projector(x1), projector(x2)
 
     def matvec_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
@@ -166,7 +165,7 @@ def _matvec_rrule(x1: Any, x2: Any) -> Any:
 def _vecmat_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
     y = np.vecmat(x1, x2)
-    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+    project_1, project_2 = projector(x1), projector(x2)
 
     def vecmat_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
@@ -186,7 +185,7 @@ def _vecmat_rrule(x1: Any, x2: Any) -> Any:
 def _vecdot_rrule(x1: Any, x2: Any, *, axis: int = -1) -> Any:
     xp = array_namespace(x1, x2)
     y = np.vecdot(x1, x2, axis=axis)
-    project_1, project_2 = ProjectTo(x1), ProjectTo(x2)
+    project_1, project_2 = projector(x1), projector(x2)
     ndim = max(len(shape_of(x1)), len(shape_of(x2)))
     axis = normalize_axis(axis, ndim)
 
@@ -212,8 +211,7 @@ def _vecdot_frule(tangents: tuple, x1: Any, x2: Any, *, axis: int = -1) -> Any:
 
 _register_bilinear(np.matvec, _matvec_rrule)
 _register_bilinear(np.vecmat, _vecmat_rrule)
-rrule.register(np.vecdot)(_vecdot_rrule)
-frule.register(np.vecdot)(_vecdot_frule)
+register_rules(np.vecdot, _vecdot_rrule, _vecdot_frule)
 
 # ---- tensordot, dot, inner ---------------------------------------------------------------------
 
@@ -260,7 +258,7 @@ def _contraction_rrule(f: Any, contracted_of: Callable[[int, int], Any]) -> Call
         args = (*args, *kwargs.values())
         xp = array_namespace(a, b)
         y = f(a, b, *args)
-        project_a, project_b = ProjectTo(a), ProjectTo(b)
+        project_a, project_b = projector(a), projector(b)
         n1, n2 = len(shape_of(a)), len(shape_of(b))
         contracted = None if n1 == 0 or n2 == 0 else contracted_of(n1, n2, *args)
 
@@ -304,10 +302,7 @@ def _register_contraction(
         return multilinear_frule(lambda x, y: f(x, y, *args), tangents, a, b)
 
     contraction_frule.__name__ = contraction_frule.__qualname__ = f"{f.__name__}_frule"
-    for r, table in ((rule, rrule), (contraction_frule, frule)):
-        r._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        for key in (f, *also):
-            table.register(key)(r)
+    register_rules(f, rule, contraction_frule, keywords=keywords, also=also)
 
 
 _register_contraction(np.tensordot, _tensordot_axes, keywords=("axes",))
@@ -320,7 +315,7 @@ _register_contraction(np.inner, _inner_axes)
 def _vdot_rrule(a: Any, b: Any) -> Any:
     xp = array_namespace(a, b)
     y = np.vdot(a, b)
-    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    project_a, project_b = projector(a), projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
 
     def vdot_pullback(dy: Any) -> tuple[Any, ...]:
@@ -341,7 +336,7 @@ def _vdot_rrule(a: Any, b: Any) -> Any:
 def _outer_rrule(a: Any, b: Any) -> Any:
     xp = array_namespace(a, b)
     y = np.outer(a, b)
-    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    project_a, project_b = projector(a), projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
 
     def outer_pullback(dy: Any) -> tuple[Any, ...]:
@@ -369,7 +364,7 @@ _register_bilinear(np.outer, _outer_rrule)
 def _kron_rrule(a: Any, b: Any) -> Any:
     xp = array_namespace(a, b)
     y = np.kron(a, b)
-    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    project_a, project_b = projector(a), projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
     ndim = max(len(a_shape), len(b_shape))
     a_full = (1,) * (ndim - len(a_shape)) + a_shape
@@ -416,7 +411,7 @@ def _cross_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
     if not a_shape or not b_shape or a_shape[axisa] != 3 or b_shape[axisb] != 3:
         return None  # two-component vectors (deprecated by NumPy): no rule
     y = np.cross(a, b, axisa, axisb, axisc)
-    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    project_a, project_b = projector(a), projector(b)
     # The vector axis as counted from the end, so that it survives broadcasting.
     back_a = normalize_axis(axisa, len(a_shape)) - len(a_shape)
     back_b = normalize_axis(axisb, len(b_shape)) - len(b_shape)
@@ -450,7 +445,4 @@ def _cross_frule(tangents: tuple, a: Any, b: Any, *args: Any, **kwargs: Any) -> 
     return multilinear_frule(np.cross, tangents, a, b, axisa=axisa, axisb=axisb, axisc=axisc)
 
 
-for _rule in (_cross_rrule, _cross_frule):
-    _rule._chainrules_keywords = ("axisa", "axisb", "axisc", "axis")  # type: ignore[attr-defined]
-rrule.register(np.cross)(_cross_rrule)
-frule.register(np.cross)(_cross_frule)
+register_rules(np.cross, _cross_rrule, _cross_frule, keywords=("axisa", "axisb", "axisc", "axis"))

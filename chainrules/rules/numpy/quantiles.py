@@ -11,8 +11,10 @@ For the ``linear`` method the result is also differentiable in ``q``:
 ``d/dq = (n - 1) * (s[hi] - s[lo])`` (divided by 100 for percentiles); the other methods are
 piecewise constant in ``q``. An integer ``q`` has no tangent.
 
-The weights depend on the data only through comparisons; they are computed in the forward pass
-with NumPy (only NumPy inputs reach these rules) and enter the pullback as constants.
+The weights depend on the data only through comparisons (boolean and integer results, plain
+NumPy values even for an engine's tracked data), so they enter the pullback as constants and
+second derivatives in the data work. They are built from the value of ``q``: a tracked ``q``
+(second derivatives involving ``q``) is not supported.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -107,11 +109,12 @@ class _OrderWeights:
         dx = self.weights * xp.reshape(xp.asarray(dy), kept)
         return xp.sum(dx, axis=tuple(range(len(self.q_shape)))) if self.q_shape else dx
 
-    def q_cotangent(self, dy: Any, scale: float) -> Any:
+    def q_cotangent(self, dy: Any) -> Any:
+        """The cotangent of the fraction ``q`` for a cotangent ``dy`` of the quantiles."""
         xp = array_namespace(dy)
         kept = self.q_shape + reduced_shape(self.shape, self.axes)
         products = xp.real(self.slope * xp.reshape(xp.asarray(dy), kept))
-        return xp.sum(products, axis=tuple(range(len(self.q_shape), len(kept)))) * scale
+        return xp.sum(products, axis=tuple(range(len(self.q_shape), len(kept))))
 
 
 def _fraction(method: str, position: Any, fraction: Any, lo: Any) -> Any:
@@ -140,12 +143,14 @@ def _share(flat: Any, value: Any, weight: np.ndarray) -> np.ndarray:
     return ties * (weight[..., None] / count)
 
 
-def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, scale, has_q):
+def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, per, has_q):
     if has_q:
         y = f(a, q, axis, method=method, keepdims=keepdims)
     else:
         y = f(a, axis, keepdims=keepdims)
-    order = _OrderWeights(a, np.asarray(q) * scale, axis, method, skip_nan)
+    # q as NumPy turns it into a fraction (q / 100 for percentiles), so the order statistics
+    # picked match NumPy's even where q (n - 1) is an integer.
+    order = _OrderWeights(a, np.true_divide(q, per), axis, method, skip_nan)
     project_a = ProjectTo(a)
     project_q = ProjectTo(q)  # median passes its fixed q = 0.5, which gets no cotangent
 
@@ -157,12 +162,12 @@ def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, scale, has_q):
         da = project_a(order.spread(dy))
         if not has_q:
             return NO_TANGENT, da
-        return NO_TANGENT, da, project_q(order.q_cotangent(dy, scale))
+        return NO_TANGENT, da, project_q(order.q_cotangent(dy) / per)
 
     return y, quantile_pullback
 
 
-def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, scale, has_q):
+def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, has_q):
     if has_q:
         y = f(a, q, axis, method=method, keepdims=keepdims)
     else:
@@ -171,7 +176,9 @@ def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, scale, 
     dq = unthunk(tangents[2]) if has_q and len(tangents) > 2 else ZERO_TANGENT
     if is_zero(da) and is_zero(dq):
         return y, ZERO_TANGENT
-    order = _OrderWeights(a, np.asarray(q) * scale, axis, method, skip_nan)
+    # q as NumPy turns it into a fraction (q / 100 for percentiles), so the order statistics
+    # picked match NumPy's even where q (n - 1) is an integer.
+    order = _OrderWeights(a, np.true_divide(q, per), axis, method, skip_nan)
     dy: Any = ZERO_TANGENT
     if not is_zero(da):
         if skip_nan:
@@ -180,7 +187,7 @@ def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, scale, 
     if not is_zero(dq):
         xp = array_namespace(dq)
         dq = xp.reshape(xp.asarray(dq), order.q_shape + (1,) * len(order.shape))
-        dy = dy + order.slope * (dq * scale)
+        dy = dy + order.slope * (dq / per)
     return y, ProjectTo(y)(array_namespace(dy).reshape(dy, shape_of(y)))
 
 
@@ -238,21 +245,23 @@ def _nanquantile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=F
 @rrule.register(np.percentile)
 @positional_cotangents
 def _percentile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_rrule(np.percentile, a, q, axis, method, keepdims, False, 0.01, True)
+    return _quantile_rrule(np.percentile, a, q, axis, method, keepdims, False, 100.0, True)
 
 
 @frule.register(np.percentile)
 def _percentile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_frule(np.percentile, tangents, a, q, axis, method, keepdims, False, 0.01, True)
+    return _quantile_frule(
+        np.percentile, tangents, a, q, axis, method, keepdims, False, 100.0, True
+    )
 
 
 @rrule.register(np.nanpercentile)
 @positional_cotangents
 def _nanpercentile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_rrule(np.nanpercentile, a, q, axis, method, keepdims, True, 0.01, True)
+    return _quantile_rrule(np.nanpercentile, a, q, axis, method, keepdims, True, 100.0, True)
 
 
 @frule.register(np.nanpercentile)
 def _nanpercentile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
-    args = (a, q, axis, method, keepdims, True, 0.01, True)
+    args = (a, q, axis, method, keepdims, True, 100.0, True)
     return _quantile_frule(np.nanpercentile, tangents, *args)

@@ -11,6 +11,8 @@ Conventions at the hard points:
   ends. It is exact with any number of zeros, and its own derivative (through ``cumprod``'s
   division-free rule) is exact too: the Hessian of ``prod`` at ``[1, 2]`` is ``[[0, 1], [1, 0]]``.
 * The NaN-skipping reductions give a zero cotangent at NaN positions.
+* ``sum``'s cotangent (without ``where``) is a read-only broadcast view of ``dy``, not a copy;
+  accumulating it in place needs a copy first, as ``add_`` makes.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule

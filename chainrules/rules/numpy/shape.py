@@ -23,7 +23,6 @@ import numpy as np
 
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo, _ProjectNoTangent
-from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
@@ -34,6 +33,9 @@ from .linear_maps import (
     dense_nested,
     has_tangent,
     linear_rule,
+    nest_like,
+    projector,
+    register_rules,
     shape_of,
 )
 
@@ -135,6 +137,12 @@ def _identity_adjoint(dy: Any, x_shape: tuple[int, ...], *params: Any, **kwargs:
 linear_rule(np.broadcast_to, _identity_adjoint, keywords=("subok",))
 linear_rule(np.copy, _identity_adjoint, keywords=("order", "subok"))
 linear_rule(np.ndarray.copy, _identity_adjoint, keywords=("order",), primal=call_method("copy"))
+linear_rule(
+    np.ndarray.to_device,
+    _identity_adjoint,
+    keywords=("stream",),
+    primal=call_method("to_device"),
+)
 linear_rule(np.astype, _identity_adjoint, keywords=("copy",))
 linear_rule(
     np.ndarray.astype,
@@ -246,7 +254,8 @@ def _joined(f: Any, kind: str, default_axis: Any) -> None:
             if isinstance(dy, AbstractZero):
                 return (NO_TANGENT, project(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
             pieces = _split_back(dy, promoted, axis, shapes)
-            return (NO_TANGENT, project(pieces), *(NO_TANGENT,) * len(args))
+            nested = [nest_like(p, a) for p, a in zip(pieces, arrays, strict=True)]
+            return (NO_TANGENT, project(nested), *(NO_TANGENT,) * len(args))
 
         joined_pullback.__name__ = joined_pullback.__qualname__ = f"{label}_pullback"
         return y, joined_pullback
@@ -265,10 +274,7 @@ def _joined(f: Any, kind: str, default_axis: Any) -> None:
         keywords = ("axis", "dtype", "casting")
     elif kind in ("hstack", "vstack"):
         keywords = ("dtype", "casting")
-    for rule, table in ((joined_rrule, rrule), (joined_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+    register_rules(f, joined_rrule, joined_frule, keywords=keywords, name=label)
 
 
 _joined(np.concatenate, "concatenate", 0)
@@ -298,7 +304,7 @@ def _split(f: Any) -> None:
 
     def split_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
         ys = f(x, *args, **kwargs)
-        project_x = ProjectTo(x)
+        project_x = projector(x)
         x_shape = shape_of(x)
         axis = _split_axis(f, len(x_shape), args, kwargs)
         shapes = [shape_of(y) for y in ys]
@@ -332,10 +338,7 @@ def _split(f: Any) -> None:
         return ys, _sequence_tangent(list(f(dx, *args, **kwargs)), ys)
 
     keywords = ("axis",) if f in (np.split, np.array_split, np.unstack) else ()
-    for rule, table in ((split_rrule, rrule), (split_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+    register_rules(f, split_rrule, split_frule, keywords=keywords, name=label)
 
 
 for _splitter in (np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack):
@@ -354,7 +357,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
             ys_list = [ys]
         else:
             ys_list = list(ys)
-        projects = [ProjectTo(a) for a in arrays]
+        projects = [projector(a) for a in arrays]
         shapes = [shape_of(a) for a in arrays]
 
         def tuple_pullback(dy: Any) -> tuple[Any, ...]:
@@ -376,7 +379,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
     def tuple_frule(tangents: tuple, *arrays: Any, **kwargs: Any) -> Any:
         ys = f(*arrays, **kwargs)
         outs = ys if isinstance(ys, tuple | list) else (ys,)
-        dys = []
+        dys: list[Any] = []
         for dx, y in zip(tangents[1:], outs, strict=True):
             dx = unthunk(dx)
             if not has_tangent(y) or isinstance(dx, NoTangent):
@@ -393,10 +396,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
             return ys, dys[0]
         return ys, Tangent(type(ys), *dys)
 
-    for rule, table in ((tuple_rrule, rrule), (tuple_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{label}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+    register_rules(f, tuple_rrule, tuple_frule, keywords=keywords, name=label)
 
 
 _tuple_out(np.broadcast_arrays, _identity_adjoint, keywords=("subok",))
@@ -409,7 +409,7 @@ for _atleast in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
 
 def _meshgrid_rrule(*xi: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True):
     ys = np.meshgrid(*xi, indexing=indexing, sparse=sparse, copy=copy)
-    projects = [ProjectTo(x) for x in xi]
+    projects = [projector(x) for x in xi]
     shapes = [shape_of(x) for x in xi]
     axes = list(range(len(xi)))
     if indexing == "xy" and len(xi) > 1:
@@ -439,9 +439,9 @@ def _meshgrid_frule(tangents: tuple, *xi: Any, **kwargs: Any) -> Any:
     return ys, Tangent(type(ys), *np.meshgrid(*dense, **kwargs))
 
 
-_meshgrid_frule._chainrules_keywords = ("indexing", "sparse", "copy")  # type: ignore[attr-defined]
-rrule.register(np.meshgrid)(_meshgrid_rrule)
-frule.register(np.meshgrid)(_meshgrid_frule)
+register_rules(
+    np.meshgrid, _meshgrid_rrule, _meshgrid_frule, keywords=("indexing", "sparse", "copy")
+)
 
 # ---- block: nested lists of arrays joined along several axes ---------------------------------
 
@@ -496,5 +496,4 @@ def _block_frule(tangents: tuple, arrays: Any) -> Any:
     return y, np.block(dense_nested(dx, arrays))
 
 
-rrule.register(np.block)(_block_rrule)
-frule.register(np.block)(_block_frule)
+register_rules(np.block, _block_rrule, _block_frule)

@@ -148,13 +148,13 @@ def _permutation_frule(tangents: tuple, y: Any, permutation: Any) -> tuple[Any, 
 
 @rrule.register(np.sort)
 @positional_cotangents
-def _sort_rrule(a, axis=-1, *, kind=None, stable=None):
+def _sort_rrule(a, axis=-1, kind=None, *, stable=None):
     permutation, y = _sorting(a, axis)
     return _permutation_rrule(a, y, permutation, "sort_pullback")
 
 
 @frule.register(np.sort)
-def _sort_frule(tangents, a, axis=-1, *, kind=None, stable=None):
+def _sort_frule(tangents, a, axis=-1, kind=None, *, stable=None):
     permutation, y = _sorting(a, axis)
     return _permutation_frule(tangents, y, lambda: permutation)
 
@@ -197,7 +197,7 @@ def _partitioning(a: Any, y: Any, axis: Any) -> _Permutation:
 
 @rrule.register(np.partition)
 @positional_cotangents
-def _partition_rrule(a, kth, axis=-1, *, kind="introselect"):
+def _partition_rrule(a, kth, axis=-1, kind="introselect"):
     y = np.partition(a, kth, axis, kind)
     _, pullback = _permutation_rrule(a, y, _partitioning(a, y, axis), "partition_pullback")
 
@@ -208,7 +208,7 @@ def _partition_rrule(a, kth, axis=-1, *, kind="introselect"):
 
 
 @frule.register(np.partition)
-def _partition_frule(tangents, a, kth, axis=-1, *, kind="introselect"):
+def _partition_frule(tangents, a, kth, axis=-1, kind="introselect"):
     y = np.partition(a, kth, axis, kind)
     return _permutation_frule(tangents, y, lambda: _partitioning(a, y, axis))
 

@@ -146,7 +146,7 @@ def _var_family_frule(f, tangents, a, axis, dtype, ddof, keepdims, where, correc
 @rrule.register(np.ndarray.var)
 @rrule.register(np.var)
 @positional_cotangents
-def _var_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+def _var_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
     return _var_family_rrule(
         np.var, a, axis, dtype, ddof, keepdims, where, correction, False, False
     )
@@ -155,7 +155,7 @@ def _var_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, 
 @frule.register(np.ndarray.var)
 @frule.register(np.var)
 def _var_frule(
-    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
 ):
     args = (a, axis, dtype, ddof, keepdims, where, correction, False, False)
     return _var_family_frule(np.var, tangents, *args)
@@ -164,14 +164,14 @@ def _var_frule(
 @rrule.register(np.ndarray.std)
 @rrule.register(np.std)
 @positional_cotangents
-def _std_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+def _std_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
     return _var_family_rrule(np.std, a, axis, dtype, ddof, keepdims, where, correction, False, True)
 
 
 @frule.register(np.ndarray.std)
 @frule.register(np.std)
 def _std_frule(
-    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
 ):
     args = (a, axis, dtype, ddof, keepdims, where, correction, False, True)
     return _var_family_frule(np.std, tangents, *args)
@@ -179,7 +179,7 @@ def _std_frule(
 
 @rrule.register(np.nanvar)
 @positional_cotangents
-def _nanvar_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+def _nanvar_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
     return _var_family_rrule(
         np.nanvar, a, axis, dtype, ddof, keepdims, where, correction, True, False
     )
@@ -187,7 +187,7 @@ def _nanvar_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=Non
 
 @frule.register(np.nanvar)
 def _nanvar_frule(
-    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
 ):
     args = (a, axis, dtype, ddof, keepdims, where, correction, True, False)
     return _var_family_frule(np.nanvar, tangents, *args)
@@ -195,7 +195,7 @@ def _nanvar_frule(
 
 @rrule.register(np.nanstd)
 @positional_cotangents
-def _nanstd_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None):
+def _nanstd_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
     return _var_family_rrule(
         np.nanstd, a, axis, dtype, ddof, keepdims, where, correction, True, True
     )
@@ -203,7 +203,7 @@ def _nanstd_rrule(a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=Non
 
 @frule.register(np.nanstd)
 def _nanstd_frule(
-    tangents, a, axis=None, dtype=None, ddof=0, *, keepdims=False, where=None, correction=None
+    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
 ):
     args = (a, axis, dtype, ddof, keepdims, where, correction, True, True)
     return _var_family_frule(np.nanstd, tangents, *args)

@@ -5,8 +5,14 @@ array namespace, so a pullback runs on an engine's tracked values too; for plain
 is NumPy, whose result projection turns back into a Python float). Integer arguments have no
 tangent. ``log`` takes its optional base; ``hypot`` any number of coordinates, with derivative
 0 at the origin; ``pow`` shares NumPy's ``power`` partials (exact at base 0, 0 in the exponent
-where the base is 0). ``sqrt'(0)`` is ``inf``, honestly. ``floor``, ``ceil`` and ``trunc``
-return integers, so they are declared non-differentiable with the predicates.
+where the base is 0). ``sqrt'(0)`` is ``inf``, honestly. ``fsum``, ``prod`` and ``dist``
+take sequences and give structural cotangents (``prod``'s from the other factors, exact at a
+zero factor). ``floor``, ``ceil`` and ``trunc`` return integers, so they are declared
+non-differentiable with the predicates.
+
+The rules run on Python numbers: ``math``'s functions convert their arguments with
+``float()``, so an engine's tracked values cannot pass through them (differentiate through
+NumPy's functions for derivatives of higher order).
 
 >>> import math
 >>> from chainrules.core.registry import rrule
@@ -178,7 +184,7 @@ def _sum_of_tangents(tangent, n):
         d = unthunk(tangent[i])
         if not (d is None or isinstance(d, AbstractZero)):
             total = total + d
-    return ProjectTo(0.0)(total) if not isinstance(total, AbstractZero) else total
+    return total if isinstance(total, AbstractZero) else ProjectTo(0.0)(total)
 
 
 def _products_of_the_others(values):
@@ -196,7 +202,7 @@ def _products_of_the_others(values):
 def _prod_rrule(values, *, start=1):
     """prod(values, start=s): the cotangent of values[i] is dy times s and the other values."""
     values = list(values)
-    project, project_start = ProjectTo(values), ProjectTo(start)
+    project = ProjectTo(values)
     y = math.prod(values, start=start)
 
     def prod_pullback(dy):

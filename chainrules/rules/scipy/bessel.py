@@ -5,12 +5,13 @@ Derivatives in the argument come from the recurrences (DLMF 10.6.2, 10.29.2), e.
 need no division by ``z``. The exponentially scaled ``ive(v, z) = iv(v, z) exp(-|Re z|)`` is not
 holomorphic for complex ``z``; its pullback comes from its real Jacobian.
 
-Derivatives in the order ``v`` have no closed form. For real ``x > 0`` they are computed by
-quadrature of differentiated integral representations (DLMF 10.9.6, 10.9.7, 10.32.4,
-10.32.9), accurate to about 1e-10 for moderate ``|x|`` (below a few hundred, where the
-oscillatory integrals stay resolved) and thunked because they cost a quadrature per element.
-For complex ``z`` they are ``NotImplementedTangent``; at real ``x <= 0`` they are NaN (the
-functions are complex-valued or singular there). An integer order has no tangent.
+Derivatives in the order ``v`` have no closed form. For real ``x > 0`` they are computed from
+the power series differentiated term by term (J and I, for x <= 4) or by quadrature of
+differentiated integral representations (DLMF 10.9.6, 10.9.7, 10.32.4, 10.32.9), accurate to
+about 1e-10 for moderate ``x`` (below a few hundred, where the oscillatory integrals stay
+resolved), and thunked because they cost a quadrature per element. For complex ``z`` they are
+``NotImplementedTangent``; at real ``x <= 0`` they are NaN (the functions are complex-valued
+or singular there). An integer order has no tangent.
 
 ``scipy.special`` computes on NumPy arrays only.
 
@@ -170,6 +171,16 @@ scalar_rule(sc.i0, lambda x, y: sc.i1(x))
 scalar_rule(sc.i1, lambda x, y: (sc.i0(x) + sc.iv(2, x)) / 2)
 scalar_rule(sc.i0e, lambda x, y: sc.i1e(x) - _sign(x) * y)
 scalar_rule(sc.i1e, lambda x, y: (sc.i0e(x) + sc.ive(2, x)) / 2 - _sign(x) * y)
+scalar_rule(sc.k0, lambda x, y: -sc.k1(x))
+scalar_rule(sc.k1, lambda x, y: -(sc.k0(x) + sc.kv(2, x)) / 2)
+scalar_rule(sc.k0e, lambda x, y: y - sc.k1e(x))
+scalar_rule(sc.k1e, lambda x, y: y - (sc.k0e(x) + sc.kve(2, x)) / 2)
+parametric_rule(
+    sc.kn, None, lambda n, x, y: -(sc.kn(np.subtract(n, 1), x) + sc.kn(np.add(n, 1), x)) / 2
+)
+parametric_rule(
+    sc.yn, None, lambda n, x, y: (sc.yn(np.subtract(n, 1), x) - sc.yn(np.add(n, 1), x)) / 2
+)
 
 # ---- real orders: recurrences in z, quadrature in v ------------------------------------------
 

@@ -39,6 +39,7 @@ scalar_rule(sc.erfcinv, lambda x, y: -_SQRT_PI_OVER_TWO * np.exp(y * y))
 
 scalar_rule(sc.ndtr, lambda x, y: np.exp(-x * x / 2) / _SQRT_TWO_PI)
 scalar_rule(sc.ndtri, lambda p, y: _SQRT_TWO_PI * np.exp(y * y / 2))
+scalar_rule(sc.ndtri_exp, lambda t, y: _SQRT_TWO_PI * np.exp(t + y * y / 2))
 # phi(x) / Phi(x) in log space: finite far into the left tail, where both underflow.
 scalar_rule(sc.log_ndtr, lambda x, y: np.exp(-x * x / 2 - _LOG_SQRT_TWO_PI - y))
 

@@ -17,6 +17,7 @@ Hard points: ``rgamma`` at the poles of gamma (0, -1, -2, ...) has the finite de
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -28,15 +29,38 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
+from .integrals import hurwitz_zeta
 from .parametric import is_complex, parametric_rule
 
-__all__ = ["trigamma"]
+__all__ = ["polygamma_via_zeta", "trigamma"]
+
+
+def polygamma_via_zeta(n: Any, x: Any) -> Any:
+    """``scipy.special.polygamma(n, x)``, computed with ufuncs for arrays other than NumPy's.
+
+    SciPy's ``polygamma`` is a Python function that converts its input to NumPy; an engine's
+    tracked arrays get ``(-1)**(n+1) n! zeta(n+1, x)`` (``digamma`` for n = 0) instead, ufuncs
+    that they dispatch, so the result is differentiated again.
+
+    >>> round(float(polygamma_via_zeta(1, 2.0)), 12)  # pi**2/6 - 1
+    0.644934066848
+    """
+    if hurwitz_zeta is None or array_namespace(x) is np:
+        return sc.polygamma(n, x)
+    if np.ndim(n) == 0:
+        order = int(n)
+        if order == 0:
+            return sc.digamma(x)
+        return (-1) ** (order + 1) * math.factorial(order) * hurwitz_zeta(order + 1.0, x)
+    n = np.asarray(n)
+    scale = np.where(n % 2 == 0, -1.0, 1.0) * sc.gamma(n + 1.0)
+    return np.where(n == 0, sc.digamma(x), scale * hurwitz_zeta(n + 1.0, x))
 
 
 def trigamma(z: Any) -> Any:
     """The trigamma function psi'(z), for real and complex ``z``.
 
-    Real ``z`` goes to ``scipy.special.polygamma(1, z)``; complex ``z`` (which ``polygamma``
+    Real ``z`` goes to ``polygamma(1, z)``; complex ``z`` (which ``polygamma``
     does not take) is shifted by the recurrence psi'(z) = psi'(z + 1) + 1/z**2 until its real
     part is at least 16, then summed by the asymptotic series in Bernoulli numbers, accurate to
     double precision there.
@@ -47,7 +71,7 @@ def trigamma(z: Any) -> Any:
     1.6449340668482
     """
     if not is_complex(z):
-        return sc.polygamma(1, z)
+        return polygamma_via_zeta(1, z)
     z = np.asarray(z)
     shift = np.maximum(np.ceil(16.0 - z.real), 0.0)
     total = np.zeros_like(z)
@@ -100,6 +124,11 @@ scalar_rule(
     lambda a, b, y: sc.digamma(b) - sc.digamma(a + b),
 )
 scalar_rule(
+    sc.binom,
+    lambda n, k, y: y * (sc.digamma(n + 1) - sc.digamma(n - k + 1)),
+    lambda n, k, y: y * (sc.digamma(n - k + 1) - sc.digamma(k + 1)),
+)
+scalar_rule(
     sc.poch,
     lambda z, m, y: y * (sc.digamma(z + m) - sc.digamma(z)),
     lambda z, m, y: y * sc.digamma(z + m),
@@ -107,7 +136,12 @@ scalar_rule(
 
 # ---- polygamma: the order n is an integer, without tangent -----------------------------------
 
-parametric_rule(sc.polygamma, None, lambda n, x, y: sc.polygamma(np.add(n, 1), x))
+parametric_rule(
+    sc.polygamma,
+    None,
+    lambda n, x, y: polygamma_via_zeta(np.add(n, 1), x),
+    forward=polygamma_via_zeta,
+)
 
 # ---- multigammaln: log of the multivariate gamma function, d an integer ----------------------
 

@@ -34,17 +34,17 @@ import numpy as np
 import scipy.integrate
 import scipy.special as sc
 
-from .parametric import parametric_rule
+from .parametric import SharedPartial, parametric_rule
 
 __all__ = ["betainc_da_db", "gammainc_da"]
 
 _QUAD = {"epsabs": 0.0, "epsrel": 1e-12, "limit": 200}
 
 
-def _ratio(weight: Any, g: Any, lo: float, hi: float, **options: Any) -> float:
+def _ratio(weight: Any, g: Any, lo: float, hi: float) -> float:
     """E[g] under the (unnormalized) density ``weight`` on [lo, hi], by quadrature."""
-    den = scipy.integrate.quad(weight, lo, hi, **options, **_QUAD)[0]
-    num = scipy.integrate.quad(lambda t: weight(t) * g(t), lo, hi, **options, **_QUAD)[0]
+    den = scipy.integrate.quad(weight, lo, hi, **_QUAD)[0]
+    num = scipy.integrate.quad(lambda t: weight(t) * g(t), lo, hi, **_QUAD)[0]
     return num / den
 
 
@@ -132,7 +132,7 @@ def _betainc_da_db_scalar_lower(a: float, b: float, x: float) -> tuple[float, fl
 def betainc_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     """The derivatives of ``betainc(a, b, x)`` in ``a`` and in ``b``.
 
-    >>> da, db = betainc_da_db(1.0, 1.0, 0.5)  # I_x(1, 1) = x: no dependence on a, b... almost
+    >>> da, db = betainc_da_db(1.0, 1.0, 0.5)  # x log x and -(1 - x) log(1 - x)
     >>> round(float(da), 10), round(float(db), 10)
     (-0.3465735903, 0.3465735903)
     """
@@ -164,17 +164,75 @@ parametric_rule(
 
 # ---- incomplete beta ------------------------------------------------------------------------
 
+
+def _betainc_da_db(a: Any, b: Any, x: Any, y: Any) -> tuple[Any, Any]:
+    return betainc_da_db(a, b, x)
+
+
+def _betaincc_da_db(a: Any, b: Any, x: Any, y: Any) -> tuple[Any, Any]:
+    da, db = betainc_da_db(a, b, x)
+    return -da, -db
+
+
 parametric_rule(
     sc.betainc,
-    lambda a, b, x, y: betainc_da_db(a, b, x)[0],
-    lambda a, b, x, y: betainc_da_db(a, b, x)[1],
+    SharedPartial(_betainc_da_db, 0),
+    SharedPartial(_betainc_da_db, 1),
     _betainc_dx,
     costly=(0, 1),
 )
 parametric_rule(
     sc.betaincc,
-    lambda a, b, x, y: -betainc_da_db(a, b, x)[0],
-    lambda a, b, x, y: -betainc_da_db(a, b, x)[1],
+    SharedPartial(_betaincc_da_db, 0),
+    SharedPartial(_betaincc_da_db, 1),
     lambda a, b, x, y: -_betainc_dx(a, b, x, y),
+    costly=(0, 1),
+)
+
+# ---- inverses: x with gammainc(a, x) = p, betainc(a, b, x) = p ----------------------------------
+# By the implicit function theorem, dx/dp = 1 / density and dx/da = -(dP/da) / density; the
+# complemented inverses solve P = 1 - q, so only the sign of dx/dq changes.
+
+
+def _gamma_density(a: Any, x: Any) -> Any:
+    return _gammainc_dx(a, x, None)
+
+
+def _beta_density(a: Any, b: Any, x: Any) -> Any:
+    return _betainc_dx(a, b, x, None)
+
+
+parametric_rule(
+    sc.gammaincinv,
+    lambda a, p, x: -gammainc_da(a, x) / _gamma_density(a, x),
+    lambda a, p, x: np.reciprocal(_gamma_density(a, x)),
+    costly=(0,),
+)
+parametric_rule(
+    sc.gammainccinv,
+    lambda a, q, x: -gammainc_da(a, x) / _gamma_density(a, x),
+    lambda a, q, x: -np.reciprocal(_gamma_density(a, x)),
+    costly=(0,),
+)
+
+
+def _betaincinv_da_db(a: Any, b: Any, p: Any, x: Any) -> tuple[Any, Any]:
+    da, db = betainc_da_db(a, b, x)
+    density = _beta_density(a, b, x)
+    return -da / density, -db / density
+
+
+parametric_rule(
+    sc.betaincinv,
+    SharedPartial(_betaincinv_da_db, 0),
+    SharedPartial(_betaincinv_da_db, 1),
+    lambda a, b, p, x: np.reciprocal(_beta_density(a, b, x)),
+    costly=(0, 1),
+)
+parametric_rule(
+    sc.betainccinv,
+    SharedPartial(_betaincinv_da_db, 0),
+    SharedPartial(_betaincinv_da_db, 1),
+    lambda a, b, q, x: -np.reciprocal(_beta_density(a, b, x)),
     costly=(0, 1),
 )

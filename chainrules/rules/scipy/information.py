@@ -88,3 +88,25 @@ scalar_rule(
     lambda x, lmbda, y: np.exp(sc.xlog1py(lmbda - 1, x)),
     lambda x, lmbda, y: _boxcox_dlmbda(np.log1p(x), lmbda, y),
 )
+
+# ---- inverse Box-Cox: x with boxcox(x, lmbda) = y, by the implicit function theorem -----------
+
+
+def _inv_boxcox_dy(y: Any, lmbda: Any, x: Any) -> Any:
+    return np.exp(sc.xlogy(1 - lmbda, x))
+
+
+def _inv_boxcox1p_dy(y: Any, lmbda: Any, x: Any) -> Any:
+    return np.exp(sc.xlog1py(1 - lmbda, x))
+
+
+scalar_rule(
+    sc.inv_boxcox,
+    _inv_boxcox_dy,
+    lambda y, lmbda, x: -_boxcox_dlmbda(np.log(x), lmbda, y) * _inv_boxcox_dy(y, lmbda, x),
+)
+scalar_rule(
+    sc.inv_boxcox1p,
+    _inv_boxcox1p_dy,
+    lambda y, lmbda, x: -_boxcox_dlmbda(np.log1p(x), lmbda, y) * _inv_boxcox1p_dy(y, lmbda, x),
+)

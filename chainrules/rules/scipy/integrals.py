@@ -23,9 +23,17 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
+import scipy.special._ufuncs as scipy_ufuncs
 
 from ...core.define import scalar_rule
 from .parametric import parametric_rule
+
+__all__ = ["hurwitz_zeta", "zeta_ds"]
+
+# scipy.special.zeta(x, q) is a Python wrapper, converting its input to NumPy, around this
+# ufunc. Rules on the ufunc itself let engines, whose arrays dispatch ufuncs, differentiate
+# through zeta and polygamma again. It is private to SciPy, hence the fallback.
+hurwitz_zeta: Any = getattr(scipy_ufuncs, "_zeta", None)
 
 
 def _where_zero(x: Any, at_zero: Any, f: Any) -> Any:
@@ -152,6 +160,17 @@ scalar_rule(
     (lambda x, y: np.cos(x) / x,),
 )
 
+scalar_rule(
+    sc.shichi,
+    (lambda x, y: _where_zero(x, 1.0, lambda t: np.sinh(t) / t),),
+    (lambda x, y: np.cosh(x) / x,),
+)
+scalar_rule(
+    sc.fresnel,
+    (lambda z, y: np.sin(np.pi / 2 * z * z),),
+    (lambda z, y: np.cos(np.pi / 2 * z * z),),
+)
+
 # ---- dilogarithm and elliptic integrals -----------------------------------------------------
 
 scalar_rule(
@@ -162,11 +181,22 @@ scalar_rule(sc.ellipe, _ellipe_derivative)
 
 # ---- zeta: Riemann zeta(x) and Hurwitz zeta(x, q) -------------------------------------------
 
+
+def _zeta_dq(x: Any, q: Any, y: Any) -> Any:
+    zeta = sc.zeta if hurwitz_zeta is None else hurwitz_zeta
+    return -x * zeta(np.add(x, 1), q)
+
+
 parametric_rule(
     sc.zeta,
     lambda x, *rest: zeta_ds(x, rest[0] if len(rest) > 1 else None),
-    lambda x, q, y: -x * sc.zeta(np.add(x, 1), q),
+    _zeta_dq,
     costly=(0,),
     keywords=("q",),
     required=1,
 )
+if hurwitz_zeta is not None:
+    parametric_rule(hurwitz_zeta, lambda x, q, y: zeta_ds(x, q), _zeta_dq, costly=(0,))
+
+# zetac(x) = zeta(x) - 1, accurate for large x
+parametric_rule(sc.zetac, lambda x, y: zeta_ds(x), costly=(0,))

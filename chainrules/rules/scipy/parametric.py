@@ -6,6 +6,8 @@ may be
 
 * a function ``(x1, ..., xn, y) -> df/dxi`` of the inputs and the output, as in
   ``scalar_rule``;
+* a ``SharedPartial(fn, i)``: the ``i``-th of several partials that one ``fn`` computes
+  together (one quadrature for both shape derivatives), called once per pullback;
 * ``None``: the argument has no tangent (an integer order);
 * a ``NotImplementedTangent`` (from ``not_implemented(reason)``), or a function that returns
   one for some inputs: the derivative is not known in closed form and not computed; the
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,7 +52,7 @@ from ...core.tangents import (
 )
 from ...core.thunks import Thunk, unthunk
 
-__all__ = ["is_complex", "is_zero", "numpy_only", "parametric_rule"]
+__all__ = ["SharedPartial", "is_complex", "is_zero", "numpy_only", "parametric_rule"]
 
 
 def is_complex(x: Any) -> bool:
@@ -85,6 +88,7 @@ def parametric_rule(
     costly: Sequence[int] = (),
     keywords: Sequence[str] = (),
     required: int | None = None,
+    forward: Callable | None = None,
 ) -> None:
     """Register the rrule and frule of an elementwise ``f`` from its partials (see module doc).
 
@@ -92,16 +96,18 @@ def parametric_rule(
     ``required`` is given, the trailing arguments after the first ``required`` are optional;
     partials are called with the arguments given. ``keywords`` names the optional trailing
     parameters that may also be passed by keyword: partials see them as positional arguments,
-    and, as keywords, they get no cotangent.
+    and, as keywords, they get no cotangent. ``forward`` computes the value in place of ``f``
+    (for a ``f`` that would convert an engine's arrays to NumPy).
     """
     name = function_name(f)
     arity = len(partials)
     fewest = arity if required is None else required
     costly_set = frozenset(costly)
+    evaluate = f if forward is None else forward
 
     def parametric_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         _check_arity(name, args, fewest, arity)
-        y = f(*args, **kwargs)
+        y = evaluate(*args, **kwargs)
         extra = tuple(kwargs[k] for k in keywords if k in kwargs)
         active = [
             p is not None and is_differentiable_leaf(a)
@@ -112,10 +118,12 @@ def parametric_rule(
         ]
         conjugate = is_complex(y) or any(map(is_complex, args))
 
+        memo: dict[Any, Any] = {}
+
         def cotangent(i: int, dy: Any) -> Any:
             if i in costly_set and array_namespace(*args, dy) is not np:
                 return numpy_only(name, i)
-            d = partials[i](*args, *extra, y)
+            d = _evaluate(partials[i], memo, (*args, *extra, y))
             if isinstance(d, NotImplementedTangent):
                 return d
             return projectors[i](_conj(d) * dy if conjugate else d * dy)
@@ -141,8 +149,9 @@ def parametric_rule(
 
     def parametric_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         _check_arity(name, args, fewest, arity)
-        y = f(*args, **kwargs)
+        y = evaluate(*args, **kwargs)
         extra = tuple(kwargs[k] for k in keywords if k in kwargs)
+        memo: dict[Any, Any] = {}
         total: Any = ZERO_TANGENT
         given = zip(partials, tangents[1 : len(args) + 1], strict=False)
         for i, (partial, dx) in enumerate(given):
@@ -156,7 +165,7 @@ def parametric_rule(
             if i in costly_set and array_namespace(*args, dx) is not np:
                 d: Any = numpy_only(name, i)
             else:
-                d = partial(*args, *extra, y)
+                d = _evaluate(partial, memo, (*args, *extra, y))
             if isinstance(d, NotImplementedTangent):
                 if is_zero(dx):
                     continue
@@ -169,6 +178,33 @@ def parametric_rule(
         rule.__qualname__ = f"{table.kind}[{name}]"
         rule._chainrules_keywords = tuple(keywords)
         table.register(f)(rule)
+
+
+@dataclass(frozen=True)
+class SharedPartial:
+    """The ``index``-th of several partials that ``fn(*args, y)`` computes together.
+
+    Partials sharing one ``fn`` (both shape derivatives of ``betainc``, from one quadrature)
+    call it once per pullback or frule call.
+
+    >>> both = lambda a, b, y: (b, a)
+    >>> SharedPartial(both, 1)(2.0, 3.0, None)
+    2.0
+    """
+
+    fn: Callable[..., Any]
+    index: int
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)[self.index]
+
+
+def _evaluate(partial: Any, memo: dict[Any, Any], args: tuple) -> Any:
+    if not isinstance(partial, SharedPartial):
+        return partial(*args)
+    if partial.fn not in memo:
+        memo[partial.fn] = partial.fn(*args)
+    return memo[partial.fn][partial.index]
 
 
 def numpy_only(name: str, i: int) -> NotImplementedTangent:

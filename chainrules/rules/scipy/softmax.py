@@ -58,22 +58,28 @@ def _with_kept_dims(xp: Any, y: Any, shape: tuple[int, ...], axes: tuple[int, ..
 
 
 def _logsumexp_weights(a: Any, b: Any, y: Any, sign: Any, axis: Any) -> tuple[Any, Any]:
-    """(dy/da, dy/db): the weighted softmax and the plain one, with y broadcast back."""
+    """(dy/da, dy/db): the weighted softmax ``b exp(a - y)`` and ``exp(a - y)``.
+
+    Where every weight is 0, y = -inf: the terms do not depend on ``a`` (0, computed as
+    ``b exp(a)``), and ``exp(a - y)`` is honestly infinite. Elsewhere both are plain products,
+    exact at b = 0 to every order.
+    """
     xp = array_namespace(a, b, y)
     shape = tuple(a.shape) if b is None else _broadcast_shape(a, b)
     axes = _reduced_axes(axis, len(shape))
     y_kept = _with_kept_dims(xp, y, shape, axes)
+    y_finite = xp.where(y_kept == -xp.inf, xp.zeros_like(y_kept), y_kept)
     if xp is np:
         # Plain NumPy values: work in place in this fresh temporary (allocation dominates).
-        softmax = np.subtract(a, y_kept)
+        softmax = np.subtract(a, y_finite)
         softmax = np.exp(softmax, out=softmax) if type(softmax) is np.ndarray else np.exp(softmax)
     else:
-        softmax = xp.exp(a - y_kept)
+        softmax = xp.exp(a - y_finite)
     if sign is not None:
         softmax = softmax * _with_kept_dims(xp, sign, shape, axes)
     if b is None:
         return softmax, None
-    return xp.where(b == 0, xp.zeros_like(softmax), b * softmax), softmax
+    return b * softmax, softmax * xp.exp(y_finite - y_kept)
 
 
 def _times(xp: Any, fresh: Any, other: Any) -> Any:

@@ -4,15 +4,21 @@
 module             functions
 =================  ==========================================================================
 gamma              gamma gammaln loggamma digamma psi polygamma rgamma gammasgn multigammaln
-                   beta betaln poch
+                   beta betaln binom poch
 incomplete         gammainc gammaincc betainc betaincc (in every argument, by quadrature)
-error              erf erfc erfcx erfi dawsn wofz erfinv erfcinv ndtr ndtri log_ndtr owens_t
+                   and their inverses gammaincinv gammainccinv betaincinv betainccinv
+error              erf erfc erfcx erfi dawsn wofz erfinv erfcinv ndtr ndtri ndtri_exp
+                   log_ndtr owens_t
 information        expit logit log_expit xlogy xlog1py entr rel_entr kl_div boxcox boxcox1p
+                   inv_boxcox inv_boxcox1p
 softmax            logsumexp softmax log_softmax
-bessel             j0 j1 jv y0 y1 yv i0 i0e i1 i1e iv ive kv kve (order derivatives by
-                   quadrature or series for real arguments)
-integrals          expi exp1 expn sici spence zeta ellipk ellipe
+bessel             j0 j1 jv y0 y1 yn yv i0 i0e i1 i1e iv ive k0 k0e k1 k1e kn kv kve (order
+                   derivatives by quadrature or series for real arguments)
+integrals          expi exp1 expn sici shichi fresnel spence zeta zetac ellipk ellipe
 hypergeometric     hyp1f1 hyp2f1
+distributions      chdtr chdtrc gdtr gdtrc pdtr pdtrc stdtr
+convenience        cbrt exp2 exp10 expm1 log1p cosm1 exprel powm1 sindg cosdg tandg cotdg
+                   radian huber pseudo_huber lambertw wrightomega
 =================  ==========================================================================
 
 ``scipy.special`` computes on NumPy arrays only, so these rules serve NumPy inputs, and the
@@ -28,6 +34,8 @@ derivatives are ``NotImplementedTangent``, and why, is listed in the docs (speci
 """
 
 from . import bessel as bessel
+from . import convenience as convenience
+from . import distributions as distributions
 from . import error as error
 from . import gamma as gamma
 from . import hypergeometric as hypergeometric

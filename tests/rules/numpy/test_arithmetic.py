@@ -255,6 +255,11 @@ def test_where():
 # ---- other hard points ----------------------------------------------------------------------
 
 
+def test_division_by_zero():
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert cr.rrule(np.divide, 1.0, 0.0)[1](1.0) == (NoTangent(), math.inf, -math.inf)
+
+
 def test_angle_and_norm_at_the_origin():
     assert cr.rrule(np.arctan2, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)
     assert cr.rrule(np.hypot, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0)

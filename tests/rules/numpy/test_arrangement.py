@@ -70,6 +70,11 @@ ROWS = [
     Row(np.diagflat, (M, 1)),
     *(Row(np.pad, (X, PAD, mode)) for mode in ("constant", "edge", "reflect", "symmetric", "wrap")),
     Row(np.pad, (X, 2), {"mode": "constant", "constant_values": 3.0}),
+    Row(np.pad, (X, PAD, "mean")),
+    Row(np.pad, (X, PAD, "mean"), {"stat_length": ((1, 2), (2, 1), (3, 3))}),
+    Row(np.pad, (X, PAD, "linear_ramp"), {"end_values": 5.0}),
+    Row(np.pad, (X, PAD, "reflect"), {"reflect_type": "odd"}),
+    Row(np.pad, (X, PAD, "symmetric"), {"reflect_type": "odd"}),
     Row(np.pad, (V, 7), {"mode": "reflect"}),
     Row(np.resize, (X, (7, 11))),
     Row(np.resize, (V, (3,))),
@@ -123,12 +128,19 @@ def test_exact_values() -> None:
     )
 
 
-def test_pad_modes_without_rule() -> None:
-    # Not gathers: engines trace into np.pad for these.
+def test_pad_modes() -> None:
+    # Not linear: engines trace into np.pad for these.
     x = np.ones(4)
-    assert cr.rrule(np.pad, x, 1, "mean") is None
-    assert cr.frule((NoTangent(), x, NoTangent(), NoTangent()), np.pad, x, 1, "maximum") is None
-    assert cr.rrule(np.pad, x, 1, "reflect", reflect_type="odd") is None
+    assert cr.rrule(np.pad, x, 1, "maximum") is None
+    assert cr.frule((NoTangent(), x, NoTangent(), NoTangent()), np.pad, x, 1, "median") is None
+    # "empty" leaves the padding undefined: it takes no tangent and gives no cotangent.
+    _, pullback = cr.rrule(np.pad, np.zeros(3), 1, "empty")
+    np.testing.assert_array_equal(pullback(np.ones(5))[1], [1.0, 1.0, 1.0])
+    _, dy = cr.frule((NoTangent(), np.ones(2), NoTangent(), NoTangent()), np.pad, x[:2], 1, "empty")
+    np.testing.assert_array_equal(dy, [0.0, 1.0, 1.0, 0.0])
+    # Each side of [a, b] is padded by (a + b) / 2: with the interior, 2 per element.
+    _, pullback = cr.rrule(np.pad, np.zeros(2), 1, "mean")
+    np.testing.assert_array_equal(pullback(np.ones(4))[1], [2.0, 2.0])
 
 
 def test_zero_cotangent_and_dtype() -> None:
@@ -142,3 +154,16 @@ def test_zero_cotangent_and_dtype() -> None:
 def test_insert_index_has_no_tangent() -> None:
     x = np.arange(4.0)
     test_rrule(np.insert, x, with_tangent(1, NoTangent()), 9.0, seed=1)
+
+
+def test_trim_zeros() -> None:
+    # Trimming is discontinuous where it removes zeros: perturb only the kept elements.
+    v = np.array([0.0, 0.0, 10.0, 0.0, 20.0, 0.0])
+    m = np.array([[0.0, 0.0, 0.0], [0.0, 15.0, 0.0], [0.0, 0.0, 20.0]])
+    for x, args, kwargs in [(v, (), {}), (v, ("f",), {}), (m, (), {}), (m, ("b",), {"axis": -1})]:
+        kept = with_tangent(x, np.where(x != 0, 0.01, 0.0))
+        test_rrule(np.trim_zeros, kept, *args, fkwargs=kwargs, seed=1)
+        test_frule(np.trim_zeros, kept, *args, fkwargs=kwargs, seed=1)
+    # Zeros inside the kept slice get their cotangent; trimmed ones get zero.
+    _, pullback = cr.rrule(np.trim_zeros, v)
+    np.testing.assert_array_equal(pullback(np.ones(3))[1], [0.0, 0.0, 1.0, 1.0, 1.0, 0.0])

@@ -137,11 +137,6 @@ def test_scalar_unary(row):
     test_scalar(row.f, row.low + 0.7 * (row.high - row.low), complex_point=complex_point)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="test_scalar's holomorphic check converts the cotangent with complex(), which "
-    "a ZeroTangent() cotangent does not support",
-)
 @pytest.mark.parametrize("f", COMPLEX_STEPS)
 def test_scalar_complex_steps(f):
     test_scalar(f, 0.3 + 0.2j)
@@ -202,11 +197,16 @@ def test_abs_at_zero_in_arrays():
     np.testing.assert_array_equal(cotangent(np.fabs, np.zeros(2), dy=np.ones(2)), [0.0, 0.0])
 
 
-def test_roots_at_zero_are_infinite():
+def test_singular_points_are_infinite():
     with np.errstate(divide="ignore"):
         assert cotangent(np.sqrt, 0.0) == math.inf
         assert cotangent(np.cbrt, 0.0) == math.inf
         assert cr.frule((NoTangent(), 1.0), np.sqrt, 0.0)[1] == math.inf
+        # Python floats too, where 1 / 0.0 would raise.
+        assert cotangent(np.log, 0.0) == math.inf
+        assert cotangent(np.log1p, -1.0) == math.inf
+        assert cotangent(np.arctanh, 1.0) == math.inf
+        np.testing.assert_array_equal(cotangent(np.sqrt, np.zeros(2), dy=np.ones(2)), math.inf)
 
 
 def test_sign_and_angle_at_zero():
@@ -239,6 +239,18 @@ def test_zero_derivative_functions():
         assert cotangent(f, np.array([0.5, 1.5]), dy=np.ones(2)) is ZeroTangent()
         assert cr.frule((NoTangent(), np.ones(2)), f, np.array([0.5, 1.5]))[1] is ZeroTangent()
         assert cotangent(f, np.array([1, 2]), dy=np.ones(2)) is NoTangent()
+
+
+def test_round_decimals():
+    # Far from the jumps (at 15 and 45 for decimals=-1): finite differences see a constant.
+    x = np.array([12.0, 43.0])
+    for f in (np.round, np.around):
+        test_rrule(f, x, -1)
+        test_frule(f, x, -1)
+        test_rrule(f, x, fkwargs={"decimals": -1})
+        y, pullback = cr.rrule(f, x, -1)
+        np.testing.assert_array_equal(y, [10.0, 40.0])
+        assert pullback(np.ones(2)) == (NoTangent(), ZeroTangent(), NoTangent())
 
 
 def test_integer_inputs_have_no_tangent():

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -65,6 +66,27 @@ def test_source_map_and_scatter() -> None:
 
 
 def test_nest_like() -> None:
-    nested = nest_like(np.arange(4.0).reshape(2, 2), [1.0, (2.0, 3.0)])
+    nested = nest_like(np.arange(4.0).reshape(2, 2), [[1.0, 2.0], (3.0, 4.0)])
     assert isinstance(nested, list) and isinstance(nested[1], tuple)
     assert nested[1][1] == 3.0
+
+
+@pytest.mark.parametrize(
+    ("f", "args"),
+    [
+        (np.reshape, ([[1.0, 2.0]], (2,))),
+        (np.concatenate, ([np.ones((2, 3)), [[1.0, 2.0, 3.0]]],)),
+        (np.broadcast_arrays, ([1.0, 2.0], np.ones((3, 2)))),
+        (np.append, ([1.0, 2.0], [[3.0]])),
+        (np.take, ([1.0, 2.0, 3.0], [0, 0])),
+        (np.matmul, ([[1.0, 2.0]], np.ones((2, 2)))),
+        (np.einsum, ("ij->j", [[1.0, 2.0]])),
+        (np.fft.fft, ([1.0, 2.0, 3.0],)),
+        (np.linspace, ([0.0, 1.0], 2.0, 3)),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_list_arguments(f, args) -> None:
+    # NumPy takes lists where it takes arrays: their cotangents are Tangents of the lists.
+    test_rrule(f, *args, seed=1)
+    test_frule(f, *args, seed=1)

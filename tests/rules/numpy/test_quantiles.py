@@ -100,6 +100,15 @@ def test_weights_reproduce_the_quantile(method, q, n):
     assert np.isclose(pullback(1.0)[1] @ x, y, rtol=1e-14)
 
 
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("q", [10.0, 30.0, 50.0, 70.0, 90.0])
+def test_percentile_picks_numpys_order_statistics(method, q):
+    # q (n - 1) / 100 is an integer here: rounding in q / 100 must not move the pick
+    x = np.arange(11.0)[::-1] ** 2
+    y, pullback = cr.rrule(np.percentile, x, q, method=method)
+    assert pullback(1.0)[1] @ x == y
+
+
 def test_q_derivative_value():
     x = np.array([0.0, 10.0, 30.0])  # linear: 2 q * ... between order statistics 0 and 10
     _, pullback = cr.rrule(np.quantile, x, 0.25)

@@ -74,6 +74,7 @@ ROWS = [
     Row(np.broadcast_arrays, (A((3, 1)), A((4,)))),
     Row(np.copy, (X,)),
     Row(np.ndarray.copy, (X,)),
+    Row(np.ndarray.to_device, (X, "cpu")),
     Row(np.concatenate, ([X, A((1, 3, 4))],)),
     Row(np.concatenate, ([X, A((2, 3, 2))],), {"axis": -1}),
     Row(np.concatenate, ([X, A((5,))],), {"axis": None}),

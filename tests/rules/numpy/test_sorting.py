@@ -209,3 +209,8 @@ def test_argmax_with_harness():
 def test_second_order(f):
     test_rrule(f, distinct((3, 4)), check_second_order=True)
     test_frule(f, distinct((3, 4)), check_second_order=True)
+
+
+def test_partition_second_order():
+    test_rrule(np.partition, distinct((3, 4)), 1, check_second_order=True)
+    test_frule(np.partition, distinct((3, 4)), 5, None, check_second_order=True)

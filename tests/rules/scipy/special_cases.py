@@ -3,7 +3,7 @@
 A ``Row`` names a function, the interval each argument is drawn from, which arguments are
 integers (drawn as integers, without tangent), whether complex input is tested, and any
 tolerance exception with its reason. ``cases(rows)`` crosses rows with dtypes and the
-broadcasting shapes of the issue: (3,), (2, 3) with (3,), (2, 1) with (1, 4), and 0-d.
+broadcasting shapes every row is tested at: (3,), (2, 3) with (3,), (2, 1) with (1, 4), and 0-d.
 """
 
 from __future__ import annotations

@@ -21,6 +21,12 @@ ROWS = [
     Row(sc.i1, ((-2.0, 2.0),)),
     Row(sc.i0e, ((-2.0, 2.0),)),
     Row(sc.i1e, ((-2.0, 2.0),)),
+    Row(sc.k0, (X,)),
+    Row(sc.k1, (X,)),
+    Row(sc.k0e, (X,)),
+    Row(sc.k1e, (X,)),
+    Row(sc.kn, ((0, 3), X), integer=(0,)),
+    Row(sc.yn, ((0, 3), X), integer=(0,)),
     # Real orders: the derivative in v is computed (series or quadrature) for real x > 0, on
     # NumPy values only, so second derivatives are checked on the integer-order rows below.
     Row(sc.jv, (ORDER, (0.5, 9.0)), float32=False, second_order=False),

@@ -21,6 +21,7 @@ ROWS = [
     Row(sc.erfcinv, ((0.2, 1.8),)),
     Row(sc.ndtr, ((-2.0, 2.0),), complex=True),
     Row(sc.ndtri, ((0.1, 0.9),)),
+    Row(sc.ndtri_exp, ((-3.0, -0.1),)),
     Row(sc.log_ndtr, ((-3.0, 2.0),), complex=True),
     Row(sc.owens_t, ((-2.0, 2.0), (-1.5, 1.5))),
 ]

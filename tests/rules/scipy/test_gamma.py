@@ -18,13 +18,13 @@ ROWS = [
     Row(sc.gamma, (POSITIVE,), complex=True),
     Row(sc.gammaln, (POSITIVE,)),
     Row(sc.loggamma, (POSITIVE,), complex=True),
-    # trigamma comes from polygamma, a Python wrapper that converts to NumPy: not traceable.
-    Row(sc.digamma, (POSITIVE,), complex=True, second_order=False),
+    Row(sc.digamma, (POSITIVE,), complex=True),
     Row(sc.rgamma, ((0.3, 3.0),), complex=True),
     Row(sc.beta, (POSITIVE, POSITIVE)),
     Row(sc.betaln, (POSITIVE, POSITIVE)),
     Row(sc.poch, (POSITIVE, (0.2, 1.5))),
-    Row(sc.polygamma, ((0, 3), POSITIVE), integer=(0,), float32=False, second_order=False),
+    Row(sc.binom, ((2.5, 6.0), (0.2, 2.0))),
+    Row(sc.polygamma, ((0, 3), POSITIVE), integer=(0,), float32=False),
     Row(
         sc.multigammaln,
         ((12.0, 15.0), (3, 3)),  # far from a > (d - 1)/2: scipy raises outside, not NaN

@@ -25,6 +25,8 @@ ROWS = [
     Row(sc.kl_div, (POSITIVE, POSITIVE)),
     Row(sc.boxcox, (POSITIVE, (-1.0, 2.0))),
     Row(sc.boxcox1p, ((-0.5, 2.0), (-1.0, 2.0))),
+    Row(sc.inv_boxcox, ((-0.5, 1.0), (-0.5, 1.5))),
+    Row(sc.inv_boxcox1p, ((-0.5, 1.0), (-0.5, 1.5))),
 ]
 CASES = cases(ROWS)
 

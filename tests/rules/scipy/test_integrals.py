@@ -15,6 +15,7 @@ ROWS = [
     Row(sc.expi, ((0.3, 3.0),), complex=True),
     Row(sc.exp1, ((0.3, 3.0),), complex=True),
     Row(sc.spence, ((0.2, 3.0),), complex=True),
+    Row(sc.zetac, ((1.5, 6.0),), second_order=False, reason="derivative summed on NumPy values"),
     Row(sc.ellipk, ((-0.8, 0.9),)),
     Row(sc.ellipe, ((-0.8, 0.9),)),
     Row(sc.expn, ((0, 4), (0.3, 3.0)), integer=(0,)),
@@ -23,9 +24,10 @@ ROWS = [
         ((2.0, 4.0), (0.5, 3.0)),
         float32=False,
         second_order=False,
-        reason="the derivative in x is summed on NumPy values, and the derivative in q calls "
-        "zeta, a Python wrapper of a private ufunc, which the engine cannot trace",
+        reason="the derivative in x is summed on NumPy values: not differentiable again",
     ),
+    # second derivatives in q, with an integer exponent
+    Row(sc.zeta, ((2, 4), (0.5, 3.0)), integer=(0,), float32=False, shapes=(((3,), (3,)),)),
 ]
 CASES = cases(ROWS)
 
@@ -46,9 +48,10 @@ def test_scalar_integrals(row):
 
 
 @pytest.mark.parametrize("x", [np.array([0.4, 1.0, 2.5]), np.array([0.4 + 0.3j, 2.0 - 1.0j])])
-def test_sici_two_outputs(x):
-    test_rrule(sc.sici, x)
-    test_frule(sc.sici, x)
+def test_two_outputs(x):
+    for f in (sc.sici, sc.shichi, sc.fresnel):
+        test_rrule(f, x)
+        test_frule(f, x)
 
 
 # zeta'(x) and d/dx zeta(x, q) from mpmath's numerical differentiation at 30 digits.

@@ -5,7 +5,7 @@ import pytest
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent, not_implemented, unthunk
-from chainrules.rules.scipy.parametric import is_complex, parametric_rule
+from chainrules.rules.scipy.parametric import SharedPartial, is_complex, parametric_rule
 
 
 def scaled_square(a, x, c=1.0):
@@ -56,3 +56,28 @@ def test_integer_arguments_and_arity():
 def test_is_complex():
     assert is_complex(1j) and is_complex(np.ones(2, dtype=np.complex64))
     assert not is_complex(1.0) and not is_complex(np.ones(2))
+
+
+CALLS = []
+
+
+def both_partials(a, x, y):
+    CALLS.append((a, x))
+    return x, a
+
+
+def product(a, x):
+    return a * x
+
+
+parametric_rule(product, SharedPartial(both_partials, 0), SharedPartial(both_partials, 1))
+
+
+def test_shared_partials_are_computed_once_per_call():
+    CALLS.clear()
+    _, pullback = cr.rrule(product, 2.0, 3.0)
+    assert pullback(1.0) == (NoTangent(), 3.0, 2.0)
+    assert len(CALLS) == 1
+    _, tangent = cr.frule((NoTangent(), 1.0, 1.0), product, 2.0, 3.0)
+    assert tangent == 5.0
+    assert len(CALLS) == 2

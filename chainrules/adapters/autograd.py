@@ -1,0 +1,182 @@
+"""The rules inside autograd: ``install()`` makes every rule autograd's VJP and JVP.
+
+autograd keeps a map from each NumPy and SciPy function to the primitive that wraps it.
+``install()`` visits every function of the rule table that has such a primitive and puts, in
+autograd's own tables, a VJP built from its rrule and a JVP built from its frule.
+``uninstall()`` puts autograd's own back. A call the rule table does not cover (a keyword the
+rule does not take, argument types no rule accepts) goes to autograd's own rule, so
+installing never removes a derivative.
+
+Rules compute through the array namespace of their inputs, and ``install()`` registers
+``autograd.numpy`` as the namespace of autograd's boxes: when autograd differentiates a
+gradient, the rule's pullback runs on boxes and is recorded, so higher orders work.
+
+autograd's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
+``f'(z) * g``): the VJP is ``conj(pullback(conj(g)))``. Tangents of forward mode need no
+conversion.
+
+>>> import pytest
+>>> autograd = pytest.importorskip("autograd")
+>>> import autograd.numpy as anp
+>>> install()
+>>> float(autograd.grad(autograd.grad(anp.tanh))(0.5))  # from the rule of numpy.tanh
+-0.6347...
+>>> uninstall()
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import RuleKeywordError
+from ..core.namespace import register_array_namespace
+from ..core.registry import frule, rrule
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ..core.thunks import unthunk
+
+__all__ = ["install", "installed", "uninstall"]
+
+# The modules whose import fills autograd's map from functions to primitives.
+_AUTOGRAD_MODULES = (
+    "autograd.numpy",
+    "autograd.numpy.linalg",
+    "autograd.numpy.fft",
+    "autograd.scipy.special",
+    "autograd.scipy.linalg",
+    "autograd.scipy.signal",
+)
+
+_saved: dict[Any, tuple[Any, Any]] = {}  # primitive -> autograd's own (vjp maker, jvp maker)
+_lock = threading.Lock()
+
+
+def install() -> list[Any]:
+    """Make each rule of the table autograd's VJP / JVP for its primitive; the functions done.
+
+    Calling it again is harmless (the rules registered since are added).
+    """
+    import importlib
+
+    import autograd.numpy as anp
+    from autograd.core import primitive_jvps, primitive_vjps
+    from autograd.numpy.numpy_boxes import ArrayBox
+    from autograd.tracer import trace_primitives_map
+
+    for name in _AUTOGRAD_MODULES:
+        importlib.import_module(name)
+    register_array_namespace(ArrayBox, lambda x: anp)
+    done = []
+    with _lock:
+        for f in set(rrule.functions()) | set(frule.functions()):
+            try:
+                primitive = trace_primitives_map.get(f)
+            except TypeError:  # an unhashable key cannot be autograd's either
+                continue
+            if primitive is None:
+                continue
+            if primitive not in _saved:
+                _saved[primitive] = (primitive_vjps.get(primitive), primitive_jvps.get(primitive))
+            own_vjp, own_jvp = _saved[primitive]
+            if rrule.has_rule(f):
+                primitive_vjps[primitive] = _vjp_maker(f, own_vjp)
+            if frule.has_rule(f):
+                primitive_jvps[primitive] = _jvp_maker(f, own_jvp)
+            done.append(f)
+    return done
+
+
+def uninstall() -> None:
+    """Give autograd its own VJPs and JVPs back."""
+    from autograd.core import primitive_jvps, primitive_vjps
+
+    with _lock:
+        for primitive, (own_vjp, own_jvp) in _saved.items():
+            for table, own in ((primitive_vjps, own_vjp), (primitive_jvps, own_jvp)):
+                if own is None:
+                    table.pop(primitive, None)
+                else:
+                    table[primitive] = own
+        _saved.clear()
+
+
+def installed() -> bool:
+    """Whether the rules are installed in autograd."""
+    return bool(_saved)
+
+
+def _is_complex(x: Any) -> bool:
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return isinstance(x, complex)
+    return np.dtype(dtype).kind == "c"
+
+
+def _no_rule(kind: str, f: Any) -> Any:
+    def missing(*args: Any) -> Any:
+        raise NotImplementedError(f"{kind} of {getattr(f, '__name__', f)} is not defined")
+
+    return missing
+
+
+def _vjp_maker(f: Callable, own: Any) -> Callable:
+    own = own or _no_rule("VJP", f)
+
+    def chainrules_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
+        try:
+            found = rrule(f, *args, **kwargs)
+        except RuleKeywordError:
+            found = None
+        if found is None:
+            return own(argnums, ans, args, kwargs)
+        _, pullback = found
+
+        def chainrules_vjp(g: Any) -> tuple:
+            from autograd.numpy import conj
+
+            cotangents = pullback(conj(g) if _is_complex(g) else g)
+            out = []
+            for i in argnums:
+                ct = _dense(cotangents[1 + i], args[i])
+                out.append(conj(ct) if _is_complex(ct) else ct)
+            return tuple(out)
+
+        return chainrules_vjp
+
+    return chainrules_vjp_maker
+
+
+def _jvp_maker(f: Callable, own: Any) -> Callable:
+    own = own or _no_rule("JVP", f)
+
+    def chainrules_jvp_maker(
+        argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict
+    ) -> Any:
+        tangents: list[Any] = [ZERO_TANGENT] * len(args)
+        for i, g in zip(argnums, gs, strict=True):
+            tangents[i] = g
+        try:
+            found = frule((NO_TANGENT, *tangents), f, *args, **kwargs)
+        except RuleKeywordError:
+            found = None
+        if found is None:
+            return own(argnums, gs, ans, args, kwargs)
+        y, dy = found
+        if isinstance(y, tuple | list):
+            return tuple(_dense(d, v) for d, v in zip(dy, y, strict=True))
+        return _dense(dy, y)
+
+    return chainrules_jvp_maker
+
+
+def _dense(tangent: Any, like: Any) -> Any:
+    """A tangent that autograd can add up: zeros become zero arrays of ``like``'s space."""
+    from autograd.extend import vspace
+
+    tangent = unthunk(tangent)
+    if isinstance(tangent, AbstractZero) or tangent is None:
+        return vspace(like).zeros()
+    return tangent

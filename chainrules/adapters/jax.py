@@ -1,0 +1,283 @@
+"""The rules inside JAX: ``wrap(f)`` is a jax function whose derivatives are f's rules.
+
+JAX arrays among the arguments are the operands (those of a float or complex dtype are
+differentiated); every other argument is a constant. Where the rule runs is decided once per
+function, by tracing it abstractly (``jax.eval_shape``) at its first call:
+
+* **natively**, when the frule computes with ``array_namespace`` on JAX's tracers: the
+  function is a ``jax.custom_jvp`` built from the frule, and JAX derives the rest: ``jit``,
+  ``vmap``, ``grad`` of ``grad``, ``jvp``, ``jacfwd`` and ``jacrev`` all work. (A function
+  with a native rrule and no frule is a ``jax.custom_vjp`` instead: reverse mode only.)
+* **on the host** otherwise (NumPy functions, most of ``scipy.special`` and ``scipy.linalg``):
+  a ``jax.custom_vjp`` whose primal and pullback go through ``jax.pure_callback``. Shapes and
+  dtypes come from a cheap shape rule: broadcasting for ufuncs, the primal's shapes for
+  pullbacks, otherwise one evaluation on stand-in arrays (identity matrices where square, ones
+  elsewhere), or ``result_shape=`` given to ``wrap``. Reverse mode works to every order
+  (``grad``, ``vjp``, ``jacrev``, ``grad`` of ``grad``: each pullback is itself wrapped), with
+  ``jit`` and ``vmap``; forward mode (``jvp``, ``jacfwd``) does not, since JAX cannot
+  transpose a callback.
+
+JAX's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
+``f'(z) * g``), so the host path conjugates at the boundary: ``conj(pullback(conj(g)))``.
+
+>>> import pytest
+>>> jax = pytest.importorskip("jax")
+>>> import scipy.special as sc
+>>> gammaln = wrap(sc.gammaln)
+>>> float(jax.grad(gammaln)(3.0))  # digamma(3)
+0.92278...
+>>> float(jax.jit(jax.grad(jax.grad(gammaln)))(3.0))  # trigamma(3)
+0.39493...
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core.registry import frule, rrule
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ..core.thunks import unthunk
+from .host import HostFunction
+
+__all__ = ["is_host_only", "wrap"]
+
+_native: dict[Any, str] = {}  # function -> "jvp", "vjp" (native rule) or "host"
+_lock = threading.Lock()
+
+
+def wrap(
+    f: Callable, *, host: bool | None = None, result_shape: Callable | None = None
+) -> Callable:
+    """A jax-callable computing ``f`` whose derivatives come from the rules.
+
+    ``host=None`` decides at the first call whether the rule runs on tracers; ``True`` always
+    runs it through ``jax.pure_callback``. ``result_shape(*args)`` may give the
+    ``jax.ShapeDtypeStruct`` (or a tuple of them) of ``f(*args)`` for the host path.
+    """
+
+    @functools.wraps(f)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        positions = tuple(i for i, a in enumerate(args) if _is_jax(a))
+        active = tuple(i for i in positions if _inexact(args[i]))
+        mode = "host" if host else _mode(f, args, kwargs, positions, active)
+        if mode == "jvp":
+            return _native_jvp_call(f, kwargs, args, positions, active)
+        if mode == "vjp":
+            return _native_vjp_call(f, kwargs, args, positions, active)
+        shape_rule = result_shape or functools.partial(_result_shape, f, kwargs)
+        return _host_call(HostFunction(f, kwargs, active), args, positions, shape_rule)
+
+    wrapped.__wrapped__ = f  # type: ignore[attr-defined]
+    return wrapped
+
+
+def is_host_only(f: Callable) -> bool | None:
+    """Whether ``f``'s rule was found to need ``pure_callback``; ``None`` before its first call."""
+    mode = _native.get(f)
+    return None if mode is None else mode == "host"
+
+
+def _is_jax(a: Any) -> bool:
+    import jax
+
+    return isinstance(a, jax.Array)
+
+
+def _inexact(a: Any) -> bool:
+    return np.dtype(a.dtype).kind in "fc"
+
+
+def _assemble(args: tuple, positions: tuple[int, ...], operands: tuple) -> list:
+    full = list(args)
+    for i, o in zip(positions, operands, strict=True):
+        full[i] = o
+    return full
+
+
+def _mode(f: Callable, args: tuple, kwargs: dict, positions: tuple, active: tuple) -> str:
+    """Trace the rules once on abstract values: does the frule, or the rrule, run on tracers?"""
+    known = _native.get(f)
+    if known is not None:
+        return known
+    import jax
+
+    operands = tuple(args[i] for i in positions)
+
+    def probe_frule(*ops: Any) -> Any:
+        full = _assemble(args, positions, ops)
+        tangents = [ZERO_TANGENT] * len(args)
+        for i in active:
+            tangents[i] = full[i]
+        return _check_jax(frule((NO_TANGENT, *tangents), f, *full, **kwargs))
+
+    def probe_rrule(*ops: Any) -> Any:
+        y, pullback = rrule(f, *_assemble(args, positions, ops), **kwargs)
+        cts = pullback(y)
+        return _check_jax((y, *(unthunk(cts[1 + i]) for i in active)))
+
+    mode = "host"
+    for name, probe in (("jvp", probe_frule), ("vjp", probe_rrule)):
+        try:
+            jax.eval_shape(probe, *operands)
+        except Exception:  # any failure under tracing means: not this way
+            continue
+        mode = name
+        break
+    with _lock:
+        _native[f] = mode
+    return mode
+
+
+def _check_jax(values: Any) -> Any:
+    if values is None:
+        raise TypeError("no rule")
+    leaves = values if isinstance(values, tuple | list) else (values,)
+    for v in leaves:
+        if isinstance(v, tuple | list):
+            _check_jax(v)
+        elif not (_is_jax(v) or isinstance(v, AbstractZero)):
+            raise TypeError(f"the rule gave a {type(v).__name__}, not a jax array")
+    return tuple(v for v in leaves if not isinstance(v, AbstractZero))
+
+
+# ---- native rules -------------------------------------------------------------------------
+
+
+def _native_jvp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
+    import jax
+    import jax.numpy as jnp
+
+    def primal(*ops: Any) -> Any:
+        # The frule's primal, not ``f``'s: the rule computes through the namespace, ``f`` may not.
+        zeros = (ZERO_TANGENT,) * len(args)
+        return frule((NO_TANGENT, *zeros), f, *_assemble(args, positions, ops), **kwargs)[0]
+
+    def primal_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+        full = _assemble(args, positions, primals)
+        cr_tangents = [ZERO_TANGENT] * len(args)
+        for i, t in zip(positions, tangents, strict=True):
+            if i in active:
+                cr_tangents[i] = t
+        y, dy = frule((NO_TANGENT, *cr_tangents), f, *full, **kwargs)
+        dy = unthunk(dy)
+        if isinstance(y, tuple | list):
+            return tuple(y), tuple(_zeros_if_zero(d, o, jnp) for d, o in zip(dy, y, strict=True))
+        return y, _zeros_if_zero(dy, y, jnp)
+
+    custom = jax.custom_jvp(primal)
+    custom.defjvp(primal_jvp)
+    return custom(*(args[i] for i in positions))
+
+
+def _zeros_if_zero(d: Any, like: Any, jnp: Any) -> Any:
+    return jnp.zeros_like(like) if isinstance(unthunk(d), AbstractZero) else d
+
+
+def _native_vjp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
+    import jax
+    import jax.numpy as jnp
+
+    def primal(*ops: Any) -> Any:
+        return rrule(f, *_assemble(args, positions, ops), **kwargs)[0]
+
+    def forward(*ops: Any) -> tuple[Any, Any]:
+        # Through ``custom`` itself, so that an outer differentiation of ``forward`` sees a
+        # custom_vjp call and not the bare primal.
+        return custom(*ops), ops
+
+    def backward(ops: tuple, g: Any) -> tuple:
+        full = _assemble(args, positions, ops)
+        _, pullback = rrule(f, *full, **kwargs)
+        cts = pullback(jax.tree.map(jnp.conj, g))
+        out = []
+        for i, o in zip(positions, ops, strict=True):
+            ct = unthunk(cts[1 + i]) if i in active else ZERO_TANGENT
+            out.append(None if isinstance(ct, AbstractZero) else jnp.conj(ct).astype(o.dtype))
+        return tuple(out)
+
+    custom = jax.custom_vjp(primal)
+    custom.defvjp(forward, backward)
+    return custom(*(args[i] for i in positions))
+
+
+# ---- rules on the host --------------------------------------------------------------------
+
+
+def _host_call(host: HostFunction, args: tuple, positions: tuple, shape_rule: Callable) -> Any:
+    """``host(*args)`` through ``pure_callback``, with a custom_vjp from its pullback."""
+    import jax
+    import jax.numpy as jnp
+
+    shapes = shape_rule(*args)
+    vmap_method = "expand_dims" if isinstance(host.f, np.ufunc) else "sequential"
+
+    def run(*ops: Any) -> Any:
+        y = host(*_assemble(args, positions, tuple(map(np.asarray, ops))))
+        if isinstance(shapes, tuple):
+            return tuple(np.asarray(v, dtype=s.dtype) for v, s in zip(y, shapes, strict=True))
+        return np.asarray(y, dtype=shapes.dtype)
+
+    def primal(*ops: Any) -> Any:
+        return jax.pure_callback(run, shapes, *ops, vmap_method=vmap_method)
+
+    def forward(*ops: Any) -> tuple[Any, Any]:
+        # Through ``custom`` itself, so that an outer differentiation of ``forward`` sees a
+        # custom_vjp call and not the bare primal.
+        return custom(*ops), ops
+
+    def backward(ops: tuple, g: Any) -> tuple:
+        full = tuple(_assemble(args, positions, ops))
+        gs = tuple(g) if isinstance(g, tuple | list) else (g,)
+        host.n_outputs = len(gs) if isinstance(shapes, tuple) else 0
+        pullback = host.pullback_function(len(args))
+        n = len(args)
+        inner_positions = (*positions, *range(n, n + len(gs)))
+        cts = _host_call(
+            pullback,
+            (*full, *(jnp.conj(d) for d in gs)),
+            inner_positions,
+            functools.partial(_cotangent_shapes, host.active),
+        )
+        by_position = dict(zip(host.active, cts, strict=True))
+        return tuple(
+            jnp.conj(by_position[i]) if i in by_position else None for i in positions
+        )
+
+    custom = jax.custom_vjp(primal)
+    custom.defvjp(forward, backward)
+    return custom(*(args[i] for i in positions))
+
+
+def _cotangent_shapes(active: tuple[int, ...], *args: Any) -> tuple:
+    import jax
+
+    return tuple(jax.ShapeDtypeStruct(args[i].shape, args[i].dtype) for i in active)
+
+
+def _result_shape(f: Callable, kwargs: dict, *args: Any) -> Any:
+    """The shape and dtype of ``f(*args)``, without computing it on the real values."""
+    import jax
+
+    arrays = [a if _is_jax(a) else np.asarray(a) for a in args]
+    if isinstance(f, np.ufunc) and f.nout == 1 and not kwargs:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        dtype = f(*(np.zeros((), np.dtype(a.dtype)) for a in arrays)).dtype
+        return jax.ShapeDtypeStruct(shape, dtype)
+    y = f(*(_stand_in(a) if _is_jax(a) else a for a in args), **kwargs)
+    if isinstance(y, tuple | list):
+        return tuple(jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype) for v in y)
+    y = np.asarray(y)
+    return jax.ShapeDtypeStruct(y.shape, y.dtype)
+
+
+def _stand_in(a: Any) -> np.ndarray:
+    """A well-conditioned array of ``a``'s shape and dtype: identities where square, else ones."""
+    shape, dtype = tuple(a.shape), np.dtype(a.dtype)
+    if len(shape) >= 2 and shape[-1] == shape[-2]:
+        return np.broadcast_to(np.eye(shape[-1], dtype=dtype), shape).copy()
+    return np.ones(shape, dtype)

@@ -1,0 +1,317 @@
+"""The rules inside PyTorch: ``wrap(f)`` is a torch function whose derivatives are f's rules.
+
+``wrap(f)(*args, **kwargs)`` calls a ``torch.autograd.Function`` (written with
+``setup_context``) whose backward is ``f``'s rrule, whose ``jvp`` (forward mode) is its frule
+and whose ``vmap`` rule maps it over the batch. Tensor arguments of a float or complex dtype
+are differentiated; every other argument is a constant.
+
+Where the rule runs is decided once per function, by a probe at its first call:
+
+* **natively**, on the tensors themselves, when the rule and its pullback compute with
+  ``array_namespace`` on tensors that carry a graph; double backward is then PyTorch's own
+  differentiation of the pullback;
+* **on the host** otherwise (NumPy functions, most of ``scipy.special`` and ``scipy.linalg``):
+  the rule runs on NumPy copies on the CPU and the results come back with the inputs' dtype
+  and device. Double backward (and every further order) differentiates the pullback with the
+  reverse engine, which uses the rules again (gammaln -> digamma -> polygamma). A CUDA tensor
+  given to a host function is moved to the CPU and back, with a warning once per function.
+
+``wrap(f, host=True)`` (or ``False``) skips the probe. PyTorch's complex convention is the
+project's (a holomorphic f's pullback is ``conj(f'(z)) * dy``), so cotangents pass unchanged.
+
+>>> import numpy as np
+>>> import pytest
+>>> torch = pytest.importorskip("torch")
+>>> import scipy.special as sc
+>>> gammaln = wrap(sc.gammaln)
+>>> x = torch.tensor([3.0], dtype=torch.float64, requires_grad=True)
+>>> (g,) = torch.autograd.grad(gammaln(x).sum(), x, create_graph=True)
+>>> g  # digamma(3)
+tensor([0.9228], dtype=torch.float64, grad_fn=...)
+>>> torch.autograd.grad(g.sum(), x)[0]  # trigamma(3)
+tensor([0.3949], dtype=torch.float64)
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core.names import function_name
+from ..core.registry import frule, rrule
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ..core.thunks import unthunk
+from .host import HostFunction
+
+__all__ = ["is_host_only", "wrap"]
+
+_native: dict[Any, bool] = {}  # function -> whether its rule runs on tensors
+_warned_device: set[Any] = set()
+_lock = threading.Lock()
+
+
+def wrap(f: Callable, *, host: bool | None = None) -> Callable:
+    """A torch-callable computing ``f`` whose derivatives of every order come from the rules.
+
+    ``host=None`` probes at the first call whether the rule runs on tensors; ``True`` always
+    runs it on NumPy copies, ``False`` always on the tensors.
+    """
+
+    @functools.wraps(f)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return _apply(_Call(f, kwargs, args, host), args)
+
+    wrapped.__wrapped__ = f  # type: ignore[attr-defined]
+    return wrapped
+
+
+def is_host_only(f: Callable) -> bool | None:
+    """Whether ``f``'s rule was found to need NumPy copies; ``None`` before its first call."""
+    native = _native.get(f)
+    return None if native is None else not native
+
+
+class _Call:
+    """What one call of a wrapped function needs besides its tensors."""
+
+    __slots__ = ("active", "f", "host", "kwargs", "n_args", "pullback", "single")
+
+    def __init__(self, f: Callable, kwargs: dict, args: tuple, host: bool | None) -> None:
+        import torch
+
+        self.f = f
+        self.kwargs = kwargs
+        self.n_args = len(args)
+        self.active = tuple(
+            i
+            for i, a in enumerate(args)
+            if isinstance(a, torch.Tensor) and (a.is_floating_point() or a.is_complex())
+        )
+        if host is None:
+            host = not _runs_natively(f, args, kwargs, self.active)
+        self.host: HostFunction | None = HostFunction(f, kwargs, self.active) if host else None
+        self.pullback: Callable | None = None
+        self.single = True
+
+    @classmethod
+    def of_host(cls, host: HostFunction, n_args: int) -> _Call:
+        """A call of a function that has no rule but is run on the host (a pullback)."""
+        call = object.__new__(cls)
+        call.f, call.kwargs, call.n_args, call.active = host, {}, n_args, host.active
+        call.host, call.pullback, call.single = host, None, True
+        return call
+
+    def fresh(self) -> _Call:
+        """The same call for another batch element (each call keeps its own pullback)."""
+        other = object.__new__(_Call)
+        for name in _Call.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.pullback = None
+        return other
+
+
+def _apply(call: _Call, args: tuple) -> Any:
+    return _rule_function().apply(call, *args)
+
+
+def _runs_natively(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ...]) -> bool:
+    """Probe once whether ``f``'s rule and pullback compute on tensors that carry a graph."""
+    known = _native.get(f)
+    if known is not None:
+        return known
+    import torch
+
+    ok = False
+    try:
+        with torch.enable_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            probe = list(args)
+            for i in active:
+                probe[i] = args[i].detach().clone().requires_grad_(True)
+            found = rrule(f, *probe, **kwargs)
+            if found is not None:
+                y, pullback = found
+                outputs = y if isinstance(y, tuple | list) else (y,)
+                if all(isinstance(o, torch.Tensor) and o.requires_grad for o in outputs):
+                    seeds = tuple(torch.ones_like(o) for o in outputs)
+                    cts = pullback(seeds if isinstance(y, tuple | list) else seeds[0])
+                    ok = all(
+                        isinstance(unthunk(cts[1 + i]), torch.Tensor | AbstractZero)
+                        for i in active
+                    )
+    except Exception:  # any failure on tensors means: run this rule on the host
+        ok = False
+    with _lock:
+        _native[f] = ok
+    return ok
+
+
+# ---- conversions between tensors and NumPy ------------------------------------------------
+
+
+def _to_numpy(a: Any) -> Any:
+    import torch
+
+    if isinstance(a, torch.Tensor):
+        return a.detach().cpu().resolve_conj().resolve_neg().numpy()
+    return a
+
+
+def _to_tensor(y: Any, like: Any) -> Any:
+    import torch
+
+    out = torch.from_numpy(np.array(y, copy=True, ndmin=0))
+    return out if like is None else out.to(like.device)
+
+
+def _reference(call: _Call, args: tuple) -> Any:
+    """The tensor whose device the results go back to (the first differentiated one)."""
+    import torch
+
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            if a.device.type != "cpu" and call.f not in _warned_device:
+                _warned_device.add(call.f)
+                warnings.warn(
+                    f"{function_name(call.f)} has no rule that runs on {a.device.type} "
+                    "tensors: its rule runs on NumPy copies on the CPU",
+                    stacklevel=5,
+                )
+            return a
+    return None
+
+
+def _as_outputs(y: Any) -> tuple[tuple, bool]:
+    if isinstance(y, tuple | list):
+        return tuple(y), False
+    return (y,), True
+
+
+def _dense_torch(t: Any, like: Any) -> Any:
+    import torch
+
+    t = unthunk(t)
+    if t is None or isinstance(t, AbstractZero):
+        return None
+    if not isinstance(t, torch.Tensor):
+        t = torch.as_tensor(np.array(t), device=like.device)
+    return t
+
+
+# ---- the autograd.Function ----------------------------------------------------------------
+
+
+@functools.cache
+def _rule_function() -> type:
+    import torch
+
+    class ChainRulesFunction(torch.autograd.Function):
+        """``f`` with its rrule as backward, its frule as jvp and a batch loop as vmap."""
+
+        @staticmethod
+        def forward(call: _Call, *args: Any) -> Any:
+            if call.host is None:
+                y, call.pullback = rrule(call.f, *args, **call.kwargs)
+                outputs, call.single = _as_outputs(y)
+                return outputs[0] if call.single else outputs
+            like = _reference(call, args)
+            y, call.pullback = call.host.vjp(*map(_to_numpy, args))
+            outputs, call.single = _as_outputs(y)
+            call.host.n_outputs = 0 if call.single else len(outputs)
+            tensors = tuple(_to_tensor(o, like) for o in outputs)
+            return tensors[0] if call.single else tensors
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+            call, args = inputs[0], inputs[1:]
+            ctx.call = call
+            ctx.args = tuple(None if i in call.active else a for i, a in enumerate(args))
+            tensors = tuple(args[i] for i in call.active)
+            ctx.save_for_backward(*tensors)
+            ctx.save_for_forward(*tensors)
+
+        @staticmethod
+        def backward(ctx: Any, *grads: Any) -> Any:
+            call: _Call = ctx.call
+            args = _fill(ctx.args, call.active, ctx.saved_tensors)
+            dy = grads[0] if call.single else tuple(grads)
+            if torch.is_grad_enabled():
+                cts = _differentiable_cotangents(call, args, grads, dy)
+            elif call.host is None:
+                full = call.pullback(dy)
+                cts = tuple(full[1 + i] for i in call.active)
+            else:
+                cts = call.pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
+            out: list[Any] = [None] * (1 + call.n_args)
+            for i, ct in zip(call.active, cts, strict=True):
+                out[1 + i] = _dense_torch(ct, args[i])
+            return tuple(out)
+
+        @staticmethod
+        def jvp(ctx: Any, *tangents: Any) -> Any:
+            call: _Call = ctx.call
+            args = _fill(ctx.args, call.active, ctx.saved_tensors)
+            dxs = tuple(tangents[1 + i] for i in call.active)
+            if call.host is None:
+                found = _native_frule(call, args, dxs)
+                if found is not None:
+                    return found
+            host = call.host or HostFunction(call.f, call.kwargs, call.active)
+            like = _reference(call, args)
+            dense = tuple(None if t is None else _to_numpy(t) for t in dxs)
+            _, dy = host.jvp(tuple(map(_to_numpy, args)), dense)
+            if call.single:
+                return _to_tensor(dy, like)
+            return tuple(_to_tensor(d, like) for d in dy)
+
+        @staticmethod
+        def vmap(info: Any, in_dims: tuple, call: _Call, *args: Any) -> Any:
+            results = []
+            for b in range(info.batch_size):
+                sliced = tuple(
+                    a if d is None else a.select(d, b)
+                    for a, d in zip(args, in_dims[1:], strict=True)
+                )
+                results.append(_rule_function().apply(call.fresh(), *sliced))
+            if isinstance(results[0], tuple):
+                stacked = tuple(torch.stack(r) for r in zip(*results, strict=True))
+                return stacked, (0,) * len(stacked)
+            return torch.stack(results), 0
+
+    return ChainRulesFunction
+
+
+def _fill(args: tuple, active: tuple[int, ...], tensors: tuple) -> tuple:
+    full = list(args)
+    for i, t in zip(active, tensors, strict=True):
+        full[i] = t
+    return tuple(full)
+
+
+def _differentiable_cotangents(call: _Call, args: tuple, grads: tuple, dy: Any) -> tuple:
+    """Cotangents that PyTorch can differentiate again (``create_graph=True``)."""
+    if call.host is None:
+        _, pullback = rrule(call.f, *args, **call.kwargs)
+        full = pullback(dy)
+        return tuple(full[1 + i] for i in call.active)
+    inner = _Call.of_host(call.host.pullback_function(call.n_args), call.n_args + len(grads))
+    cts = _rule_function().apply(inner, *args, *grads)
+    return cts if isinstance(cts, tuple) else (cts,)
+
+
+def _native_frule(call: _Call, args: tuple, dxs: tuple) -> Any:
+    tangents: list[Any] = [ZERO_TANGENT] * call.n_args
+    for i, t in zip(call.active, dxs, strict=True):
+        tangents[i] = ZERO_TANGENT if t is None else t
+    found = frule((NO_TANGENT, *tangents), call.f, *args, **call.kwargs)
+    if found is None:
+        return None
+    y, dy = found
+    if call.single:
+        return _dense_torch(dy, y) if not isinstance(dy, AbstractZero) else y * 0
+    return tuple(d if not isinstance(d, AbstractZero) else o * 0 for d, o in zip(dy, y))

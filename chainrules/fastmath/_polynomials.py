@@ -1,0 +1,86 @@
+"""The polynomial coefficients of the fast kernels, fitted when the kernels are first compiled.
+
+Each polynomial approximates a smooth function on a short interval (the reduced argument of
+a kernel). The fit is a weighted least-squares fit in the Chebyshev basis on Chebyshev
+nodes (well conditioned, close to the minimax polynomial), converted to the monomial basis for
+Horner's rule. The weight ``1/|f|`` minimises the relative error where the kernel needs
+relative accuracy, and a unit weight the absolute error. The degrees were chosen as the
+smallest that reach float32 rounding (float32) or the least-squares floor near 1e-15
+(float64); ``accuracy.py`` states what the kernels then achieve.
+
+>>> c = fit(np.exp, -0.5, 0.5, 6)  # a degree-6 fit of exp on [-1/2, 1/2]
+>>> bool(abs(np.polynomial.polynomial.polyval(0.25, c) / np.exp(0.25) - 1) < 1e-7)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import scipy.special as sc
+from numpy.polynomial import Chebyshev, Polynomial
+
+__all__ = ["coefficients", "fit"]
+
+LN2 = math.log(2.0)
+SQRT_HALF_RANGE = (3.0 - 2.0 * math.sqrt(2.0)) ** 2  # s*s for s = (m-1)/(m+1), m in [1/√2, √2]
+ERF_LIMIT = {np.float32: 3.92, np.float64: 5.93}  # erf(x) rounds to 1 beyond these
+
+
+def fit(
+    f: Callable[[np.ndarray], np.ndarray], lo: float, hi: float, degree: int, relative: bool = True
+) -> np.ndarray:
+    """Monomial coefficients, lowest first, of a degree-``degree`` fit of ``f`` on [lo, hi]."""
+    n = 8 * (degree + 1)
+    nodes = np.cos(np.pi * (np.arange(n) + 0.5) / n)
+    x = lo + (hi - lo) * (nodes + 1.0) / 2.0
+    y = f(x)
+    weights = 1.0 / np.abs(y) if relative else np.ones_like(y)
+    return Chebyshev.fit(x, y, degree, w=weights).convert(kind=Polynomial).coef
+
+
+def _expm1_over_x(r: np.ndarray) -> np.ndarray:
+    safe = np.where(r == 0.0, 1.0, r)
+    return np.where(r == 0.0, 1.0, np.expm1(safe) / safe)
+
+
+def _atanh_sqrt_over_sqrt(z: np.ndarray) -> np.ndarray:
+    s = np.sqrt(np.where(z == 0.0, 0.01, z))
+    return np.where(z == 0.0, 1.0, np.arctanh(s) / s)
+
+
+def _erf_sqrt_over_sqrt(z: np.ndarray) -> np.ndarray:
+    s = np.sqrt(np.where(z == 0.0, 1.0, z))
+    return np.where(z == 0.0, 2.0 / math.sqrt(math.pi), sc.erf(s) / s)
+
+
+def _erfcx_of_reciprocal(u: np.ndarray) -> np.ndarray:
+    return sc.erfcx(1.0 / u)
+
+
+# name: (function, interval, relative?, degree for float32, degree for float64)
+_TABLE = {
+    # expm1(r)/r for the reduced argument |r| <= ln2/2: exp(r) = 1 + r P(r), and
+    # expm1(r) = r P(r) keeps relative accuracy near 0
+    "expm1": (_expm1_over_x, (-LN2 / 2, LN2 / 2), True, 5, 11),
+    # atanh(s)/s in z = s*s: log(m) = 2 s P(s*s) for the mantissa m in [1/sqrt2, sqrt2)
+    "log": (_atanh_sqrt_over_sqrt, (0.0, SQRT_HALF_RANGE), True, 3, 7),
+    # erf(x)/x in z = x*x for |x| < 1
+    "erf_small": (_erf_sqrt_over_sqrt, (0.0, 1.0), True, 6, 10),
+}
+
+
+def coefficients(dtype: type) -> dict[str, tuple]:
+    """Every kernel polynomial for ``dtype`` (np.float32 or np.float64), as dtype tuples."""
+    index = 3 if dtype is np.float32 else 4
+    out = {}
+    for name, row in _TABLE.items():
+        f, (lo, hi), relative = row[0], row[1], row[2]
+        out[name] = tuple(dtype(c) for c in fit(f, lo, hi, row[index], relative))
+    # erfc(t) exp(t*t) in u = 1/t for 1 <= t < the limit: erf(t) = 1 - exp(-t*t) P(1/t)
+    degree = 9 if dtype is np.float32 else 16
+    tail = fit(_erfcx_of_reciprocal, 1.0 / ERF_LIMIT[dtype], 1.0, degree, relative=False)
+    out["erf_tail"] = tuple(dtype(c) for c in tail)
+    return out

@@ -1,0 +1,120 @@
+"""The stated accuracy of each fast function, its exact twin, and how accuracy is measured.
+
+``ACCURACY[name][dtype]`` is the largest relative error and the largest error in units in
+the last place (ulps of the twin's result) measured against the exact twin over
+``DOMAINS[name]`` (10**5 points, log-spaced for ``pow``'s base); the tests measure them again
+and fail if a kernel does worse. Where no kernel runs for a dtype (see
+``functions.KERNEL_DTYPES``), the function computes its twin: error 0.
+
+``TWINS`` maps each public fast function to its exact twin.
+
+>>> import numpy as np
+>>> from chainrules import fastmath
+>>> TWINS[fastmath.exp] is np.exp, ACCURACY["exp"][np.float32].max_ulps
+(True, 2.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import functions
+from .functions import EXACT, KERNEL_DTYPES
+
+__all__ = ["ACCURACY", "DOMAINS", "TWINS", "Accuracy", "measure", "sample"]
+
+
+class Accuracy(NamedTuple):
+    """A stated bound: largest relative error and largest error in ulps."""
+
+    max_relative: float
+    max_ulps: float
+
+
+TWINS: dict[Any, Any] = {getattr(functions, name): twin for name, twin in EXACT.items()}
+
+# (low, high) of the sampled domain; reductions sample rows of 64 normal values times 10.
+DOMAINS: dict[str, tuple[float, float]] = {
+    "exp": (-87.0, 88.0),
+    "exp2": (-126.0, 127.0),
+    "expm1": (-10.0, 10.0),
+    "log": (1e-30, 1e30),
+    "log2": (1e-30, 1e30),
+    "log1p": (-0.99, 100.0),
+    "sqrt": (0.0, 1e6),
+    "rsqrt": (1e-6, 1e6),
+    "tanh": (-10.0, 10.0),
+    "sigmoid": (-80.0, 80.0),
+    "softplus": (-80.0, 80.0),
+    "gelu": (-8.0, 8.0),
+    "erf": (-5.0, 5.0),
+    "pow": (1e-3, 1e3),  # base; the exponent is uniform in [-4, 4]
+    "softmax": (-10.0, 10.0),
+    "log_softmax": (-10.0, 10.0),
+    "logsumexp": (-10.0, 10.0),
+}
+
+_A = Accuracy
+ACCURACY: dict[str, dict[type, Accuracy]] = {
+    "exp": {np.float32: _A(1.5e-7, 2.0), np.float64: _A(6e-15, 40.0)},
+    "expm1": {np.float32: _A(2e-7, 2.5), np.float64: _A(3e-15, 20.0)},
+    "sqrt": {np.float32: _A(6e-8, 0.5), np.float64: _A(1.2e-16, 0.5)},
+    "rsqrt": {np.float32: _A(2e-7, 2.0), np.float64: _A(2.3e-16, 1.0)},
+    "tanh": {np.float64: _A(3e-15, 16.0)},
+    "sigmoid": {np.float32: _A(2.5e-7, 3.0), np.float64: _A(5e-15, 32.0)},
+    "softplus": {np.float32: _A(4e-7, 5.0), np.float64: _A(6e-15, 40.0)},
+    "gelu": {np.float32: _A(1e-5, 128.0), np.float64: _A(2e-14, 128.0)},
+    "erf": {np.float32: _A(2.5e-7, 3.0)},
+    "pow": {np.float32: _A(3e-6, 40.0), np.float64: _A(6e-15, 40.0)},
+    "softmax": {np.float32: _A(2e-6, 24.0), np.float64: _A(3e-15, 24.0)},
+    "log_softmax": {np.float32: _A(1.2e-6, 16.0), np.float64: _A(3e-15, 16.0)},
+    "logsumexp": {np.float32: _A(1e-7, 1.0), np.float64: _A(3e-16, 2.0)},
+}
+for _name, _dtypes in KERNEL_DTYPES.items():
+    for _dtype in (np.float32, np.float64):
+        if _dtype not in _dtypes:
+            ACCURACY.setdefault(_name, {})[_dtype] = _A(0.0, 0.0)
+
+
+def sample(name: str, dtype: type, n: int = 10**5, seed: int = 0) -> tuple[np.ndarray, ...]:
+    """Arguments of ``name`` drawn from its domain, in ``dtype``."""
+    rng = np.random.default_rng(seed)
+    lo, hi = DOMAINS[name]
+    if name in ("log", "log2", "pow"):
+        x = np.exp(rng.uniform(np.log(lo), np.log(hi), n))
+    elif name in ("softmax", "log_softmax", "logsumexp"):
+        x = rng.uniform(lo, hi, (max(n // 64, 1), 64))
+    else:
+        x = rng.uniform(lo, hi, n)
+    if name == "pow":
+        return x.astype(dtype), rng.uniform(-4.0, 4.0, n).astype(dtype)
+    return (x.astype(dtype),)
+
+
+def measure(name: str, dtype: type, n: int = 10**5) -> Accuracy:
+    """The largest relative error and ulps of ``name`` against its twin on ``sample``.
+
+    The reference is the twin computed in float64 for float32 input, and in long double
+    where NumPy has it for float64 input (else float64, which makes the bound include the
+    twin's own rounding).
+    """
+    args = sample(name, dtype, n)
+    fast = np.asarray(getattr(functions, name)(*args, **_axis(name)), dtype=np.float64)
+    wide = np.longdouble if dtype is np.float64 and name in _LONG_DOUBLE else np.float64
+    ref = np.asarray(EXACT[name](*[a.astype(wide) for a in args], **_axis(name)))
+    err = np.abs(fast - ref).astype(np.float64)
+    scale = np.abs(ref).astype(np.float64)
+    tiny = float(np.finfo(dtype).smallest_normal)
+    ulp = np.spacing(np.maximum(scale, tiny).astype(dtype)).astype(np.float64)
+    return Accuracy(
+        float(np.max(err / np.maximum(scale, tiny))), float(np.max(err / ulp))
+    )
+
+
+_LONG_DOUBLE = {"exp", "expm1", "log", "log2", "log1p", "sqrt", "tanh", "pow"}
+
+
+def _axis(name: str) -> dict[str, Any]:
+    return {"axis": -1} if name in ("softmax", "log_softmax", "logsumexp") else {}

@@ -1,0 +1,282 @@
+"""The public fast functions: dtype handling, dispatch, and the choice of kernel per dtype.
+
+Every function takes real input (float32 stays float32; float64, integers and Python numbers
+compute in float64) and returns what its exact twin returns (``TWINS`` in ``accuracy``), to
+the stated accuracy. Where a compiled kernel measured no faster than the twin for a dtype
+(``KERNEL_DTYPES`` lists where one runs), the function computes the twin for that dtype.
+
+Arrays of other libraries that speak NumPy's ``__array_function__`` protocol (an AD engine's
+tracked values) receive the call through it, so an engine applies the function's rule rather
+than running the kernel on its values.
+
+>>> import numpy as np
+>>> exp(np.zeros(2, np.float32))
+array([1., 1.], dtype=float32)
+>>> softmax(np.log([1.0, 3.0]))
+array([0.25, 0.75])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from . import exact
+
+__all__ = [
+    "EXACT",
+    "KERNEL_DTYPES",
+    "erf",
+    "exp",
+    "exp2",
+    "expm1",
+    "gelu",
+    "log",
+    "log1p",
+    "log2",
+    "log_softmax",
+    "logsumexp",
+    "pow",
+    "rsqrt",
+    "sigmoid",
+    "softmax",
+    "softplus",
+    "sqrt",
+    "tanh",
+]
+
+F32, F64 = np.float32, np.float64
+
+# Where a compiled kernel runs; elsewhere it measured no faster than the twin (see RESULTS.md).
+KERNEL_DTYPES: dict[str, tuple[type, ...]] = {
+    "exp": (F32, F64),
+    "exp2": (),
+    "expm1": (F32, F64),
+    "log": (),
+    "log2": (),
+    "log1p": (),
+    "sqrt": (F32, F64),
+    "rsqrt": (F32, F64),
+    "tanh": (F64,),
+    "sigmoid": (F32, F64),
+    "softplus": (F32, F64),
+    "gelu": (F32, F64),
+    "erf": (F32,),
+    "pow": (F32, F64),
+    "softmax": (F32, F64),
+    "log_softmax": (F32, F64),
+    "logsumexp": (F32, F64),
+}
+
+# The exact twin of each function, by name.
+EXACT: dict[str, Callable[..., Any]] = {
+    "exp": np.exp,
+    "exp2": np.exp2,
+    "expm1": np.expm1,
+    "log": np.log,
+    "log2": np.log2,
+    "log1p": np.log1p,
+    "sqrt": np.sqrt,
+    "rsqrt": exact.rsqrt,
+    "tanh": np.tanh,
+    "sigmoid": sc.expit,
+    "softplus": exact.softplus,
+    "gelu": exact.gelu,
+    "erf": sc.erf,
+    "pow": np.power,
+    "softmax": sc.softmax,
+    "log_softmax": sc.log_softmax,
+    "logsumexp": sc.logsumexp,
+}
+
+
+@functools.cache
+def _loops(dtype: type) -> dict[str, Callable]:
+    from ._kernels import kernels  # numba is imported, and loops compiled, on first use
+
+    return kernels(dtype)
+
+
+def _deferred(public: Callable, args: tuple, kwargs: dict) -> Any:
+    """The result of an argument's ``__array_function__``, or ``NotImplemented`` if none."""
+    for a in args:
+        cls = type(a)
+        if cls is np.ndarray or isinstance(a, int | float | np.generic):
+            continue
+        method = getattr(cls, "__array_function__", None)
+        if method is not None:
+            types = tuple({type(b) for b in args if hasattr(type(b), "__array_function__")})
+            return method(a, public, types, args, kwargs)
+    return NotImplemented
+
+
+def _real_array(x: Any, name: str) -> np.ndarray:
+    a = np.asarray(x)
+    if a.dtype == F32 or a.dtype == F64:
+        return np.asarray(a, order="C")
+    if a.dtype.kind in "biuf":
+        return np.asarray(a, dtype=F64, order="C")
+    raise TypeError(f"chainrules.fastmath.{name} takes real input, not {a.dtype}")
+
+
+def _elementwise(public: Callable, name: str, *args: Any) -> Any:
+    deferred = _deferred(public, args, {})
+    if deferred is not NotImplemented:
+        return deferred
+    arrays = [_real_array(a, name) for a in args]
+    dtype = np.result_type(*args) if len(args) > 1 else arrays[0].dtype
+    dtype = F32 if dtype == F32 else F64
+    if dtype not in KERNEL_DTYPES[name]:
+        return EXACT[name](*[a.astype(dtype, copy=False) for a in arrays])
+    if len(arrays) > 1:
+        arrays = [np.asarray(a, dtype=dtype, order="C") for a in np.broadcast_arrays(*arrays)]
+    out = np.empty(arrays[0].shape, dtype)
+    _loops(dtype)[name](*[a.reshape(-1) for a in arrays], out.reshape(-1))
+    return out if out.ndim else out[()]
+
+
+def exp(x: Any) -> Any:
+    """Fast ``np.exp``."""
+    return _elementwise(exp, "exp", x)
+
+
+def exp2(x: Any) -> Any:
+    """Fast ``np.exp2``."""
+    return _elementwise(exp2, "exp2", x)
+
+
+def expm1(x: Any) -> Any:
+    """Fast ``np.expm1``."""
+    return _elementwise(expm1, "expm1", x)
+
+
+def log(x: Any) -> Any:
+    """Fast ``np.log``."""
+    return _elementwise(log, "log", x)
+
+
+def log2(x: Any) -> Any:
+    """Fast ``np.log2``."""
+    return _elementwise(log2, "log2", x)
+
+
+def log1p(x: Any) -> Any:
+    """Fast ``np.log1p``."""
+    return _elementwise(log1p, "log1p", x)
+
+
+def sqrt(x: Any) -> Any:
+    """Fast ``np.sqrt``."""
+    return _elementwise(sqrt, "sqrt", x)
+
+
+def rsqrt(x: Any) -> Any:
+    """Fast ``1 / np.sqrt(x)`` (twin: ``exact.rsqrt``)."""
+    return _elementwise(rsqrt, "rsqrt", x)
+
+
+def tanh(x: Any) -> Any:
+    """Fast ``np.tanh``."""
+    return _elementwise(tanh, "tanh", x)
+
+
+def sigmoid(x: Any) -> Any:
+    """Fast ``scipy.special.expit``, the logistic sigmoid."""
+    return _elementwise(sigmoid, "sigmoid", x)
+
+
+def softplus(x: Any) -> Any:
+    """Fast ``log(1 + exp(x))`` (twin: ``exact.softplus``)."""
+    return _elementwise(softplus, "softplus", x)
+
+
+def gelu(x: Any) -> Any:
+    """Fast GELU in its tanh form (twin: ``exact.gelu``)."""
+    return _elementwise(gelu, "gelu", x)
+
+
+def erf(x: Any) -> Any:
+    """Fast ``scipy.special.erf``."""
+    return _elementwise(erf, "erf", x)
+
+
+def pow(x: Any, p: Any) -> Any:
+    """Fast ``np.power`` for a base ``x >= 0`` (negative bases give NaN), broadcasting."""
+    return _elementwise(pow, "pow", x, p)
+
+
+# ---- reductions over an axis ----------------------------------------------------------------
+
+
+def _rows(a: np.ndarray, axis: Any) -> tuple[np.ndarray, tuple[int, ...]]:
+    """``a`` as contiguous rows along ``axis`` (None: one row), and the moved shape."""
+    if axis is None:
+        return a.reshape(1, -1), a.shape
+    moved = np.moveaxis(a, axis, -1)
+    return np.ascontiguousarray(moved).reshape(-1, moved.shape[-1]), moved.shape
+
+
+def _unrows(rows: np.ndarray, shape: tuple[int, ...], axis: Any) -> np.ndarray:
+    out = rows.reshape(shape)
+    return out if axis is None else np.moveaxis(out, -1, axis)
+
+
+def _exp_shifted(a: np.ndarray, axis: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """(exp(rows - m), m) with m each row's maximum (0 where it is not finite)."""
+    rows, shape = _rows(a, axis)
+    m = rows.max(axis=1)
+    m = np.where(np.isfinite(m), m, 0).astype(a.dtype)
+    e = np.empty_like(rows)
+    _loops(a.dtype.type)["exp_shifted"](rows, m, e)
+    return e, m, shape
+
+
+def _reduction(public: Callable, name: str, x: Any, axis: Any, **kwargs: Any) -> Any:
+    deferred = _deferred(public, (x,), {"axis": axis, **kwargs})
+    if deferred is not NotImplemented:
+        return ("deferred", deferred)
+    a = _real_array(x, name)
+    if a.dtype.type not in KERNEL_DTYPES[name] or a.size == 0 or a.ndim == 0:
+        return ("exact", EXACT[name](a, axis=axis, **kwargs))
+    if axis is not None and not isinstance(axis, int | np.integer):
+        raise TypeError(f"chainrules.fastmath.{name}: axis must be an int or None, not {axis!r}")
+    return ("array", a)
+
+
+def softmax(x: Any, axis: Any = None) -> Any:
+    """Fast ``scipy.special.softmax`` over ``axis`` (None: all elements)."""
+    kind, a = _reduction(softmax, "softmax", x, axis)
+    if kind != "array":
+        return a
+    e, _, shape = _exp_shifted(a, axis)
+    e *= (1 / e.sum(axis=1, keepdims=True)).astype(a.dtype)
+    return _unrows(e, shape, axis)
+
+
+def log_softmax(x: Any, axis: Any = None) -> Any:
+    """Fast ``scipy.special.log_softmax`` over ``axis`` (None: all elements)."""
+    kind, a = _reduction(log_softmax, "log_softmax", x, axis)
+    if kind != "array":
+        return a
+    e, m, shape = _exp_shifted(a, axis)
+    rows, _ = _rows(a, axis)
+    with np.errstate(divide="ignore"):  # a row of -inf sums to 0: its log is -inf
+        out = rows - (m + np.log(e.sum(axis=1)))[:, None]
+    return _unrows(out, shape, axis)
+
+
+def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    """Fast ``scipy.special.logsumexp`` over ``axis`` (None: all elements)."""
+    kind, a = _reduction(logsumexp, "logsumexp", x, axis, keepdims=keepdims)
+    if kind != "array":
+        return a
+    e, m, shape = _exp_shifted(a, axis)
+    with np.errstate(divide="ignore"):  # a row of -inf sums to 0: its log is -inf
+        y = (m + np.log(e.sum(axis=1))).reshape(shape[:-1] if axis is not None else ())
+    if keepdims:
+        y = np.expand_dims(y, tuple(range(a.ndim)) if axis is None else axis)
+    return y if y.ndim else y[()]

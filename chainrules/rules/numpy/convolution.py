@@ -1,0 +1,91 @@
+"""Rules for NumPy: one-dimensional ``convolve`` and ``correlate``.
+
+Both are linear in each factor. A ``same`` or ``valid`` result is a slice of the ``full`` one,
+so the pullback first embeds the cotangent in zeros of the full length; the cotangent of
+``a`` in ``convolve(a, v)`` is then ``correlate(dy_full, v, "valid")`` (correlate conjugates
+its second argument, as the holomorphic convention asks), and symmetrically for ``v``.
+``correlate(a, v)`` is ``convolve(a, conj(v[::-1]))``, whose reversal and conjugation the
+pullback undoes.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> from chainrules.core.thunks import unthunk
+>>> y, pullback = rrule(np.convolve, np.array([1.0, 2.0]), np.array([1.0, 1.0, 1.0]))
+>>> unthunk(pullback(np.ones(4))[1])
+array([3., 3.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chainrules.core.namespace import array_namespace
+from chainrules.core.tangents import NO_TANGENT, AbstractZero
+from chainrules.core.thunks import Thunk, unthunk
+
+from .linear_maps import projector, register_rules, shape_of
+from .products import conj, multilinear_frule
+
+__all__: list[str] = []
+
+
+def _full_offset(n: int, m: int, mode: str) -> int:
+    """Where a ``mode`` result starts inside the full convolution of lengths ``n`` and ``m``."""
+    shorter = min(n, m)
+    return {"full": 0, "same": (shorter - 1) // 2, "valid": shorter - 1}[mode]
+
+
+def _embed(dy: Any, offset: int, length: int) -> Any:
+    """``dy`` placed at ``offset`` in zeros of ``length``: the adjoint of taking that slice."""
+    xp = array_namespace(dy)
+    before = xp.zeros((offset,), dtype=dy.dtype)
+    after = xp.zeros((length - offset - dy.shape[0],), dtype=dy.dtype)
+    return xp.concat([before, dy, after])
+
+
+def _convolution_rrule(f: Any) -> Any:
+    reverse = f is np.correlate
+
+    def convolution_rrule(a: Any, v: Any, *args: Any, **kwargs: Any) -> Any:
+        mode = args[0] if args else kwargs.get("mode", "valid" if reverse else "full")
+        y = f(a, v, mode)
+        project_a, project_v = projector(a), projector(v)
+        n, m = shape_of(a)[0], shape_of(v)[0]
+        offset = _full_offset(n, m, mode)
+        rest = (NO_TANGENT,) * len(args)
+
+        def convolution_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, project_a(dy), project_v(dy), *rest
+            xp = array_namespace(dy, a, v)
+            full = _embed(xp.asarray(dy), offset, n + m - 1)
+            # correlate(a, v) = convolve(a, w) with w = conj(v[::-1]).
+            w = conj(xp, xp.flip(v)) if reverse else v
+
+            def d_v() -> Any:
+                d_w = np.correlate(full, a, "valid")
+                return project_v(conj(xp, xp.flip(d_w)) if reverse else d_w)
+
+            d_a = Thunk(lambda: project_a(np.correlate(full, w, "valid")))
+            return NO_TANGENT, d_a, Thunk(d_v), *rest
+
+        convolution_pullback.__name__ = f"{f.__name__}_pullback"
+        convolution_pullback.__qualname__ = convolution_pullback.__name__
+        return y, convolution_pullback
+
+    def convolution_frule(tangents: tuple, a: Any, v: Any, *args: Any, **kwargs: Any) -> Any:
+        mode = args[0] if args else kwargs.get("mode", "valid" if reverse else "full")
+
+        def product(x: Any, w: Any) -> Any:
+            return f(x, w, mode)
+
+        return multilinear_frule(product, tangents, a, v)
+
+    register_rules(f, convolution_rrule, convolution_frule, keywords=("mode",), name=f.__name__)
+
+
+_convolution_rrule(np.convolve)
+_convolution_rrule(np.correlate)

@@ -1,0 +1,249 @@
+"""Rules for ``np.linalg.cholesky`` and ``np.linalg.qr``.
+
+**cholesky** reads one triangle of ``a`` (the lower one; the upper with ``upper=True``) and
+the real part of its diagonal, and factorizes the Hermitian matrix ``H`` they describe as
+``H = L L^H``. With ``Phi(X) = tril(X, -1) + diag(X) / 2``, the derivative is
+``dL = L Phi(L^{-1} dH L^{-H})`` and the pullback (Murray 2016) is
+``S = L^{-H} Phi(L^H g_L) L^{-1}``, carried back to the triangle read. Only triangular solves
+with ``L`` are needed; ``L``'s diagonal is real, for complex input too.
+
+**qr** is differentiated for tall, square and wide matrices. For ``m >= n`` and ``a = Q R``
+(reduced), with ``W = Q^H g_Q - g_R R^H``, the pullback is
+``(g_Q + Q (skewtril(W) - W)) R^{-H}``, where ``skewtril(W) = tril(W - W^H, -1) + i Im diag(W)``
+comes from ``Q^H dQ`` being skew-Hermitian with the gauge LAPACK fixes (a real diagonal of
+``R``). A wide ``a = [X | Y]`` is ``X = Q R_1`` (square) and ``R_2 = Q^H Y``. ``mode='r'``
+gives ``R`` alone. ``mode='complete'`` of a tall matrix returns columns of ``Q`` that ``a`` does
+not determine: they take no cotangent (a nonzero one raises ``ValueError``). ``mode='raw'``
+(Householder reflectors) has no rule and raises.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> l, pullback = rrule(np.linalg.cholesky, np.array([[4.0, 0.0], [0.0, 9.0]]))
+>>> pullback(np.eye(2))[1]
+array([[0.25      , 0.        ],
+       [0.        , 0.16666667]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.thunks import unthunk
+from .arguments import positional_cotangents
+from .matrix_algebra import (
+    diag_embed,
+    is_complex,
+    lower_hermitian,
+    lower_hermitian_cotangent,
+    mH,
+    output_fields,
+    output_tangent,
+    solve_triangular,
+    solve_triangular_right,
+)
+
+__all__ = ["cholesky_pullback_of", "qr_pullback_of"]
+
+
+def _half_lower(x: Any) -> Any:
+    """``tril(x, -1) + diag(x) / 2``: the map ``Phi`` and, being diagonal in the entries,
+    its own adjoint."""
+    xp = array_namespace(x)
+    return xp.tril(x, k=-1) + diag_embed(xp.linalg.diagonal(x) / 2)
+
+
+# ---- cholesky ---------------------------------------------------------------------------
+
+
+def cholesky_pullback_of(low: Any, g_low: Any) -> Any:
+    """The gradient with respect to ``H = low low^H`` (as a general matrix) from ``g_low``."""
+    xp = array_namespace(low, g_low)
+    inner = _half_lower(xp.matmul(mH(low), g_low))
+    return solve_triangular_right(
+        solve_triangular(low, inner, lower=True, adjoint=True), low, lower=True
+    )
+
+
+def cholesky_pushforward_of(low: Any, dh: Any) -> Any:
+    """The tangent of ``low`` along the tangent ``dh`` of ``H = low low^H``."""
+    xp = array_namespace(low, dh)
+    m = solve_triangular_right(solve_triangular(low, dh, lower=True), low, lower=True, adjoint=True)
+    return xp.matmul(low, _half_lower(m))
+
+
+@rrule.register(np.linalg.cholesky)
+def _cholesky_rrule(a, *, upper=False):
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    factor = xp.linalg.cholesky(a, upper=upper)
+    low = mH(factor) if upper else factor
+
+    def cholesky_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy)
+        g = cholesky_pullback_of(low, mH(dy) if upper else dy)
+        return NO_TANGENT, project_a(lower_hermitian_cotangent(g, upper=upper))
+
+    return factor, cholesky_pullback
+
+
+@frule.register(np.linalg.cholesky)
+def _cholesky_frule(tangents, a, *, upper=False):
+    xp = array_namespace(a)
+    factor = xp.linalg.cholesky(a, upper=upper)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return factor, da
+    low = mH(factor) if upper else factor
+    d_low = cholesky_pushforward_of(low, lower_hermitian(da, upper=upper))
+    return factor, mH(d_low) if upper else d_low
+
+
+# ---- qr ---------------------------------------------------------------------------------
+
+
+def _skew_lower(w: Any) -> Any:
+    """``tril(w - w^H, -1) + i Im diag(w)``: the skew-Hermitian matrix with ``w``'s lower part."""
+    xp = array_namespace(w)
+    out = xp.tril(w - mH(w), k=-1)
+    if is_complex(w):
+        out = out + diag_embed(1j * xp.imag(xp.linalg.diagonal(w)))
+    return out
+
+
+def _square_qr_pullback(q: Any, r: Any, g_q: Any, g_r: Any) -> Any:
+    """The cotangent of ``a = q r`` with ``r`` square (``m >= n``)."""
+    xp = array_namespace(q, r)
+    w: Any = ZERO_TANGENT
+    if not isinstance(g_q, AbstractZero):
+        w = xp.matmul(mH(q), g_q)
+    if not isinstance(g_r, AbstractZero):
+        w = w - xp.matmul(g_r, mH(r))
+    inner = _skew_lower(w) - w
+    lead = xp.matmul(q, inner)
+    if not isinstance(g_q, AbstractZero):
+        lead = lead + g_q
+    return solve_triangular_right(lead, r, lower=False, adjoint=True)
+
+
+def qr_pullback_of(a: Any, q: Any, r: Any, g_q: Any, g_r: Any) -> Any:
+    """The cotangent of ``a`` from those of its reduced ``q`` and ``r``, any shape of ``a``."""
+    xp = array_namespace(a, q, r)
+    m, n = a.shape[-2:]
+    if m >= n:
+        return _square_qr_pullback(q, r, g_q, g_r)
+    y = a[..., :, m:]
+    g_r1 = g_r if isinstance(g_r, AbstractZero) else g_r[..., :, :m]
+    g_r2 = g_r if isinstance(g_r, AbstractZero) else g_r[..., :, m:]
+    if not isinstance(g_r2, AbstractZero):
+        shifted = xp.matmul(y, mH(g_r2))
+        g_q = shifted if isinstance(g_q, AbstractZero) else g_q + shifted
+    g_x = _square_qr_pullback(q, r[..., :, :m], g_q, g_r1)
+    g_y = xp.zeros_like(y) if isinstance(g_r2, AbstractZero) else xp.matmul(q, g_r2)
+    return xp.concat((g_x, g_y), axis=-1)
+
+
+def qr_pushforward_of(a: Any, q: Any, r: Any, da: Any) -> tuple[Any, Any]:
+    """The tangents of the reduced ``q`` and ``r`` along ``da``."""
+    xp = array_namespace(a, q, r, da)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    r1, da1 = r[..., :, :k], da[..., :, :k]
+    x = solve_triangular_right(xp.matmul(mH(q), da1), r1, lower=False)
+    # x - C, with C = Q^H dQ skew-Hermitian and x - C upper triangular with a real diagonal
+    lower = xp.tril(x, k=-1)
+    x_minus_c = x - lower + mH(lower)
+    if is_complex(x):
+        x_minus_c = x_minus_c - diag_embed(1j * xp.imag(xp.linalg.diagonal(x)))
+    dr1 = xp.matmul(x_minus_c, r1)
+    dq = solve_triangular_right(da1, r1, lower=False) - xp.matmul(q, x_minus_c)
+    if m >= n:
+        return dq, dr1
+    dr2 = xp.matmul(mH(dq), a[..., :, m:]) + xp.matmul(mH(q), da[..., :, m:])
+    return dq, xp.concat((dr1, dr2), axis=-1)
+
+
+_QR = ("Q", "R")
+
+
+def _qr_check_mode(mode: str) -> None:
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(
+            f"numpy.linalg.qr(mode={mode!r}) has no rule: its Householder reflectors are "
+            "LAPACK's internal representation; use mode='reduced', 'complete' or 'r'"
+        )
+
+
+def _qr_complete_cotangents(a: Any, g_q: Any, g_r: Any) -> tuple[Any, Any]:
+    """Cut the cotangents of a complete QR of a tall ``a`` to the reduced factors."""
+    m, n = a.shape[-2:]
+    if isinstance(g_q, AbstractZero):
+        extra_q = None
+    else:
+        extra_q, g_q = g_q[..., :, n:], g_q[..., :, :n]
+    # Only a NumPy cotangent can be inspected; an engine's values pass with the rest ignored.
+    if type(extra_q) is np.ndarray and np.any(extra_q != 0):
+        raise ValueError(
+            f"pullback of numpy.linalg.qr(mode='complete') of a {m}x{n} matrix: the last "
+            f"{m - n} columns of Q are not determined by the matrix, so they take no "
+            "cotangent; use mode='reduced'"
+        )
+    if not isinstance(g_r, AbstractZero):
+        g_r = g_r[..., :n, :]
+    return g_q, g_r
+
+
+@rrule.register(np.linalg.qr)
+@positional_cotangents
+def _qr_rrule(a, mode="reduced"):
+    _qr_check_mode(mode)
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    m, n = a.shape[-2:]
+    complete = mode == "complete" and m > n
+    result = xp.linalg.qr(a, mode=mode if complete else "reduced")
+    q, r = result
+    if complete:
+        q, r = q[..., :, :n], r[..., :n, :]
+
+    def qr_pullback(dy):
+        if mode == "r":
+            g_q, g_r = ZERO_TANGENT, unthunk(dy)
+        else:
+            g_q, g_r = output_fields(dy, _QR)
+        if isinstance(g_q, AbstractZero) and isinstance(g_r, AbstractZero):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        if complete:
+            g_q, g_r = _qr_complete_cotangents(a, g_q, g_r)
+        return NO_TANGENT, project_a(qr_pullback_of(a, q, r, g_q, g_r))
+
+    return (result.R if mode == "r" else result), qr_pullback
+
+
+@frule.register(np.linalg.qr)
+def _qr_frule(tangents, a, mode="reduced"):
+    _qr_check_mode(mode)
+    xp = array_namespace(a)
+    m, n = a.shape[-2:]
+    complete = mode == "complete" and m > n
+    result = xp.linalg.qr(a, mode=mode if complete else "reduced")
+    y = result.R if mode == "r" else result
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return y, da
+    if complete:
+        raise ValueError(
+            f"frule of numpy.linalg.qr(mode='complete') of a {m}x{n} matrix: the last "
+            f"{m - n} columns of Q are not determined by the matrix; use mode='reduced'"
+        )
+    dq, dr = qr_pushforward_of(a, result.Q, result.R, da)
+    if mode == "r":
+        return y, dr
+    return y, output_tangent(type(result), _QR, (dq, dr))

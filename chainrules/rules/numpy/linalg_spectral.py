@@ -1,0 +1,443 @@
+"""Rules for the spectral decompositions of ``np.linalg``: svd, svdvals, eigh, eigvalsh, eig,
+eigvals.
+
+Conventions, pinned by the tests:
+
+* **Repeated values.** The couplings ``1 / (s_j^2 - s_i^2)`` (svd) and ``1 / (w_j - w_i)``
+  (eigh, eig) are *masked*: set to zero where the gap is below a tolerance of a few hundred
+  ulps of the spectrum's scale (``gap_tolerance``). A loss that does not depend on the basis
+  chosen inside a degenerate subspace (a function of the singular values or eigenvalues,
+  the projector onto an invariant subspace) has no component along those couplings, so its
+  gradient is finite and right; a loss that does depend on that basis has no derivative
+  there, and the mask gives the minimum-norm choice. Null singular values get the same
+  treatment in the terms of non-square svd that divide by them.
+* **svdvals, eigvalsh, eigvals** have their own rules, ``U diag(g) V^H``, ``V diag(g) V^H``
+  and ``V^{-H} diag(g) V^H``, well defined at ties.
+* **Triangles.** ``eigh`` and ``eigvalsh`` read one triangle of ``a`` (``UPLO``) and the real
+  part of its diagonal, as LAPACK does, so their cotangents live on that triangle.
+* **Gauges.** The phases of complex singular vectors and of eigh's eigenvectors are not
+  determined by ``a``: pullbacks assume a gauge-invariant loss (they ignore the imaginary
+  part of ``diag(V^H g_V)``, and for the svd use ``i Im diag(U^H g_U) / s``, which equals the
+  ``V`` form when the loss is gauge invariant). ``eig``'s eigenvectors are normalized by
+  LAPACK to unit norm with their largest component real; the rules differentiate exactly
+  that normalization (its adjoint is applied to the eigenvector cotangent before the usual
+  formula), so any cotangent is admissible. Real inputs get real cotangents.
+* ``svd(full_matrices=True)`` of a non-square matrix returns singular vectors that ``a``
+  does not determine: its pullback accepts cotangents for the singular values only, and
+  raises ``ValueError`` for a nonzero cotangent of ``U`` or ``Vh``.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> s, pullback = rrule(np.linalg.svdvals, np.diag([3.0, 3.0]))
+>>> pullback(np.ones(2))[1]
+array([[1., 0.],
+       [0., 1.]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.thunks import unthunk
+from .arguments import positional_cotangents
+from .matrix_algebra import (
+    diag_embed,
+    is_complex,
+    lower_hermitian,
+    lower_hermitian_cotangent,
+    mH,
+    output_fields,
+    output_tangent,
+    safe_reciprocal,
+    skew,
+    trailing,
+)
+
+__all__ = [
+    "eig_pullback_of",
+    "eigh_pullback_of",
+    "gap_tolerance",
+    "svd_pullback_of",
+    "svd_pushforward_of",
+]
+
+_GAP_ULPS = 256
+
+
+def gap_tolerance(values: Any, axes: int = 2) -> Any:
+    """The gap below which two singular values or eigenvalues count as equal, with ``axes``
+    trailing axes of length one (2 to compare with their differences, 1 with themselves)."""
+    xp = array_namespace(values)
+    eps = float(np.finfo(np.zeros((), values.dtype).real.dtype).eps)
+    scale = xp.max(xp.abs(values), axis=-1) if values.shape[-1] else xp.zeros(values.shape[:-1])
+    return trailing(_GAP_ULPS * eps * scale * values.shape[-1] + np.finfo(np.float64).tiny, axes)
+
+
+def _differences(values: Any) -> Any:
+    """``values[j] - values[i]`` at ``[..., i, j]``."""
+    return values[..., None, :] - values[..., :, None]
+
+
+def _real_diagonal(a: Any) -> Any:
+    xp = array_namespace(a)
+    d = xp.linalg.diagonal(a)
+    return xp.real(d) if is_complex(d) else d
+
+
+# ---- svd, svdvals -------------------------------------------------------------------------
+
+
+def svd_pullback_of(u: Any, s: Any, vh: Any, g_u: Any, g_s: Any, g_vh: Any) -> Any:
+    """The cotangent of ``a = u diag(s) vh`` (reduced) from those of its three factors."""
+    xp = array_namespace(u, s, vh)
+    v = mH(vh)
+    m, n = u.shape[-2], vh.shape[-1]
+    inner: Any = ZERO_TANGENT if isinstance(g_s, AbstractZero) else diag_embed(g_s)
+    has_u, has_v = not isinstance(g_u, AbstractZero), not isinstance(g_vh, AbstractZero)
+    s_col, s_row = s[..., :, None], s[..., None, :]
+    if has_u or has_v:
+        squares = s * s
+        coupling = safe_reciprocal(_differences(squares), gap_tolerance(squares))
+        s_inv = safe_reciprocal(s, gap_tolerance(s, 1))
+    extra: Any = ZERO_TANGENT
+    if has_u:
+        uh_gu = xp.matmul(mH(u), g_u)
+        inner = inner + coupling * skew(uh_gu) * s_row
+        if is_complex(uh_gu):
+            inner = inner + diag_embed(1j * xp.imag(xp.linalg.diagonal(uh_gu)) * s_inv)
+        if m > s.shape[-1]:
+            outside = g_u - xp.matmul(u, uh_gu)
+            extra = extra + xp.matmul(outside * s_inv[..., None, :], vh)
+    if has_v:
+        g_v = mH(g_vh)
+        vh_gv = xp.matmul(vh, g_v)
+        inner = inner + s_col * skew(vh_gv) * coupling
+        if n > s.shape[-1]:
+            outside = g_v - xp.matmul(v, vh_gv)
+            extra = extra + xp.matmul(u * s_inv[..., None, :], mH(outside))
+    if isinstance(inner, AbstractZero):
+        return extra
+    return xp.matmul(xp.matmul(u, xp.astype(inner, u.dtype)), vh) + extra
+
+
+def svd_pushforward_of(a: Any, u: Any, s: Any, vh: Any, da: Any) -> tuple[Any, Any, Any]:
+    """The tangents ``(du, ds, dvh)`` of the reduced SVD along ``da``."""
+    xp = array_namespace(a, da)
+    v = mH(vh)
+    dp = xp.matmul(xp.matmul(mH(u), da), v)
+    ds = _real_diagonal(dp)
+    squares = s * s
+    coupling = safe_reciprocal(_differences(squares), gap_tolerance(squares))
+    s_inv = safe_reciprocal(s, gap_tolerance(s, 1))
+    s_col, s_row = s[..., :, None], s[..., None, :]
+    omega_u = coupling * (dp * s_row + s_col * mH(dp))
+    omega_v = coupling * (s_col * dp + mH(dp) * s_row)
+    if is_complex(dp):
+        omega_u = omega_u + diag_embed(1j * xp.imag(xp.linalg.diagonal(dp)) * s_inv)
+    du = xp.matmul(u, omega_u)
+    dv = xp.matmul(v, omega_v)
+    k = s.shape[-1]
+    if u.shape[-2] > k:
+        outside = xp.matmul(da, v) - xp.matmul(u, dp)
+        du = du + outside * s_inv[..., None, :]
+    if vh.shape[-1] > k:
+        outside = xp.matmul(mH(da), u) - xp.matmul(v, mH(dp))
+        dv = dv + outside * s_inv[..., None, :]
+    return du, ds, mH(dv)
+
+
+_SVD = ("U", "S", "Vh")
+
+
+def _check_full(a: Any, full_matrices: bool, g_u: Any, g_vh: Any) -> None:
+    """Raise for a cotangent on the singular vectors that ``a`` does not determine."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if not full_matrices or m == n:
+        return
+    extra = g_u[..., :, k:] if m > n else g_vh[..., k:, :]
+    # Only a NumPy cotangent can be inspected; an engine's values pass with the rest ignored.
+    if type(extra) is np.ndarray and np.any(extra != 0):
+        raise ValueError(
+            "pullback of numpy.linalg.svd with full_matrices=True: the singular vectors "
+            f"of a non-square {m}x{n} matrix beyond the first {k} are not determined by the "
+            "matrix, so they take no cotangent; call svd with full_matrices=False"
+        )
+
+
+def _reduced(u: Any, vh: Any, k: int) -> tuple[Any, Any]:
+    return u[..., :, :k], vh[..., :k, :]
+
+
+def _reduced_cotangent(g: Any, k: int, axis: int) -> Any:
+    if isinstance(g, AbstractZero):
+        return g
+    return g[..., :, :k] if axis == -1 else g[..., :k, :]
+
+
+@rrule.register(np.linalg.svd)
+@positional_cotangents
+def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    k = min(a.shape[-2:])
+    full = full_matrices and compute_uv
+    result = xp.linalg.svd(a, full_matrices=full, compute_uv=True, hermitian=hermitian)
+    u, s, vh = result
+    u_k, vh_k = _reduced(u, vh, k)
+    # With hermitian=True NumPy reads the lower triangle only (through eigh).
+    fold = lower_hermitian_cotangent if hermitian else (lambda g: g)
+
+    def svd_pullback(dy):
+        g_u, g_s, g_vh = output_fields(dy, _SVD)
+        if all(isinstance(g, AbstractZero) for g in (g_u, g_s, g_vh)):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        _check_full(a, full_matrices, g_u, g_vh)
+        g_u, g_vh = _reduced_cotangent(g_u, k, -1), _reduced_cotangent(g_vh, k, -2)
+        da = svd_pullback_of(u_k, s, vh_k, g_u, g_s, g_vh)
+        return NO_TANGENT, project_a(fold(da))
+
+    def svdvals_pullback(ds):
+        ds = unthunk(ds)
+        if isinstance(ds, AbstractZero):
+            return NO_TANGENT, project_a(ds)
+        return NO_TANGENT, project_a(
+            fold(svd_pullback_of(u_k, s, vh_k, ZERO_TANGENT, ds, ZERO_TANGENT))
+        )
+
+    if not compute_uv:
+        return s, svdvals_pullback
+    return result, svd_pullback
+
+
+@frule.register(np.linalg.svd)
+def _svd_frule(tangents, a, full_matrices=True, compute_uv=True, hermitian=False):
+    xp = array_namespace(a)
+    k = min(a.shape[-2:])
+    full = full_matrices and compute_uv
+    result = xp.linalg.svd(a, full_matrices=full, compute_uv=True, hermitian=hermitian)
+    u, s, vh = result
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return (result if compute_uv else s), da
+    if hermitian:
+        a, da = lower_hermitian(a), lower_hermitian(da)
+    u_k, vh_k = _reduced(u, vh, k)
+    du, ds, dvh = svd_pushforward_of(a, u_k, s, vh_k, da)
+    if not compute_uv:
+        return s, ds
+    if full_matrices and a.shape[-2] != a.shape[-1]:
+        raise ValueError(
+            "frule of numpy.linalg.svd with full_matrices=True: the singular vectors of a "
+            "non-square matrix beyond the first min(m, n) are not determined by the matrix; "
+            "call svd with full_matrices=False"
+        )
+    return result, output_tangent(type(result), _SVD, (du, ds, dvh))
+
+
+@rrule.register(np.linalg.svdvals)
+def _svdvals_rrule(x):
+    xp = array_namespace(x)
+    project_x = ProjectTo(x)
+    u, s, vh = xp.linalg.svd(x, full_matrices=False)
+
+    def svdvals_pullback(ds):
+        ds = unthunk(ds)
+        if isinstance(ds, AbstractZero):
+            return NO_TANGENT, project_x(ds)
+        return NO_TANGENT, project_x(xp.matmul(u * ds[..., None, :], vh))
+
+    return s, svdvals_pullback
+
+
+@frule.register(np.linalg.svdvals)
+def _svdvals_frule(tangents, x):
+    xp = array_namespace(x)
+    u, s, vh = xp.linalg.svd(x, full_matrices=False)
+    dx = unthunk(tangents[1])
+    if isinstance(dx, AbstractZero):
+        return s, dx
+    return s, _real_diagonal(xp.matmul(xp.matmul(mH(u), dx), mH(vh)))
+
+
+# ---- eigh, eigvalsh -----------------------------------------------------------------------
+
+_EIGH = ("eigenvalues", "eigenvectors")
+
+
+def eigh_pullback_of(w: Any, v: Any, g_w: Any, g_v: Any, upper: bool) -> Any:
+    """The cotangent of the triangle ``eigh`` reads, from those of its eigenpairs."""
+    xp = array_namespace(w, v)
+    inner: Any = ZERO_TANGENT if isinstance(g_w, AbstractZero) else diag_embed(g_w)
+    if not isinstance(g_v, AbstractZero):
+        coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+        inner = inner + coupling * xp.matmul(mH(v), g_v)
+    if isinstance(inner, AbstractZero):
+        return inner
+    g = xp.matmul(xp.matmul(v, xp.astype(inner, v.dtype)), mH(v))
+    return lower_hermitian_cotangent(g, upper=upper)
+
+
+@rrule.register(np.linalg.eigh)
+@positional_cotangents
+def _eigh_rrule(a, UPLO="L"):
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    result = xp.linalg.eigh(a, UPLO=UPLO)
+    w, v = result
+
+    def eigh_pullback(dy):
+        g_w, g_v = output_fields(dy, _EIGH)
+        return NO_TANGENT, project_a(eigh_pullback_of(w, v, g_w, g_v, UPLO == "U"))
+
+    return result, eigh_pullback
+
+
+@frule.register(np.linalg.eigh)
+def _eigh_frule(tangents, a, UPLO="L"):
+    xp = array_namespace(a)
+    result = xp.linalg.eigh(a, UPLO=UPLO)
+    w, v = result
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return result, da
+    k = xp.matmul(xp.matmul(mH(v), lower_hermitian(da, upper=UPLO == "U")), v)
+    coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+    dv = xp.matmul(v, xp.astype(coupling, v.dtype) * k)
+    return result, output_tangent(type(result), _EIGH, (_real_diagonal(k), dv))
+
+
+@rrule.register(np.linalg.eigvalsh)
+@positional_cotangents
+def _eigvalsh_rrule(a, UPLO="L"):
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    w, v = xp.linalg.eigh(a, UPLO=UPLO)
+
+    def eigvalsh_pullback(dw):
+        dw = unthunk(dw)
+        if isinstance(dw, AbstractZero):
+            return NO_TANGENT, project_a(dw)
+        return NO_TANGENT, project_a(eigh_pullback_of(w, v, dw, ZERO_TANGENT, UPLO == "U"))
+
+    return w, eigvalsh_pullback
+
+
+@frule.register(np.linalg.eigvalsh)
+def _eigvalsh_frule(tangents, a, UPLO="L"):
+    xp = array_namespace(a)
+    w, v = xp.linalg.eigh(a, UPLO=UPLO)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return w, da
+    k = xp.matmul(xp.matmul(mH(v), lower_hermitian(da, upper=UPLO == "U")), v)
+    return w, _real_diagonal(k)
+
+
+# ---- eig, eigvals -----------------------------------------------------------------------
+
+_EIG = ("eigenvalues", "eigenvectors")
+
+
+def _largest(v: Any) -> tuple[Any, Any]:
+    """For each eigenvector, a one-hot mask of its largest component, and that component."""
+    xp = array_namespace(v)
+    index = xp.argmax(xp.abs(v), axis=-2)
+    mask = xp.astype(xp.arange(v.shape[-2])[:, None] == index[..., None, :], v.dtype)
+    return mask, xp.sum(mask * v, axis=-2)
+
+
+def _normalized_adjoint(v: Any, g_v: Any) -> Any:
+    """The adjoint of LAPACK's normalization (unit norm, largest component real) at ``v``."""
+    xp = array_namespace(v, g_v)
+    d = xp.sum(xp.conj(v) * g_v, axis=-2) if is_complex(v) else xp.sum(v * g_v, axis=-2)
+    g = g_v - v * (xp.real(d) if is_complex(d) else d)[..., None, :]
+    if is_complex(v):
+        mask, largest = _largest(v)
+        g = g - 1j * mask * (xp.imag(d) / xp.real(largest))[..., None, :]
+    return g
+
+
+def _normalized(v: Any, dv: Any) -> Any:
+    """The tangent of LAPACK's normalization of eigenvectors at ``v`` along ``dv``."""
+    xp = array_namespace(v, dv)
+    d = xp.sum(xp.conj(v) * dv, axis=-2) if is_complex(v) else xp.sum(v * dv, axis=-2)
+    dv = dv - v * (xp.real(d) if is_complex(d) else d)[..., None, :]
+    if is_complex(v):
+        mask, largest = _largest(v)
+        phase = xp.imag(xp.sum(mask * dv, axis=-2)) / xp.real(largest)
+        dv = dv - 1j * v * phase[..., None, :]
+    return dv
+
+
+def eig_pullback_of(w: Any, v: Any, g_w: Any, g_v: Any) -> Any:
+    """The cotangent of ``a`` from those of ``eig(a)``'s eigenvalues and eigenvectors."""
+    xp = array_namespace(w, v)
+    inner: Any = ZERO_TANGENT if isinstance(g_w, AbstractZero) else diag_embed(g_w)
+    if not isinstance(g_v, AbstractZero):
+        coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+        g = _normalized_adjoint(v, g_v)
+        inner = inner + (xp.conj(coupling) if is_complex(w) else coupling) * xp.matmul(mH(v), g)
+    if isinstance(inner, AbstractZero):
+        return inner
+    v_h = mH(v)
+    return xp.linalg.solve(v_h, xp.matmul(xp.astype(inner, v.dtype), v_h))
+
+
+@rrule.register(np.linalg.eig)
+def _eig_rrule(a):
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    result = xp.linalg.eig(a)
+    w, v = result
+
+    def eig_pullback(dy):
+        g_w, g_v = output_fields(dy, _EIG)
+        return NO_TANGENT, project_a(eig_pullback_of(w, v, g_w, g_v))
+
+    return result, eig_pullback
+
+
+@frule.register(np.linalg.eig)
+def _eig_frule(tangents, a):
+    xp = array_namespace(a)
+    result = xp.linalg.eig(a)
+    w, v = result
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return result, da
+    k = xp.linalg.solve(v, xp.matmul(xp.astype(da, v.dtype), v))
+    coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+    dv = _normalized(v, xp.matmul(v, xp.astype(coupling, v.dtype) * k))
+    return result, output_tangent(type(result), _EIG, (xp.linalg.diagonal(k), dv))
+
+
+@rrule.register(np.linalg.eigvals)
+def _eigvals_rrule(a):
+    xp = array_namespace(a)
+    project_a = ProjectTo(a)
+    w, v = xp.linalg.eig(a)
+
+    def eigvals_pullback(dw):
+        dw = unthunk(dw)
+        if isinstance(dw, AbstractZero):
+            return NO_TANGENT, project_a(dw)
+        return NO_TANGENT, project_a(eig_pullback_of(w, v, dw, ZERO_TANGENT))
+
+    return w, eigvals_pullback
+
+
+@frule.register(np.linalg.eigvals)
+def _eigvals_frule(tangents, a):
+    xp = array_namespace(a)
+    w, v = xp.linalg.eig(a)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return w, da
+    return w, xp.linalg.diagonal(xp.linalg.solve(v, xp.matmul(xp.astype(da, v.dtype), v)))

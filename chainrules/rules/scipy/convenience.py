@@ -1,0 +1,110 @@
+"""Rules for SciPy's convenience functions: powers, logarithms, degree trigonometry, Huber losses.
+
+Also the Lambert W and Wright omega functions, whose derivatives are functions of their
+outputs. Removable points are exact: ``exprel'(0) = 1/2`` (a Taylor series near 0, where the
+closed form cancels), ``huber`` and ``pseudo_huber`` at ``delta = 0`` or ``r = 0``.
+``scipy.special`` computes on NumPy arrays only.
+
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(sc.exprel, 0.0)
+>>> float(pullback(1.0)[1])
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from ...core.define import scalar_rule
+from .parametric import parametric_rule
+
+_DEGREE = math.pi / 180
+
+
+def _exprel_derivative(x: Any, y: Any) -> Any:
+    """d/dx (exp(x) - 1) / x = (exp(x) - y) / x; sum_n n x**(n-1) / (n+1)! for |x| < 1/2."""
+    small = np.abs(x) < 0.5
+    safe = np.where(small, 1.0, x)
+    closed = (np.exp(safe) - sc.exprel(safe)) / safe
+    series = 0.0 * x
+    term = 0.5 + 0.0 * x  # n x**(n-1) / (n+1)! at n = 1
+    for n in range(1, 20):
+        series = series + term
+        term = term * x * (n + 1) / (n * (n + 2))
+    return np.where(small, series, closed)
+
+
+def _huber_ddelta(delta: Any, r: Any, y: Any) -> Any:
+    return np.where(np.abs(r) <= delta, 0.0 * r, np.abs(r) - delta)
+
+
+def _huber_dr(delta: Any, r: Any, y: Any) -> Any:
+    return np.where(np.abs(r) <= delta, r, delta * np.sign(r))
+
+
+def _pseudo_huber_root(delta: Any, r: Any) -> Any:
+    return np.sqrt(np.multiply(delta, delta) + np.multiply(r, r))
+
+
+def _pseudo_huber_ddelta(delta: Any, r: Any, y: Any) -> Any:
+    # 2 delta (s - 1) - r**2 / (delta s) with s = t / delta, t = sqrt(delta**2 + r**2),
+    # rewritten without dividing by delta: r**4 / (t (t + delta)**2).
+    t = _pseudo_huber_root(delta, r)
+    r2 = np.multiply(r, r)
+    return np.where(r2 == 0, 0.0 * t, r2 * r2 / np.where(r2 == 0, 1.0, t * (t + delta) ** 2))
+
+
+def _pseudo_huber_dr(delta: Any, r: Any, y: Any) -> Any:
+    t = _pseudo_huber_root(delta, r)
+    return np.where(t == 0, 0.0 * t, np.multiply(r, delta) / np.where(t == 0, 1.0, t))
+
+
+# ---- powers and logarithms ------------------------------------------------------------------
+
+scalar_rule(sc.cbrt, lambda x, y: np.reciprocal(3 * y * y))
+scalar_rule(sc.exp2, lambda x, y: y * math.log(2))
+scalar_rule(sc.exp10, lambda x, y: y * math.log(10))
+scalar_rule(sc.expm1, lambda x, y: y + 1)
+scalar_rule(sc.log1p, lambda x, y: np.reciprocal(1 + x))
+scalar_rule(sc.cosm1, lambda x, y: -np.sin(x))
+scalar_rule(sc.exprel, _exprel_derivative)
+scalar_rule(
+    sc.powm1,
+    lambda x, p, y: p * np.power(x, np.subtract(p, 1)),
+    lambda x, p, y: sc.xlogy(y + 1, x),
+)
+
+# ---- trigonometry in degrees ----------------------------------------------------------------
+
+scalar_rule(sc.sindg, lambda x, y: _DEGREE * sc.cosdg(x))
+scalar_rule(sc.cosdg, lambda x, y: -_DEGREE * sc.sindg(x))
+scalar_rule(sc.tandg, lambda x, y: _DEGREE * (1 + y * y))
+scalar_rule(sc.cotdg, lambda x, y: -_DEGREE * (1 + y * y))
+scalar_rule(
+    sc.radian,
+    lambda d, m, s, y: _DEGREE + 0.0 * y,
+    lambda d, m, s, y: _DEGREE / 60 + 0.0 * y,
+    lambda d, m, s, y: _DEGREE / 3600 + 0.0 * y,
+)
+
+# ---- Huber losses ---------------------------------------------------------------------------
+
+scalar_rule(sc.huber, _huber_ddelta, _huber_dr)
+scalar_rule(sc.pseudo_huber, _pseudo_huber_ddelta, _pseudo_huber_dr)
+
+# ---- Lambert W and Wright omega: derivatives from the outputs -------------------------------
+
+scalar_rule(sc.wrightomega, lambda z, y: y / (1 + y))
+parametric_rule(
+    sc.lambertw,
+    lambda z, *rest: np.reciprocal(np.exp(rest[-1]) * (1 + rest[-1])),
+    None,
+    None,
+    keywords=("k", "tol"),
+    required=1,
+)

@@ -1,0 +1,98 @@
+"""Rules for distribution functions built on the incomplete gamma and beta functions.
+
+``chdtr(v, x) = gammainc(v/2, x/2)``, ``gdtr(a, b, x) = gammainc(b, a x)``,
+``pdtr(k, m) = gammaincc(floor(k) + 1, m)`` and ``stdtr(df, t)`` (through ``betainc``), with
+their complements. Derivatives in the argument are densities; derivatives in the shape
+parameters come from ``incomplete`` (quadrature on NumPy values, thunked). ``pdtr`` takes the
+integer part of ``k``, so its derivative in ``k`` is 0. ``scipy.special`` computes on NumPy
+arrays only.
+
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(sc.chdtr, 2.0, 1.0)  # 1 - exp(-x/2)
+>>> round(float(pullback(1.0)[2]), 12)
+0.303265329856
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from .incomplete import betainc_da_db, gammainc_da
+from .parametric import parametric_rule
+
+
+def _gamma_density(a: Any, x: Any) -> Any:
+    return np.exp(sc.xlogy(np.subtract(a, 1), x) - x - sc.gammaln(a))
+
+
+def _student_density(df: Any, t: Any) -> Any:
+    log_norm = sc.gammaln((df + 1) / 2) - sc.gammaln(df / 2) - np.log(df * np.pi) / 2
+    return np.exp(log_norm - (df + 1) / 2 * np.log1p(t * t / df))
+
+
+def _stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
+    # For t >= 0, stdtr = 1 - betainc(df/2, 1/2, z) / 2 with z = df / (df + t**2); at t = 0
+    # it is 1/2 for every df, where the density of z (at z = 1) would be infinite.
+    zero = np.equal(t, 0)
+    t = np.where(zero, 1.0, t)
+    z = df / (df + t * t)
+    da = betainc_da_db(df / 2, 0.5, z)[0]
+    dz = t * t / (df + t * t) ** 2
+    density = np.exp(sc.xlogy(df / 2 - 1, z) + sc.xlog1py(-0.5, -z) - sc.betaln(df / 2, 0.5))
+    return np.where(zero, 0.0, -np.sign(t) * (da / 2 + density * dz) / 2)
+
+
+# ---- chi-squared and gamma ------------------------------------------------------------------
+
+parametric_rule(
+    sc.chdtr,
+    lambda v, x, y: gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2,
+    lambda v, x, y: _gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
+    costly=(0,),
+)
+parametric_rule(
+    sc.chdtrc,
+    lambda v, x, y: -gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2,
+    lambda v, x, y: -_gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
+    costly=(0,),
+)
+parametric_rule(
+    sc.gdtr,
+    lambda a, b, x, y: x * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: gammainc_da(b, np.multiply(a, x)),
+    lambda a, b, x, y: a * _gamma_density(b, np.multiply(a, x)),
+    costly=(1,),
+)
+parametric_rule(
+    sc.gdtrc,
+    lambda a, b, x, y: -x * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: -gammainc_da(b, np.multiply(a, x)),
+    lambda a, b, x, y: -a * _gamma_density(b, np.multiply(a, x)),
+    costly=(1,),
+)
+
+# ---- Poisson: the integer part of k ---------------------------------------------------------
+
+parametric_rule(
+    sc.pdtr,
+    lambda k, m, y: 0.0 * y,
+    lambda k, m, y: -_gamma_density(np.floor(k) + 1, m),
+)
+parametric_rule(
+    sc.pdtrc,
+    lambda k, m, y: 0.0 * y,
+    lambda k, m, y: _gamma_density(np.floor(k) + 1, m),
+)
+
+# ---- Student's t ----------------------------------------------------------------------------
+
+parametric_rule(
+    sc.stdtr,
+    _stdtr_ddf,
+    lambda df, t, y: _student_density(df, t),
+    costly=(0,),
+)

@@ -1,0 +1,258 @@
+"""Rules for ``scipy.linalg``'s LU family: lu, lu_factor, lu_solve.
+
+With the rows of ``a`` permuted so that ``a_p = L U`` (``L`` unit lower triangular, ``U``
+upper triangular), the derivative is ``dL = L tril(X, -1)``, ``dU = triu(X) U`` with
+``X = L^{-1} da_p U^{-1}``, and the pullback is
+``g_{a_p} = L^{-H} (tril(L^H g_L, -1) + triu(g_U U^H)) U^{-H}``, carried back through the
+permutation, which is locally constant and gets no cotangent. ``lu`` of a tall or a wide
+matrix splits it into its leading square block (as above) and the rest: ``L_2 = A_2 U^{-1}``
+(tall), ``U_2 = L^{-1} A_2`` (wide). ``lu_factor``'s packed ``lu`` holds ``L``'s strict lower
+triangle and ``U``; ``lu_solve`` differentiates the solve with ``a = P L U`` (or its
+transpose or adjoint, ``trans``) through both factors. Pivot indices have no tangent.
+
+These rules call SciPy's LAPACK wrappers, so they take NumPy arrays only.
+
+>>> import numpy as np
+>>> import scipy.linalg
+>>> from chainrules.core.registry import rrule
+>>> (lu, piv), pullback = rrule(scipy.linalg.lu_factor, np.array([[2.0, 1.0], [1.0, 3.0]]))
+>>> pullback((np.eye(2), None))[1]
+array([[ 0.625, -0.25 ],
+       [-0.125,  0.5  ]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ...core.thunks import unthunk
+from ..numpy.arguments import positional_cotangents
+from ..numpy.matrix_algebra import (
+    mH,
+    mT,
+    output_fields,
+    solve_triangular,
+    solve_triangular_right,
+)
+
+__all__ = ["lu_pullback_of", "lu_pushforward_of"]
+
+
+def _unpack(lu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    k = min(lu.shape[-2:])
+    low = np.tril(lu[..., :, :k], k=-1) + np.eye(lu.shape[-2], k, dtype=lu.dtype)
+    return low, np.triu(lu[..., :k, :])
+
+
+def _rows_of_pivots(piv: np.ndarray, m: int) -> np.ndarray:
+    """``rows`` with ``a = (L U)[rows]``, from LAPACK's sequential row interchanges."""
+    perm = np.broadcast_to(np.arange(m), (*piv.shape[:-1], m)).copy()
+    batch = np.indices(piv.shape[:-1])
+    for i in range(piv.shape[-1]):
+        j = piv[..., i]
+        at_i, at_j = perm[(*batch, i)].copy(), perm[(*batch, j)].copy()
+        perm[(*batch, i)], perm[(*batch, j)] = at_j, at_i
+    return np.argsort(perm, axis=-1)  # perm gives a[perm] = L U
+
+
+def _rows_take(x: Any, rows: np.ndarray) -> Any:
+    return np.take_along_axis(x, rows[..., :, None], axis=-2)
+
+
+def _rows_put(g: Any, rows: np.ndarray) -> Any:
+    """The adjoint of ``_rows_take``: ``out[rows] = g``."""
+    return np.take_along_axis(g, np.argsort(rows, axis=-1)[..., :, None], axis=-2)
+
+
+def _square_pullback(low: Any, up: Any, g_low: Any, g_up: Any) -> Any:
+    middle = np.tril(np.matmul(mH(low), g_low), k=-1) + np.triu(np.matmul(g_up, mH(up)))
+    left = solve_triangular(low, middle, lower=True, adjoint=True)
+    return solve_triangular_right(left, up, lower=False, adjoint=True)
+
+
+def lu_pullback_of(low: Any, up: Any, g_low: Any, g_up: Any) -> Any:
+    """The cotangent of ``a_p = low up`` (any shape) from those of its factors."""
+    m, n = low.shape[-2], up.shape[-1]
+    g_low = np.zeros_like(low) if isinstance(g_low, AbstractZero) else g_low
+    g_up = np.zeros_like(up) if isinstance(g_up, AbstractZero) else g_up
+    if m == n:
+        return _square_pullback(low, up, g_low, g_up)
+    if m > n:
+        low_1, low_2 = low[..., :n, :], low[..., n:, :]
+        g_2 = solve_triangular_right(g_low[..., n:, :], up, lower=False, adjoint=True)
+        g_up = g_up - np.matmul(mH(low_2), g_2)
+        return np.concatenate((_square_pullback(low_1, up, g_low[..., :n, :], g_up), g_2), axis=-2)
+    up_1, up_2 = up[..., :, :m], up[..., :, m:]
+    g_2 = solve_triangular(low, g_up[..., :, m:], lower=True, adjoint=True)
+    g_low = g_low - np.matmul(g_2, mH(up_2))
+    return np.concatenate((_square_pullback(low, up_1, g_low, g_up[..., :, :m]), g_2), axis=-1)
+
+
+def lu_pushforward_of(low: Any, up: Any, da: Any) -> tuple[Any, Any]:
+    """The tangents of ``low`` and ``up`` along the tangent ``da`` of ``a_p = low up``."""
+    m, n = low.shape[-2], up.shape[-1]
+    k = min(m, n)
+    low_1, up_1, da_1 = low[..., :k, :], up[..., :, :k], da[..., :k, :k]
+    x = solve_triangular_right(solve_triangular(low_1, da_1, lower=True), up_1, lower=False)
+    d_low_1 = np.matmul(low_1, np.tril(x, k=-1))
+    d_up_1 = np.matmul(np.triu(x), up_1)
+    if m > n:
+        rest = da[..., n:, :] - np.matmul(low[..., n:, :], d_up_1)
+        d_low_2 = solve_triangular_right(rest, up, lower=False)
+        return np.concatenate((d_low_1, d_low_2), axis=-2), d_up_1
+    if m < n:
+        rest = da[..., :, m:] - np.matmul(d_low_1, up[..., :, m:])
+        d_up_2 = solve_triangular(low, rest, lower=True)
+        return d_low_1, np.concatenate((d_up_1, d_up_2), axis=-1)
+    return d_low_1, d_up_1
+
+
+def _pack(d_low: Any, d_up: Any) -> Any:
+    return np.tril(d_low, k=-1) + d_up
+
+
+# ---- lu_factor ----------------------------------------------------------------------------
+
+
+@rrule.register(sla.lu_factor)
+def _lu_factor_rrule(a, *, check_finite=True):
+    project_a = ProjectTo(a)
+    result = sla.lu_factor(a, check_finite=False)  # a tuple, or a list for stacks
+    lu, piv = result
+    low, up = _unpack(lu)
+    rows = _rows_of_pivots(piv, a.shape[-2])
+
+    def lu_factor_pullback(dy):
+        g_lu, _ = output_fields(dy, ("lu", "piv"))
+        if isinstance(g_lu, AbstractZero):
+            return NO_TANGENT, project_a(g_lu)
+        g_p = lu_pullback_of(low, up, np.tril(g_lu, k=-1), np.triu(g_lu))
+        return NO_TANGENT, project_a(_rows_take(g_p, rows))
+
+    return result, lu_factor_pullback
+
+
+@frule.register(sla.lu_factor)
+def _lu_factor_frule(tangents, a, *, check_finite=True):
+    result = sla.lu_factor(a, check_finite=False)
+    lu, piv = result
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return result, da
+    low, up = _unpack(lu)
+    rows = _rows_of_pivots(piv, a.shape[-2])
+    d_low, d_up = lu_pushforward_of(low, up, _rows_put(da, rows))
+    return result, Tangent(type(result), _pack(d_low, d_up), NO_TANGENT)
+
+
+# ---- lu_solve -----------------------------------------------------------------------------
+
+
+def _lu_solve(lu_and_piv: tuple, b: Any, trans: int, adjoint: bool = False) -> Any:
+    """``op(a)^{-1} b``, or ``op(a)^{-H} b`` with ``adjoint``."""
+    if adjoint:
+        if trans == 1:  # (a^T)^{-H} b = conj(a^{-1} conj(b))
+            return np.conj(sla.lu_solve(lu_and_piv, np.conj(b), check_finite=False))
+        trans = 2 - trans
+    return sla.lu_solve(lu_and_piv, b, trans=trans, check_finite=False)
+
+
+def _op_back(g: Any, trans: int) -> Any:
+    return (g, mT(g), mH(g))[trans]
+
+
+@rrule.register(sla.lu_solve)
+@positional_cotangents
+def _lu_solve_rrule(lu_and_piv, b, trans=0, *, check_finite=True):
+    trans = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
+    lu, piv = lu_and_piv
+    project_pair, project_b = ProjectTo(lu_and_piv), ProjectTo(b)
+    vector = b.ndim == 1
+    x = _lu_solve(lu_and_piv, b[..., None] if vector else b, trans)
+    low, up = _unpack(lu)
+    rows = _rows_of_pivots(piv, lu.shape[-2])
+
+    def lu_solve_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_pair(dy), project_b(dy)
+        db = _lu_solve(lu_and_piv, dy[..., None] if vector else dy, trans, adjoint=True)
+        g_a = _op_back(-np.matmul(db, mH(x)), trans)
+        g_p = _rows_put(g_a, rows)  # a = (L U)[rows]: the cotangent of L U
+        g_lu = np.tril(np.matmul(g_p, mH(up)), k=-1) + np.triu(np.matmul(mH(low), g_p))
+        g_pair = project_pair((g_lu, NO_TANGENT))
+        return NO_TANGENT, g_pair, project_b(db[..., 0] if vector else db)
+
+    return (x[..., 0] if vector else x), lu_solve_pullback
+
+
+@frule.register(sla.lu_solve)
+def _lu_solve_frule(tangents, lu_and_piv, b, trans=0, *, check_finite=True):
+    trans = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
+    lu, piv = lu_and_piv
+    vector = b.ndim == 1
+    x = _lu_solve(lu_and_piv, b[..., None] if vector else b, trans)
+    d_pair, db = unthunk(tangents[1]), unthunk(tangents[2])
+    d_lu = ZERO_TANGENT if isinstance(d_pair, AbstractZero) else unthunk(d_pair[0])
+    rhs: Any = ZERO_TANGENT
+    if not isinstance(db, AbstractZero):
+        rhs = db[..., None] if vector else db
+    if not isinstance(d_lu, AbstractZero):
+        low, up = _unpack(lu)
+        rows = _rows_of_pivots(piv, lu.shape[-2])
+        d_p = np.matmul(np.tril(d_lu, k=-1), up) + np.matmul(low, np.triu(d_lu))
+        rhs = rhs - np.matmul(_op_back(_rows_take(d_p, rows), trans), x)
+    y = x[..., 0] if vector else x
+    if isinstance(rhs, AbstractZero):
+        return y, rhs
+    dx = _lu_solve(lu_and_piv, np.broadcast_to(rhs, x.shape), trans)
+    return y, dx[..., 0] if vector else dx
+
+
+# ---- lu -----------------------------------------------------------------------------------
+
+
+def _lu_outputs(a: np.ndarray, permute_l: bool, p_indices: bool) -> tuple[tuple, Any, Any, Any]:
+    """``lu``'s result, built from one factorization, with ``rows``, ``L`` and ``U``."""
+    rows, low, up = sla.lu(a, check_finite=False, p_indices=True)
+    if permute_l:
+        return (_rows_take(low, rows), up), rows, low, up
+    p = rows if p_indices else np.eye(a.shape[-2], dtype=np.zeros((), a.dtype).real.dtype)[rows]
+    return (p, low, up), rows, low, up
+
+
+@rrule.register(sla.lu)
+@positional_cotangents
+def _lu_rrule(a, permute_l=False, *, check_finite=True, p_indices=False):
+    project_a = ProjectTo(a)
+    result, rows, low, up = _lu_outputs(a, permute_l, p_indices)
+
+    def lu_pullback(dy):
+        if permute_l:
+            g_pl, g_up = output_fields(dy, ("pl", "u"))
+            g_low = g_pl if isinstance(g_pl, AbstractZero) else _rows_put(g_pl, rows)
+        else:
+            _, g_low, g_up = output_fields(dy, ("p", "l", "u"))
+        if isinstance(g_low, AbstractZero) and isinstance(g_up, AbstractZero):
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        return NO_TANGENT, project_a(_rows_take(lu_pullback_of(low, up, g_low, g_up), rows))
+
+    return result, lu_pullback
+
+
+@frule.register(sla.lu)
+def _lu_frule(tangents, a, permute_l=False, *, check_finite=True, p_indices=False):
+    result, rows, low, up = _lu_outputs(a, permute_l, p_indices)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return result, da
+    d_low, d_up = lu_pushforward_of(low, up, _rows_put(da, rows))
+    if permute_l:
+        return result, Tangent(tuple, _rows_take(d_low, rows), d_up)
+    return result, Tangent(tuple, NO_TANGENT, d_low, d_up)
