@@ -4,8 +4,8 @@ With no arguments, a short demonstration: each step of ``DEMO_STEPS`` runs in tu
 what it shows; the last one is the coverage summary. ``chainrules coverage ...`` is the coverage
 report (see ``chainrules.coverage.cli``); ``chainrules demo`` runs the demonstration again.
 
-A later step (a ``test_rrule`` check, an engine's gradient) is one function taking the output
-stream, added to ``DEMO_STEPS`` where it belongs.
+A step is one function taking the output stream, listed in ``DEMO_STEPS``: a rule called, a
+rule checked by the harness, an engine's gradient and Hessian, the coverage summary.
 
 >>> import io
 >>> out = io.StringIO()
@@ -20,7 +20,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-__all__ = ["DEMO_STEPS", "demo_coverage_summary", "demo_rrule", "main", "run_demo"]
+__all__ = [
+    "DEMO_STEPS",
+    "demo_coverage_summary",
+    "demo_engine_gradient",
+    "demo_rrule",
+    "demo_test_rrule",
+    "main",
+    "run_demo",
+]
 
 USAGE = """\
 usage: chainrules [demo | coverage [options]]
@@ -44,6 +52,35 @@ def demo_rrule(out: IO[Any]) -> None:
     print(f"  pullback(ones) = ({df!r}, {np.round(dx, 6)})   # cos(x)", file=out)
 
 
+def demo_test_rrule(out: IO[Any]) -> None:
+    """Check a rule against finite differences with the harness, in one line."""
+    import numpy as np
+
+    try:
+        from chainrules_testing import test_rrule
+    except ImportError as error:  # numdifftools comes with the `testing` extra
+        print(f"test_rrule: skipped ({error}); install chainrules[testing]", file=out)
+        return
+    x = np.linspace(-1.0, 1.0, 5)
+    test_rrule(np.tanh, x, seed=0)
+    print("test_rrule(np.tanh, x): passed (finite differences, second order included)", file=out)
+
+
+def demo_engine_gradient(out: IO[Any]) -> None:
+    """Differentiate plain NumPy code with the reference engine, once and twice."""
+    import numpy as np
+
+    from .engines import hessian, reverse
+
+    def loss(w: Any) -> Any:
+        return np.sum(np.tanh(w) ** 2) + np.prod(w)
+
+    w = np.array([0.5, -1.0, 2.0])
+    print("loss(w) = sum(tanh(w)**2) + prod(w), w = [0.5, -1, 2]", file=out)
+    print(f"  reverse.grad(loss)(w) = {np.round(reverse.grad(loss)(w), 6)}", file=out)
+    print(f"  hessian(loss)(w) diagonal = {np.round(np.diag(hessian(loss)(w)), 6)}", file=out)
+
+
 def demo_coverage_summary(out: IO[Any]) -> None:
     """The coverage summary: one line per category and the total."""
     from .coverage.columns import headline
@@ -56,7 +93,12 @@ def demo_coverage_summary(out: IO[Any]) -> None:
     print(headline(report.total), file=out)
 
 
-DEMO_STEPS: list[Callable[[IO[Any]], None]] = [demo_rrule, demo_coverage_summary]
+DEMO_STEPS: list[Callable[[IO[Any]], None]] = [
+    demo_rrule,
+    demo_test_rrule,
+    demo_engine_gradient,
+    demo_coverage_summary,
+]
 
 
 def run_demo(out: IO[Any] | None = None) -> int:

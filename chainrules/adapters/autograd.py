@@ -18,9 +18,9 @@ conversion.
 >>> import pytest
 >>> autograd = pytest.importorskip("autograd")
 >>> import autograd.numpy as anp
->>> install()
->>> float(autograd.grad(autograd.grad(anp.tanh))(0.5))  # from the rule of numpy.tanh
--0.6347...
+>>> done = install()  # the functions whose rules autograd now uses
+>>> float(autograd.grad(autograd.grad(anp.tanh))(0.5))  # -2 tanh (1 - tanh**2), from the rule
+-0.7268...
 >>> uninstall()
 """
 
@@ -37,6 +37,7 @@ from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
+from .host import HostFunction
 
 __all__ = ["install", "installed", "uninstall"]
 
@@ -126,6 +127,11 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
     own = own or _no_rule("VJP", f)
 
     def chainrules_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
+        if _boxed(args):
+            # Differentiating a gradient: the pullback runs as a primitive of its own.
+            if not _rule_applies(rrule, f, args, kwargs):
+                return own(argnums, ans, args, kwargs)
+            return _host_vjp(HostFunction(f, kwargs, argnums, _n_outputs(ans)), args)
         try:
             found = rrule(f, *args, **kwargs)
         except RuleKeywordError:
@@ -135,14 +141,11 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
         _, pullback = found
 
         def chainrules_vjp(g: Any) -> tuple:
-            from autograd.numpy import conj
-
-            cotangents = pullback(conj(g) if _is_complex(g) else g)
-            out = []
-            for i in argnums:
-                ct = _dense(cotangents[1 + i], args[i])
-                out.append(conj(ct) if _is_complex(ct) else ct)
-            return tuple(out)
+            if _boxed(g):
+                host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
+                return _host_vjp(host, args)(g)
+            cotangents = pullback(_conj(g))
+            return tuple(_conj(_dense(cotangents[1 + i], args[i])) for i in argnums)
 
         return chainrules_vjp
 
@@ -152,9 +155,12 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
 def _jvp_maker(f: Callable, own: Any) -> Callable:
     own = own or _no_rule("JVP", f)
 
-    def chainrules_jvp_maker(
-        argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict
-    ) -> Any:
+    def chainrules_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
+        if _boxed(args) or _boxed(gs):
+            if not _rule_applies(frule, f, args, kwargs):
+                return own(argnums, gs, ans, args, kwargs)
+            host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
+            return _host_primitive(host.jvp_function(len(args)))(*args, *gs)
         tangents: list[Any] = [ZERO_TANGENT] * len(args)
         for i, g in zip(argnums, gs, strict=True):
             tangents[i] = g
@@ -166,10 +172,85 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
             return own(argnums, gs, ans, args, kwargs)
         y, dy = found
         if isinstance(y, tuple | list):
-            return tuple(_dense(d, v) for d, v in zip(dy, y, strict=True))
+            dense = [_dense(d, v) for d, v in zip(dy, y, strict=True)]
+            return dense if isinstance(y, list) else tuple(dense)
         return _dense(dy, y)
 
     return chainrules_jvp_maker
+
+
+# ---- higher orders: rules run on raw values, each derivative a primitive of its own --------
+#
+# A rule may call NumPy-only functions (np.tril, scipy.special...), which autograd's boxes do
+# not reach. So when a rule would see boxes (autograd differentiating a derivative), the
+# pullback or the frule is called as a primitive on raw values, whose own derivatives come
+# from the reverse and forward engines in the same way, to every order.
+
+
+def _rule_applies(table: Any, f: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether ``table`` has a rule for ``f`` at these arguments that takes these keywords."""
+    from autograd.tracer import getval
+
+    method = table._find(f, tuple(map(getval, args)), None)
+    if method is None:
+        return False
+    return method.keywords is None or all(k in method.keywords for k in kwargs)
+
+
+def _boxed(values: Any) -> bool:
+    from autograd.tracer import isbox
+
+    if isinstance(values, tuple | list):
+        return any(_boxed(v) for v in values)
+    return isbox(values)
+
+
+def _n_outputs(ans: Any) -> int:
+    from autograd.tracer import getval
+
+    ans = getval(ans)
+    return len(ans) if isinstance(ans, tuple | list) else 0
+
+
+def _conj(x: Any) -> Any:
+    if isinstance(x, tuple | list):  # the cotangent of a function with several outputs
+        return type(x)(map(_conj, x)) if not hasattr(x, "_fields") else tuple(map(_conj, x))
+    if not _is_complex(x):
+        return x
+    from autograd.numpy import conj
+
+    return conj(x)
+
+
+def _host_vjp(host: HostFunction, args: tuple) -> Callable:
+    """autograd's VJP of ``host`` at ``args``: ``conj(pullback(conj(g)))``, differentiable."""
+    pullback = _host_primitive(host.pullback_function(len(args)))
+
+    def chainrules_host_vjp(g: Any) -> tuple:
+        gs = tuple(g) if host.n_outputs else (g,)
+        cotangents = pullback(*args, *map(_conj, gs))
+        return tuple(_conj(ct) for ct in cotangents)
+
+    return chainrules_host_vjp
+
+
+def _host_primitive(host: HostFunction) -> Callable:
+    """``host`` as an autograd primitive whose VJP and JVP are ``host``'s, recursively."""
+    from autograd.extend import defjvp_argnums, defvjp_argnums, primitive
+
+    call = primitive(host.__call__)
+
+    def host_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
+        inner = HostFunction(host.f, host.kwargs, argnums, host.n_outputs)
+        return _host_vjp(inner, args)
+
+    def host_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
+        inner = HostFunction(host.f, host.kwargs, argnums, host.n_outputs)
+        return _host_primitive(inner.jvp_function(len(args)))(*args, *gs)
+
+    defvjp_argnums(call, host_vjp_maker)
+    defjvp_argnums(call, host_jvp_maker)
+    return call
 
 
 def _dense(tangent: Any, like: Any) -> Any:

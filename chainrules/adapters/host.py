@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import RuleKeywordError
 from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
@@ -81,8 +82,6 @@ class HostFunction:
         self.kwargs = kwargs
         self.active = active
         self.n_outputs = n_outputs  # 0: one array; n > 0: a tuple of n arrays
-        # For a pullback: the positions of the arguments whose shapes and dtypes the outputs have.
-        self.outputs_like: tuple[int, ...] | None = None
         self.__name__ = function_name(f)
 
     def __repr__(self) -> str:
@@ -91,24 +90,42 @@ class HostFunction:
     def __call__(self, *args: Any) -> Any:
         return self.f(*args, **self.kwargs)
 
+    def _with_active(self, args: tuple) -> Callable:
+        """``f`` as a function of the active arguments alone, the others held fixed."""
+
+        def of_active(*values: Any) -> Any:
+            full = list(args)
+            for i, v in zip(self.active, values, strict=True):
+                full[i] = v
+            return self.f(*full, **self.kwargs)
+
+        return of_active
+
     def vjp(self, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
         # The rule first: it is cheaper than the engine and defines the first derivative.
-        found = rrule(self.f, *args, **self.kwargs)
+        try:
+            found = rrule(self.f, *args, **self.kwargs)
+        except RuleKeywordError:  # a keyword the rule does not take: the engine traces f
+            found = None
         if found is not None:
             y, rule_pullback = found
-            offset = 1
+
+            def rule_cotangents(dy: Any) -> tuple:
+                cotangents = rule_pullback(dy)
+                return tuple(cotangents[1 + i] for i in self.active)
+
         else:
             from ..engines import reverse
 
-            def call(*a: Any) -> Any:
-                return self.f(*a, **self.kwargs)
-
-            y, rule_pullback = reverse.vjp(call, *args)
-            offset = 0
+            y, rule_cotangents = reverse.vjp(
+                self._with_active(args), *(args[i] for i in self.active)
+            )
 
         def host_pullback(dy: Any) -> tuple:
-            cotangents = rule_pullback(dy)
-            return tuple(densify(cotangents[offset + i], args[i]) for i in self.active)
+            cotangents = rule_cotangents(dy)
+            return tuple(
+                densify(ct, args[i]) for ct, i in zip(cotangents, self.active, strict=True)
+            )
 
         return y, host_pullback
 
@@ -117,16 +134,23 @@ class HostFunction:
         full: list[Any] = [ZERO_TANGENT] * len(args)
         for i, t in zip(self.active, tangents, strict=True):
             full[i] = ZERO_TANGENT if t is None else t
-        found = frule((NO_TANGENT, *full), self.f, *args, **self.kwargs)
+        try:
+            found = frule((NO_TANGENT, *full), self.f, *args, **self.kwargs)
+        except RuleKeywordError:
+            found = None
         if found is None:
             from ..engines import forward
 
-            dense = [densify(t, a) for t, a in zip(full, args, strict=True)]
-            found = forward.jvp(self, tuple(args), tuple(dense))
+            found = forward.jvp(
+                self._with_active(args),
+                tuple(args[i] for i in self.active),
+                tuple(densify(full[i], args[i]) for i in self.active),
+            )
         y, dy = found
         if isinstance(y, tuple | list):
             parts = dy if isinstance(dy, Tangent | tuple | list) else (dy,) * len(y)
-            return y, tuple(densify(d, v) for d, v in zip(parts, y, strict=True))
+            dense = [densify(d, v) for d, v in zip(parts, y, strict=True)]
+            return y, (dense if isinstance(y, list) else tuple(dense))
         return y, densify(dy, y)
 
     def pullback_function(self, n_args: int) -> HostFunction:
@@ -145,6 +169,21 @@ class HostFunction:
 
         pullback_of.__name__ = pullback_of.__qualname__ = f"{self.__name__}_pullback"
         active = (*self.active, *range(n_args, n_args + n_dy))
-        pullback = HostFunction(pullback_of, {}, active, n_outputs=len(self.active))
-        pullback.outputs_like = self.active
-        return pullback
+        return HostFunction(pullback_of, {}, active, n_outputs=len(self.active))
+
+    def jvp_function(self, n_args: int) -> HostFunction:
+        """``(*args, *dx) -> dy``: this function's frule, as a function to wrap.
+
+        ``dx`` holds one tangent per active argument; the result is differentiable in the
+        active arguments and in ``dx``.
+        """
+        outer = self
+        n_dx = len(self.active)
+
+        def jvp_of(*args_and_dx: Any) -> Any:
+            args, dx = args_and_dx[:n_args], args_and_dx[n_args:]
+            return outer.jvp(args, dx)[1]
+
+        jvp_of.__name__ = jvp_of.__qualname__ = f"{self.__name__}_jvp"
+        active = (*self.active, *range(n_args, n_args + n_dx))
+        return HostFunction(jvp_of, {}, active, n_outputs=self.n_outputs)

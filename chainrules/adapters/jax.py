@@ -44,7 +44,7 @@ from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
 from .host import HostFunction
 
-__all__ = ["is_host_only", "wrap"]
+__all__ = ["is_host_only", "rule_mode", "wrap"]
 
 _native: dict[Any, str] = {}  # function -> "jvp", "vjp" (native rule) or "host"
 _lock = threading.Lock()
@@ -65,10 +65,12 @@ def wrap(
         positions = tuple(i for i, a in enumerate(args) if _is_jax(a))
         active = tuple(i for i in positions if _inexact(args[i]))
         mode = "host" if host else _mode(f, args, kwargs, positions, active)
-        if mode == "jvp":
-            return _native_jvp_call(f, kwargs, args, positions, active)
-        if mode == "vjp":
-            return _native_vjp_call(f, kwargs, args, positions, active)
+        native = {"jvp": _native_jvp_call, "vjp": _native_vjp_call}.get(mode)
+        if native is not None:
+            try:
+                return native(f, kwargs, args, positions, active)
+            except Exception:  # the probe passed on other arguments: run this call on the host
+                pass
         shape_rule = result_shape or functools.partial(_result_shape, f, kwargs)
         return _host_call(HostFunction(f, kwargs, active), args, positions, shape_rule)
 
@@ -82,6 +84,14 @@ def is_host_only(f: Callable) -> bool | None:
     return None if mode is None else mode == "host"
 
 
+def rule_mode(f: Callable) -> str | None:
+    """How ``f`` runs: ``"jvp"`` (native frule: every transform), ``"vjp"`` (native rrule:
+    reverse mode only), ``"host"`` (``pure_callback``: reverse mode only); ``None`` before its
+    first call.
+    """
+    return _native.get(f)
+
+
 def _is_jax(a: Any) -> bool:
     import jax
 
@@ -93,9 +103,12 @@ def _inexact(a: Any) -> bool:
 
 
 def _assemble(args: tuple, positions: tuple[int, ...], operands: tuple) -> list:
+    import jax.numpy as jnp
+
     full = list(args)
     for i, o in zip(positions, operands, strict=True):
-        full[i] = o
+        # JAX may hand a rule its constants as NumPy arrays; the rule must still see JAX's.
+        full[i] = o if isinstance(o, jnp.ndarray) else jnp.asarray(o)
     return full
 
 
@@ -217,7 +230,10 @@ def _host_call(host: HostFunction, args: tuple, positions: tuple, shape_rule: Ca
     vmap_method = "expand_dims" if isinstance(host.f, np.ufunc) else "sequential"
 
     def run(*ops: Any) -> Any:
-        y = host(*_assemble(args, positions, tuple(map(np.asarray, ops))))
+        full = list(args)
+        for i, o in zip(positions, ops, strict=True):
+            full[i] = np.asarray(o)
+        y = host(*full)
         if isinstance(shapes, tuple):
             return tuple(np.asarray(v, dtype=s.dtype) for v, s in zip(y, shapes, strict=True))
         return np.asarray(y, dtype=shapes.dtype)
@@ -244,9 +260,7 @@ def _host_call(host: HostFunction, args: tuple, positions: tuple, shape_rule: Ca
             functools.partial(_cotangent_shapes, host.active),
         )
         by_position = dict(zip(host.active, cts, strict=True))
-        return tuple(
-            jnp.conj(by_position[i]) if i in by_position else None for i in positions
-        )
+        return tuple(jnp.conj(by_position[i]) if i in by_position else None for i in positions)
 
     custom = jax.custom_vjp(primal)
     custom.defvjp(forward, backward)

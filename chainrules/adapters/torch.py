@@ -141,8 +141,7 @@ def _runs_natively(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ..
                     seeds = tuple(torch.ones_like(o) for o in outputs)
                     cts = pullback(seeds if isinstance(y, tuple | list) else seeds[0])
                     ok = all(
-                        isinstance(unthunk(cts[1 + i]), torch.Tensor | AbstractZero)
-                        for i in active
+                        isinstance(unthunk(cts[1 + i]), torch.Tensor | AbstractZero) for i in active
                     )
     except Exception:  # any failure on tensors means: run this rule on the host
         ok = False
@@ -158,7 +157,12 @@ def _to_numpy(a: Any) -> Any:
     import torch
 
     if isinstance(a, torch.Tensor):
-        return a.detach().cpu().resolve_conj().resolve_neg().numpy()
+        # torch.func's transforms hand custom functions wrapped tensors; the values are inside.
+        functorch = torch._C._functorch
+        while functorch.is_functorch_wrapped_tensor(a):
+            a = functorch.get_unwrapped(a)
+        with torch._C._DisableFuncTorch():
+            return a.detach().cpu().resolve_conj().resolve_neg().numpy()
     return a
 
 
@@ -216,9 +220,15 @@ def _rule_function() -> type:
         @staticmethod
         def forward(call: _Call, *args: Any) -> Any:
             if call.host is None:
-                y, call.pullback = rrule(call.f, *args, **call.kwargs)
-                outputs, call.single = _as_outputs(y)
-                return outputs[0] if call.single else outputs
+                try:
+                    y, call.pullback = rrule(call.f, *args, **call.kwargs)
+                    outputs, call.single = _as_outputs(y)
+                except Exception:  # the probe passed on other arguments: run this call on NumPy
+                    call.host = HostFunction(call.f, call.kwargs, call.active)
+                else:
+                    if all(isinstance(o, torch.Tensor) for o in outputs):
+                        return outputs[0] if call.single else outputs
+                    call.host = HostFunction(call.f, call.kwargs, call.active)
             like = _reference(call, args)
             y, call.pullback = call.host.vjp(*map(_to_numpy, args))
             outputs, call.single = _as_outputs(y)
@@ -314,4 +324,6 @@ def _native_frule(call: _Call, args: tuple, dxs: tuple) -> Any:
     y, dy = found
     if call.single:
         return _dense_torch(dy, y) if not isinstance(dy, AbstractZero) else y * 0
-    return tuple(d if not isinstance(d, AbstractZero) else o * 0 for d, o in zip(dy, y))
+    return tuple(
+        d if not isinstance(d, AbstractZero) else o * 0 for d, o in zip(dy, y, strict=True)
+    )

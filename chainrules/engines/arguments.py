@@ -34,8 +34,20 @@ import numpy as np
 from ..core.structure import decompose, has_tangent_space, is_differentiable_leaf
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, MutableTangent, Tangent
 from ..core.thunks import AbstractThunk
+from .tracked import Tracked
 
-__all__ = ["Leaf", "Struct", "Tracker", "collect", "field_of", "zeros_like_leaf"]
+__all__ = [
+    "PLAIN",
+    "Leaf",
+    "Struct",
+    "Tracker",
+    "collect",
+    "field_of",
+    "tangent_of",
+    "untrack",
+    "unwrap",
+    "zeros_like_leaf",
+]
 
 
 class Leaf:
@@ -230,3 +242,115 @@ def _untrack(y: Any, is_mine: Callable[[Any], bool], memo: dict[int, Any]) -> tu
             _set_field(new, key, value)
     memo[id(y)] = (y, new, plan)
     return new, plan
+
+
+# ---- the arguments of one call: this level's tracked values, wherever they sit ---------------
+
+PLAIN = frozenset(
+    {float, int, bool, complex, str, bytes, type(None), slice, type(Ellipsis), np.ndarray}
+)
+_LEAVES = (np.generic, np.ndarray, np.dtype, np.ufunc, type, types.ModuleType, range)
+
+
+def unwrap(a: Any, level: Any, path: tuple, found: list, memo: dict[int, Any]) -> Any:
+    """``a`` with the values of ``level``'s tracked values in their place.
+
+    Each tracked value found is recorded as ``(path, tracked)``; a path is a tuple of
+    ``(key, index)`` steps, read back with ``field_of``. Lists and tuples are walked, and so
+    are the structures ``decompose`` knows (namedtuples, dicts, dataclasses, objects, closures:
+    a closure over a tracked value is rebuilt over its value), so that a rule is never called
+    with a value of the level that is calling it.
+    """
+    if isinstance(a, Tracked):
+        if a.level is level:
+            found.append((path, a))
+            return a.value
+        return a
+    cls = type(a)
+    if cls in PLAIN:
+        return a
+    if cls is list or cls is tuple:
+        out = None
+        for j, element in enumerate(a):
+            new = unwrap(element, level, (*path, (j, j)), found, memo)
+            if new is not element:
+                if out is None:
+                    out = list(a)
+                out[j] = new
+        if out is None:
+            return a
+        return out if cls is list else tuple(out)
+    if isinstance(a, _LEAVES):
+        return a
+    # ``memo`` holds the structures being rebuilt: a cycle back to one of them ends there. A
+    # structure met twice without a cycle is rebuilt twice, each place with its own cotangent.
+    hit = memo.get(id(a))
+    if hit is not None:
+        return hit[1]
+    fields = decompose(a)
+    if fields is None or not _holds(a, level):
+        return a
+    if isinstance(a, tuple):
+        memo[id(a)] = (a, a)
+        values = {
+            key: unwrap(value, level, (*path, (key, index)), found, memo)
+            for index, (key, value) in enumerate(fields.items)
+        }
+        del memo[id(a)]
+        return _rebuild_tuple(a, values)
+    new = _shell(a)
+    memo[id(a)] = (a, new)
+    for index, (key, value) in enumerate(fields.items):
+        _set_field(new, key, unwrap(value, level, (*path, (key, index)), found, memo))
+    del memo[id(a)]
+    return new
+
+
+def _holds(a: Any, level: Any) -> bool:
+    """Whether a tracked value of ``level`` can be reached from ``a`` (cycles allowed)."""
+    stack, seen = [a], {id(a)}
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Tracked):
+            if node.level is level:
+                return True
+            continue
+        fields = None if isinstance(node, _LEAVES) else decompose(node)
+        if fields is None:
+            continue
+        for _, value in fields.items:
+            if id(value) not in seen:
+                seen.add(id(value))
+                stack.append(value)
+    return False
+
+
+def tangent_of(a: Any, found: list, constant: Callable[[Any], Any]) -> Any:
+    """The tangent of argument ``a`` from ``(path, tangent)`` pairs at its tracked leaves.
+
+    Lists and tuples get a list or tuple of element tangents; other structures a ``Tangent``;
+    what holds no tracked value gets ``constant(value)``.
+    """
+    if not found:
+        return constant(a)
+    for path, tangent in found:
+        if path == ():
+            return tangent
+    groups: dict[int, list] = {}
+    for path, tangent in found:
+        groups.setdefault(path[0][1], []).append((path[1:], tangent))
+    cls = type(a)
+    if cls is list or cls is tuple:
+        return cls(tangent_of(e, groups.get(j, []), constant) for j, e in enumerate(a))
+    fields = decompose(a)
+    if fields is None:
+        return constant(a)
+    parts = {
+        key: tangent_of(value, groups.get(index, []), constant)
+        for index, (key, value) in enumerate(fields.items)
+    }
+    if fields.kind == "positional":
+        return Tangent(fields.primal_type, *parts.values())
+    if fields.kind == "mapping":
+        return Tangent(fields.primal_type, parts)
+    return Tangent(fields.primal_type, **parts)

@@ -24,7 +24,17 @@ from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
 from ..core.thunks import eager_thunks, unthunk
-from .arguments import Leaf, Tracker, collect, field_of, untrack, zeros_like_leaf
+from .arguments import (
+    PLAIN,
+    Leaf,
+    Tracker,
+    collect,
+    field_of,
+    tangent_of,
+    untrack,
+    unwrap,
+    zeros_like_leaf,
+)
 from .levels import Level
 from .tape import tracked_keyword_error, untracked_structure_error
 from .tracked import (
@@ -34,6 +44,7 @@ from .tracked import (
     rebuild_sequence,
     without_rule,
 )
+from .tripwires import taint
 
 __all__ = ["CONFIG", "Dual", "ForwardConfig", "ForwardLevel", "jacobian", "jvp"]
 
@@ -62,32 +73,30 @@ class ForwardLevel(Level):
         super().__init__("forward")
         self.config = config
 
-    def _split(self, args: Any) -> tuple[Any, list[Any], bool]:
+    def _split(self, args: tuple) -> tuple[Any, list[Any]]:
+        """The arguments with this level's duals unwrapped, and one tangent per argument."""
         values: Any = args
         tangents: list[Any] = []
-        found = False
         for i, a in enumerate(args):
             new = a
             if isinstance(a, Tracked):
                 if a.level is self:
                     new = a.value
                     tangents.append(a.tangent)  # type: ignore[attr-defined]
-                    found = True
                 else:
                     tangents.append(ZERO_TANGENT)
-            elif type(a) is list or type(a) is tuple:
-                new, inner, inner_found = self._split(a)
-                tangents.append(type(a)(inner) if inner_found else _constant_tangent(a))
-                found = found or inner_found
-            else:
+            elif type(a) in PLAIN:
                 tangents.append(_constant_tangent(a))
+            else:
+                found: list[tuple] = []
+                new = unwrap(a, self, (), found, {})
+                pairs = [(path, d.tangent) for path, d in found]
+                tangents.append(tangent_of(a, pairs, _constant_tangent))
             if new is not a:
                 if values is args:
                     values = list(args)
                 values[i] = new
-        if values is not args and type(args) is tuple:
-            values = tuple(values)
-        return values, tangents, found
+        return values, tangents
 
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
         if kwargs:
@@ -95,16 +104,22 @@ class ForwardLevel(Level):
             if moved is None:
                 raise tracked_keyword_error(f, kwargs)
             args, kwargs = moved
-        values, tangents, _ = self._split(args)
+        values, tangents = self._split(args)
         result = self.config.frule((NO_TANGENT, *tangents), f, *values, **kwargs)
         if result is None:
             return without_rule(self, f, args, kwargs, values)
         y, dy = result
+        if isinstance(y, Tracked) and y.level is self:
+            raise ChainRulesError(
+                f"the frule for {function_name(f)} computed with values of the "
+                f"differentiation that called it, hidden where the engine could not unwrap "
+                f"them; their derivative would be lost"
+            )
         return self._wrap(f, y, unthunk(dy))
 
     def _wrap(self, f: Any, y: Any, dy: Any) -> Any:
         if isinstance(dy, AbstractZero):
-            return y
+            return taint(y)
         if isinstance(dy, NotImplementedTangent):
             raise ChainRulesError(
                 f"the frule for {function_name(f)} does not give the tangent: {dy.info}"
@@ -120,11 +135,13 @@ class ForwardLevel(Level):
                     element = Dual(element, self, d)
                 elif has_tangent_space(element) and not isinstance(d, AbstractZero):
                     raise untracked_structure_error(f)
+                elif not isinstance(element, Dual):
+                    element = taint(element)
                 elements.append(element)
             return rebuild_sequence(y, elements)
         if has_tangent_space(y):
             raise untracked_structure_error(f)
-        return y
+        return taint(y)
 
 
 class ForwardConfig(RuleConfig, HasForwardMode):

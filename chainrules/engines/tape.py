@@ -1,8 +1,9 @@
 """The reverse engine's tape: nodes recorded by a level, and the backward pass over them.
 
-Each call with a rule records one ``Node``: the rule's pullback and, for each tracked argument,
-where its cotangent sits in the pullback's result (``grads[i]``, or an element of it when the
-argument is a list such as ``np.concatenate``'s) and which node produced it. Inputs are nodes
+Each call with a rule records one ``Node``: the rule's pullback and, for each tracked value in
+the arguments, where its cotangent sits in the pullback's result (``grads[i]``, or a field of
+it: an element of ``np.concatenate``'s list, a captured variable of a closure) and which node
+produced it. Inputs are nodes
 with no pullback. A rule with several outputs (a tuple, a namedtuple) gets one small node per
 tracked output that places the output's cotangent in a ``Tangent`` of the whole result.
 
@@ -30,9 +31,10 @@ from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
 from ..core.thunks import AbstractThunk, eager_thunks
+from .arguments import PLAIN, Leaf, field_of, unwrap
 from .levels import Level, open_levels
 from .tracked import Tracked, inexact, keywords_as_positions, rebuild_sequence, without_rule
-from .tripwires import NoRuleError
+from .tripwires import NoRuleError, taint
 
 __all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward"]
 
@@ -62,25 +64,6 @@ class ReverseTracked(Tracked):
         self.value = value
         self.level = level
         self.node = node
-
-
-def _unwrap_sequence(seq: Any, level: Level, i: int, path: tuple, parents: list) -> Any:
-    out = None
-    for j, a in enumerate(seq):
-        new = a
-        if isinstance(a, Tracked):
-            if a.level is level:
-                new = a.value
-                parents.append((i, (*path, j), a.node))  # type: ignore[attr-defined]
-        elif type(a) is list or type(a) is tuple:
-            new = _unwrap_sequence(a, level, i, (*path, j), parents)
-        if new is not a:
-            if out is None:
-                out = list(seq)
-            out[j] = new
-    if out is None:
-        return seq
-    return out if type(seq) is list else tuple(out)
 
 
 class _Select:
@@ -142,8 +125,10 @@ class ReverseLevel(Level):
                 if a.level is self:
                     new = a.value
                     parents.append((i + 1, None, a.node))  # type: ignore[attr-defined]
-            elif type(a) is list or type(a) is tuple:
-                new = _unwrap_sequence(a, self, i + 1, (), parents)
+            elif type(a) not in PLAIN:
+                found: list[tuple] = []
+                new = unwrap(a, self, (), found, {})
+                parents.extend((i + 1, path, t.node) for path, t in found)
             if new is not a:
                 if values is args:
                     values = list(args)
@@ -154,13 +139,19 @@ class ReverseLevel(Level):
         y, pullback = result
         node = Node(pullback, tuple(parents), f, len(self.tape))
         if inexact(y):
+            if isinstance(y, Tracked) and y.level is self:
+                raise ChainRulesError(
+                    f"the rule for {function_name(f)} computed with values of the "
+                    f"differentiation that called it, hidden where the engine could not "
+                    f"unwrap them; their derivative would be lost"
+                )
             self.tape.append(node)
             return ReverseTracked(y, self, node)
         if isinstance(y, tuple | list):
             return self._outputs(y, node)
         if has_tangent_space(y):
             raise untracked_structure_error(f)
-        return y  # no tangent space: nothing to record
+        return taint(y)  # no tangent space: nothing to record
 
     def _outputs(self, y: tuple | list, node: Node) -> Any:
         self.tape.append(node)
@@ -173,6 +164,8 @@ class ReverseLevel(Level):
                 element = ReverseTracked(element, self, select)
             elif has_tangent_space(element):
                 raise untracked_structure_error(node.function)
+            else:
+                element = taint(element)
             elements.append(element)
         return rebuild_sequence(y, elements)
 
@@ -187,12 +180,10 @@ def tracked_keyword_error(f: Any, kwargs: dict) -> NoRuleError:
 
 
 def _element(ct: Any, path: tuple) -> Any:
-    for j in path:
+    for key, index in path:
         if isinstance(ct, AbstractZero):
             return ct
-        if isinstance(ct, AbstractThunk):
-            ct = ct.unthunk()
-        ct = ct[j]
+        ct = field_of(ct, key, index)
     return ct
 
 
@@ -249,8 +240,6 @@ def _not_implemented(node: Node, i: int, g: NotImplementedTangent) -> ChainRules
 
 def seeds_for(plan: Any, dy: Any, visit: Callable[[Any, Any], None]) -> None:
     """Call ``visit(leaf, cotangent)`` for each tracked leaf of a result plan and ``dy``."""
-    from .arguments import Leaf, field_of
-
     stack = [(plan, dy)]
     seen: set[int] = set()
     while stack:

@@ -38,7 +38,7 @@ import numpy as np
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from .levels import Level
-from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error
+from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error, taint
 
 __all__ = [
     "NAMESPACE",
@@ -170,13 +170,13 @@ def without_rule(level: Level | None, f: Any, args: tuple, kwargs: dict, values:
             else "it is compiled code the engine cannot trace into"
         )
         raise no_rule_error(f, why)
-    return y
+    return taint(y)
 
 
 def inexact(y: Any) -> bool:
     """Whether a result is a single value with a tangent space (float or complex)."""
     cls = type(y)
-    if cls is np.ndarray or isinstance(y, np.generic):
+    if cls is np.ndarray or isinstance(y, np.ndarray | np.generic):
         return y.dtype.kind in "fc"
     if cls is float or cls is complex or isinstance(y, Tracked):
         return True
@@ -295,6 +295,19 @@ class Tracked(Tripwires):
         value = self.value
         dtype = getattr(value, "dtype", None)
         return np.dtype(type(value)) if dtype is None else dtype
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def to_device(self, device: Any, /, stream: Any = None) -> Tracked:
+        if device != "cpu":
+            raise ValueError(f"tracked values live on the CPU, not on {device!r}")
+        return self
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return getattr(self.value, "strides", ())
 
     @property
     def itemsize(self) -> int:

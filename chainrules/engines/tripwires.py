@@ -6,7 +6,8 @@ into something the engine cannot follow raises a ``TrackingError`` naming the ca
 * ``float(x)``, ``int(x)``, ``complex(x)``, ``x.item()``, ``x.tolist()``: a Python number has no
   derivative attached, so everything computed from it would be a constant;
 * ``np.asarray(x)`` and every compiled function that coerces its input to a plain array;
-* reinterpreting a float's bits: ``x.view(other_dtype)`` and ``x.tobytes()`` raise here;
+* reinterpreting a float's bits: ``x.view(other_dtype)`` and ``x.tobytes()`` raise here, and
+  so do the same calls on integers computed from a tracked float (``DerivedIntegers``);
   ``struct.pack`` fails in its own conversion to float (``struct.error``, which replaces the
   message), and ``np.frombuffer(x)`` with a ``TypeError``, as a tracked value has no buffer;
 * in-place updates: ``x[i] = v``, ``out=`` arguments, ``ufunc.at``, and writing a tracked value
@@ -37,11 +38,13 @@ from ..core.registry import rrule
 
 __all__ = [
     "CoercionError",
+    "DerivedIntegers",
     "EscapedValueError",
     "NoRuleError",
     "TrackingError",
     "Tripwires",
     "caller",
+    "taint",
 ]
 
 
@@ -178,3 +181,53 @@ class Tripwires:
 
 class CoercionError(TrackingError):
     """A tracked value was converted to a plain array (``np.asarray``, compiled code)."""
+
+
+class DerivedIntegers(np.ndarray):
+    """Integers computed from tracked floats (``astype(int)``, ``floor_divide``, ``argmax``).
+
+    They carry no derivative, which is right for indices and counts; but their bits, read back
+    as floats, are a float computed from the tracked value (Schraudolph's fast exp adds a
+    scaled float to an exponent bias, casts to int and views the bits as a float) and would
+    come out with a zero derivative. So reading them as floats raises: ``.view`` to another
+    dtype and ``.tobytes()``. Integer arithmetic keeps the type (``<<``, ``+``); results the
+    engine hands out as NumPy arrays are wrapped, NumPy scalars are not.
+    """
+
+    def view(self, dtype: Any = None, type: Any = None) -> Any:
+        if dtype is None:
+            return self
+        if isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray):
+            return np.ndarray.view(self, dtype)
+        if np.dtype(dtype).kind in "iub":
+            if type is None:
+                return np.ndarray.view(self, dtype)
+            return np.ndarray.view(self, dtype, type)
+        raise TrackingError(
+            f".view({np.dtype(dtype).name}) in {caller(2)} reads integers computed from a tracked "
+            f"float as the bits of a float: the engine cannot differentiate through a bit "
+            f"pattern, and would return a zero derivative. Give the function doing this (a "
+            f"fast exp, a bit trick) a rule instead."
+        )
+
+    def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        if array.dtype.kind in "iu":  # integer arithmetic on the bits keeps them marked
+            return array.view(DerivedIntegers)
+        plain = array.view(np.ndarray)  # values computed from them (floats, masks) are plain
+        return plain[()] if return_scalar else plain
+
+    def tobytes(self, order: Any = "C") -> bytes:
+        raise TrackingError(
+            f".tobytes() in {caller(2)} on integers computed from a tracked float: their bits, "
+            f"read back as floats, would carry a zero derivative. Give the function doing this "
+            f"(a fast exp, a bit trick) a rule instead."
+        )
+
+
+def taint(y: Any) -> Any:
+    """A result without tangent space, integers marked as computed from tracked floats."""
+    if type(y) is np.ndarray and y.dtype.kind in "iu":
+        return y.view(DerivedIntegers)
+    if type(y) is tuple or type(y) is list:
+        return type(y)(taint(e) for e in y)
+    return y

@@ -13,6 +13,33 @@ look inside the kernels.
 2.7182817459106445
 """
 
+__all__ = [
+    "ACCURACY",
+    "COMPILED",
+    "FUNCTIONS",
+    "KERNEL_DTYPES",
+    "TWINS",
+    "Accuracy",
+    "erf",
+    "exact",
+    "exp",
+    "exp2",
+    "expm1",
+    "gelu",
+    "log",
+    "log1p",
+    "log2",
+    "log_softmax",
+    "logsumexp",
+    "pow",
+    "rsqrt",
+    "sigmoid",
+    "softmax",
+    "softplus",
+    "sqrt",
+    "tanh",
+]
+
 from . import exact as exact
 from ._bits import COMPILED as COMPILED
 from .accuracy import ACCURACY as ACCURACY

@@ -1,4 +1,4 @@
-"""Bit-level primitives of the kernels: scaling by a power of two and splitting off the exponent.
+"""Bit-level primitives of the kernels: powers of two, the exponent, and a float's bits.
 
 Written as numba intrinsics (a few LLVM instructions each, at the width of the float type, so
 that loops using them vectorize), with NumPy-scalar twins that run when numba is absent.
@@ -15,12 +15,28 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["COMPILED", "pow2", "pow2_scalar", "split_exponent", "split_exponent_scalar"]
+__all__ = [
+    "COMPILED",
+    "float_bits",
+    "float_bits_scalar",
+    "pow2",
+    "pow2_scalar",
+    "split_exponent",
+    "split_exponent_scalar",
+]
 
 # (mantissa bits, exponent bias) per float width
 _LAYOUT = {32: (23, 127), 64: (52, 1023)}
 # The bit patterns of sqrt(2): mantissas above it are halved so that m lies in [1/sqrt2, sqrt2).
-_SQRT2_BITS = {32: int(np.float32(np.sqrt(2.0)).view(np.int32)), 64: int(np.sqrt(2.0).view(np.int64))}
+_SQRT2_BITS = {
+    32: int(np.float32(np.sqrt(2.0)).view(np.int32)),
+    64: int(np.sqrt(2.0).view(np.int64)),
+}
+
+# Compiled intrinsics with numba, else the NumPy-scalar versions: callable in kernels only.
+float_bits: Any
+pow2: Any
+split_exponent: Any
 
 try:
     from llvmlite import ir
@@ -55,13 +71,18 @@ def split_exponent_scalar(x: Any) -> tuple[Any, Any]:
     return mantissa.view(x.dtype), x.dtype.type(exponent)
 
 
+def float_bits_scalar(x: Any) -> Any:
+    """``float_bits`` on a NumPy scalar, in Python."""
+    return x.view(np.int32 if x.dtype.itemsize == 4 else np.int64)
+
+
 if COMPILED:
 
     def _width(t: Any) -> int:
         return 32 if t == types.float32 else 64
 
     @intrinsic
-    def pow2(typingctx: Any, k: Any) -> Any:
+    def _pow2(typingctx: Any, k: Any) -> Any:
         """2**k for an integral float k with a normal result (no range check)."""
         if k not in (types.float32, types.float64):
             return None
@@ -78,7 +99,7 @@ if COMPILED:
         return k(k), codegen
 
     @intrinsic
-    def split_exponent(typingctx: Any, x: Any) -> Any:
+    def _split_exponent(typingctx: Any, x: Any) -> Any:
         """(m, e) with x = m * 2**e and m in [1/sqrt2, sqrt2), for a normal positive x."""
         if x not in (types.float32, types.float64):
             return None
@@ -94,7 +115,9 @@ if COMPILED:
 
             bits = builder.bitcast(args[0], int_type)
             exponent = builder.sub(builder.lshr(bits, const(shift)), const(bias))
-            mantissa = builder.or_(builder.and_(bits, const((1 << shift) - 1)), const(bias << shift))
+            mantissa = builder.or_(
+                builder.and_(bits, const((1 << shift) - 1)), const(bias << shift)
+            )
             big = builder.icmp_signed(">", mantissa, const(_SQRT2_BITS[width]))
             mantissa = builder.select(big, builder.sub(mantissa, const(1 << shift)), mantissa)
             exponent = builder.select(big, builder.add(exponent, const(1)), exponent)
@@ -104,6 +127,20 @@ if COMPILED:
 
         return types.UniTuple(x, 2)(x), codegen
 
+    @intrinsic
+    def _float_bits(typingctx: Any, x: Any) -> Any:
+        """The bits of x as a signed integer of its width: for x >= 0 (and NaN above inf)
+        they grow with x, and every negative x gives a negative integer."""
+        if x not in (types.float32, types.float64):
+            return None
+        int_type = types.int32 if x == types.float32 else types.int64
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.bitcast(args[0], context.get_value_type(signature.return_type))
+
+        return int_type(x), codegen
+
+    float_bits, pow2, split_exponent = _float_bits, _pow2, _split_exponent
+
 else:
-    pow2 = pow2_scalar
-    split_exponent = split_exponent_scalar
+    float_bits, pow2, split_exponent = float_bits_scalar, pow2_scalar, split_exponent_scalar

@@ -7,9 +7,11 @@ closures over those tuples, built by ``kernels(dtype)`` when a kernel is first n
 cached on disk by numba (``cache=True``).
 
 Numerics: exp reduces x = n ln2 + r with a two-part ln2 (Cody-Waite), evaluates exp(r) as
-1 + r P(r) with a fitted polynomial P and scales by 2**n in two factors, so that overflow and gradual underflow
-happen in an ordinary multiplication. log splits x = m 2**e with m in [1/sqrt2, sqrt2) and
-evaluates log(m) = 2 s P(s*s), s = (m-1)/(m+1). The other kernels are built on these two.
+1 + r P(r) with a fitted polynomial P and scales by 2**n in two factors, so that overflow and
+gradual underflow happen in an ordinary multiplication. log splits x = m 2**e with m in
+[1/sqrt2, sqrt2) and evaluates log(m) = 2 s P(s*s), s = (m-1)/(m+1). The other kernels are
+built on these two.
+
 Loops compile with the fastmath flags ``nsz arcp contract afn``: no ``nnan``/``ninf``, so
 NaN and infinite inputs keep their IEEE results, and no ``reassoc``, which would undo the
 two-part reduction.
@@ -30,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ._bits import COMPILED, pow2, split_exponent
+from ._bits import COMPILED, float_bits, pow2, split_exponent
 from ._polynomials import ERF_LIMIT, coefficients
 
 __all__ = ["COMPILED", "FLAGS", "constants", "kernels"]
@@ -63,7 +65,7 @@ def horner(r: Any, c: tuple) -> Any:
 
 @jit
 def reduce_exp(x: Any, k: tuple) -> tuple[Any, Any]:
-    """(n, r) with x = n ln2 + r, |r| <= ln2/2, for x clamped to exp's range (NaN to its low end)."""
+    """(n, r) with x = n ln2 + r, |r| <= ln2/2, for x clamped to exp's range (NaN: its low end)."""
     lo, hi, log2e, ln2_hi, ln2_lo, half = k[0], k[1], k[2], k[3], k[4], k[5]
     v = x if x >= lo else lo
     v = v if v <= hi else hi
@@ -93,14 +95,27 @@ def expm1_core(x: Any, k: tuple) -> Any:
 
 
 @jit
-def log_parts(x: Any, k: tuple) -> tuple[Any, Any]:
-    """(e, log(m)) with x = m 2**e, m in [1/sqrt2, sqrt2), for a positive finite x."""
-    tiny, up, up_exponent, one = k[0], k[1], k[2], k[3]
-    small = x < tiny
-    m, e = split_exponent(x * up if small else x)
-    e = e - up_exponent if small else e
+def log_normal(x: Any, k: tuple) -> tuple[Any, Any]:
+    """(e, log(m)) with x = m 2**e, m in [1/sqrt2, sqrt2), for a normal positive finite x."""
+    one = k[3]
+    m, e = split_exponent(x)
     s = (m - one) / (m + one)
     return e, (s + s) * horner(s * s, k[7])
+
+
+@jit
+def log_parts(x: Any, k: tuple) -> tuple[Any, Any]:
+    """``log_normal`` for any positive finite x, subnormal ones included."""
+    tiny, up, up_exponent = k[0], k[1], k[2]
+    small = x < tiny
+    e, log_m = log_normal(x * up if small else x, k)
+    return (e - up_exponent if small else e), log_m
+
+
+@jit
+def is_normal(x: Any, k: tuple) -> Any:
+    """Whether x is positive, normal and finite: the inputs of ``log_normal``."""
+    return (x >= k[0]) & (x < k[5])
 
 
 @jit
@@ -192,7 +207,9 @@ def constants(dtype: type) -> dict[str, tuple]:
 
 @functools.cache
 def kernels(dtype: type) -> dict[str, Callable]:
-    """The loops for ``dtype``: ``name(x, out)`` over 1-d contiguous arrays (``pow(x, p, out)``).
+    """The loops for ``dtype``: ``name(x, out)`` over 1-d contiguous arrays.
+
+    ``pow(x, p, out)`` takes two inputs of one shape.
 
     ``exp_shifted(x, m, out)`` writes exp(x[i, j] - m[i]) for a 2-d ``x``: the inner pass of
     softmax, log_softmax and logsumexp.
@@ -201,6 +218,11 @@ def kernels(dtype: type) -> dict[str, Callable]:
     k_exp, k_log, k_erf = c["exp"], c["log"], c["erf"]
     zero, one, two, half, inf, gelu_scale, gelu_cubic, tanh_limit = c["misc"]
     minus_two = -two
+    ln2_hi, ln2_lo, log2e = k_log[8], k_log[9], k_log[6]
+    integer = np.int32 if dtype is np.float32 else np.int64
+    min_bits, max_bits = integer(np.iinfo(integer).min), integer(np.iinfo(integer).max)
+    tiny_bits = integer(np.finfo(dtype).smallest_normal.view(integer))
+    inf_bits = integer(np.array(np.inf, dtype).view(integer))
 
     @jit
     def exp(x: Any, out: Any) -> None:
@@ -226,23 +248,52 @@ def kernels(dtype: type) -> dict[str, Callable]:
         for i in range(x.size):
             out[i] = expm1_core(x[i], k_exp)
 
+    # The log loops take the fast path for normal positive finite inputs, and keep the
+    # smallest and largest bit pattern they met (integer min and max cost next to nothing,
+    # unlike per-element checks); any other input (0, subnormal, negative, inf, NaN) falls
+    # outside [tiny_bits, inf_bits), and the loop is then redone with the checks.
+
     @jit
     def log(x: Any, out: Any) -> None:
+        lo, hi = max_bits, min_bits
         for i in range(x.size):
-            out[i] = log_core(x[i], k_log)
+            v = x[i]
+            bits = float_bits(v)
+            lo, hi = min(lo, bits), max(hi, bits)
+            e, log_m = log_normal(v, k_log)
+            out[i] = e * ln2_hi + (log_m + e * ln2_lo)
+        if lo < tiny_bits or hi >= inf_bits:
+            for i in range(x.size):
+                out[i] = log_core(x[i], k_log)
 
     @jit
     def log2(x: Any, out: Any) -> None:
-        log2e = k_log[6]
+        lo, hi = max_bits, min_bits
         for i in range(x.size):
             v = x[i]
-            e, log_m = log_parts(v, k_log)
-            out[i] = log_special(v, e + log_m * log2e, k_log)
+            bits = float_bits(v)
+            lo, hi = min(lo, bits), max(hi, bits)
+            e, log_m = log_normal(v, k_log)
+            out[i] = e + log_m * log2e
+        if lo < tiny_bits or hi >= inf_bits:
+            for i in range(x.size):
+                e, log_m = log_parts(x[i], k_log)
+                out[i] = log_special(x[i], e + log_m * log2e, k_log)
 
     @jit
     def log1p(x: Any, out: Any) -> None:
+        lo, hi = max_bits, min_bits
         for i in range(x.size):
-            out[i] = log1p_core(x[i], k_log)
+            v = x[i]
+            u = v + one
+            bits = float_bits(u)
+            lo, hi = min(lo, bits), max(hi, bits)
+            e, log_m = log_normal(u, k_log)
+            # log(u) is log(1 + v) up to the rounding of u, which the correction puts back
+            out[i] = e * ln2_hi + (log_m + e * ln2_lo) + (v - (u - one)) / u
+        if lo < tiny_bits or hi >= inf_bits:
+            for i in range(x.size):
+                out[i] = log1p_core(x[i], k_log)
 
     @jit
     def sqrt(x: Any, out: Any) -> None:
@@ -297,10 +348,18 @@ def kernels(dtype: type) -> dict[str, Callable]:
 
     @jit
     def pow(x: Any, p: Any, out: Any) -> None:
+        lo, hi, p_hi = max_bits, min_bits, min_bits
         for i in range(x.size):
             v, q = x[i], p[i]
-            y = exp_core(q * log_core(v, k_log), k_exp)
-            out[i] = y if not ((q == zero) | (v == one)) else one
+            bits = float_bits(v)
+            lo, hi, p_hi = min(lo, bits), max(hi, bits), max(p_hi, float_bits(abs(q)))
+            e, log_m = log_normal(v, k_log)
+            out[i] = exp_core(q * (e * ln2_hi + (log_m + e * ln2_lo)), k_exp)
+        if lo < tiny_bits or hi >= inf_bits or p_hi >= inf_bits:
+            for i in range(x.size):
+                v, q = x[i], p[i]
+                y = exp_core(q * log_core(v, k_log), k_exp)
+                out[i] = y if not ((q == zero) | (v == one)) else one
 
     @jit
     def exp_shifted(x: Any, m: Any, out: Any) -> None:

@@ -26,7 +26,7 @@ __all__ = ["coefficients", "fit"]
 
 LN2 = math.log(2.0)
 SQRT_HALF_RANGE = (3.0 - 2.0 * math.sqrt(2.0)) ** 2  # s*s for s = (m-1)/(m+1), m in [1/√2, √2]
-ERF_LIMIT = {np.float32: 3.92, np.float64: 5.93}  # erf(x) rounds to 1 beyond these
+ERF_LIMIT: dict[type, float] = {np.float32: 3.92, np.float64: 5.93}  # erf(x) rounds to 1 beyond
 
 
 def fit(
@@ -61,7 +61,9 @@ def _erfcx_of_reciprocal(u: np.ndarray) -> np.ndarray:
 
 
 # name: (function, interval, relative?, degree for float32, degree for float64)
-_TABLE = {
+_TABLE: dict[
+    str, tuple[Callable[[np.ndarray], np.ndarray], tuple[float, float], bool, int, int]
+] = {
     # expm1(r)/r for the reduced argument |r| <= ln2/2: exp(r) = 1 + r P(r), and
     # expm1(r) = r P(r) keeps relative accuracy near 0
     "expm1": (_expm1_over_x, (-LN2 / 2, LN2 / 2), True, 5, 11),
@@ -74,13 +76,12 @@ _TABLE = {
 
 def coefficients(dtype: type) -> dict[str, tuple]:
     """Every kernel polynomial for ``dtype`` (np.float32 or np.float64), as dtype tuples."""
-    index = 3 if dtype is np.float32 else 4
     out = {}
-    for name, row in _TABLE.items():
-        f, (lo, hi), relative = row[0], row[1], row[2]
-        out[name] = tuple(dtype(c) for c in fit(f, lo, hi, row[index], relative))
+    for name, (f, (lo, hi), relative, degree32, degree64) in _TABLE.items():
+        degree = degree32 if dtype is np.float32 else degree64
+        out[name] = tuple(dtype(c) for c in fit(f, lo, hi, degree, relative))
     # erfc(t) exp(t*t) in u = 1/t for 1 <= t < the limit: erf(t) = 1 - exp(-t*t) P(1/t)
-    degree = 9 if dtype is np.float32 else 16
-    tail = fit(_erfcx_of_reciprocal, 1.0 / ERF_LIMIT[dtype], 1.0, degree, relative=False)
+    tail_degree = 9 if dtype is np.float32 else 16
+    tail = fit(_erfcx_of_reciprocal, 1.0 / ERF_LIMIT[dtype], 1.0, tail_degree, relative=False)
     out["erf_tail"] = tuple(dtype(c) for c in tail)
     return out

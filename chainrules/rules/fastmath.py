@@ -32,6 +32,8 @@ from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
 from ..fastmath import exact
+from . import numpy as _numpy_rules  # noqa: F401  the twins' rules, instantiated below
+from . import scipy as _scipy_rules  # noqa: F401
 
 __all__ = ["make_log_softmax_rules", "make_logsumexp_rules", "make_softmax_rules"]
 
@@ -172,4 +174,3 @@ def make_logsumexp_rules(f: Any, forward: Callable[[Any, Any, bool], Any]) -> No
 make_softmax_rules(fastmath.softmax, fastmath.softmax)
 make_log_softmax_rules(fastmath.log_softmax, fastmath.log_softmax)
 make_logsumexp_rules(fastmath.logsumexp, fastmath.logsumexp)
-

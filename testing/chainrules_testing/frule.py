@@ -48,7 +48,7 @@ def test_frule(
     atol: float | None = None,
     fdm: Any = None,
     full_jacobian: bool = False,
-    check_second_order: bool = False,
+    check_second_order: bool = True,
     frule_f: Any = None,
     seed: int | None = None,
 ) -> None:
@@ -60,7 +60,7 @@ def test_frule(
     finite differences of ``f`` along the random input tangents, reduced to one number by
     an output tangent ``w`` (``full_jacobian=True``: element by element, naming the worst);
     zero input tangents give a zero output tangent; when an rrule exists too, the two agree:
-    ``Re <w, frule(dx)> = Re <pullback(w), dx>``; with ``check_second_order=True``, the
+    ``Re <w, frule(dx)> = Re <pullback(w), dx>``; unless ``check_second_order=False``, the
     pushforward is differentiated by the reverse engine and checked against finite
     differences.
 

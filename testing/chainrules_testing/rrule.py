@@ -61,7 +61,7 @@ def test_rrule(
     atol: float | None = None,
     fdm: Any = None,
     full_jacobian: bool = False,
-    check_second_order: bool = False,
+    check_second_order: bool = True,
     rrule_f: Any = None,
     seed: int | None = None,
 ) -> None:
@@ -77,7 +77,7 @@ def test_rrule(
     structured argument (``full_jacobian=True``: element by element, naming the worst
     element); a thunked ``dy`` gives the same cotangents, thunked cotangents unthunk
     consistently and an ``InplaceableThunk`` accumulates like its value; ``pullback(
-    ZeroTangent())`` gives zeros; with ``check_second_order=True``, the pullback is itself
+    ZeroTangent())`` gives zeros; unless ``check_second_order=False``, the pullback is itself
     differentiated by the reverse engine and checked against finite differences.
 
     ``fkwargs`` are keyword arguments of ``f`` (not differentiated); ``output_tangent`` is

@@ -39,7 +39,7 @@ def test_scalar(
     rtol: float | None = None,
     atol: float | None = None,
     fdm: Any = None,
-    check_second_order: bool = False,
+    check_second_order: bool = True,
     complex_point: Any = None,
     seed: int | None = None,
 ) -> None:

@@ -119,7 +119,16 @@ def _compare(setup: Any, g: Callable, values: list, fdm: Any, what: str) -> None
 def check_second_order_rrule(setup: Any, rule: Callable, dy: Any, fdm: Any) -> None:
     """Differentiate ``Re <pullback(dy), w>`` in the arguments and ``dy`` (see the module)."""
     _require_engine(setup.ctx.name)
-    active = [i for i in setup.differentiable() if i > 0 and _is_array_argument(setup.inputs[i])]
+    # Arguments whose cotangent is not implemented at first order have nothing to differentiate.
+    _, pullback = rule(setup.inputs[0], *setup.inputs[1:], **setup.fkwargs)
+    first = pullback(dy)
+    active = [
+        i
+        for i in setup.differentiable()
+        if i > 0
+        and _is_array_argument(setup.inputs[i])
+        and not isinstance(unthunk(first[i]), NotImplementedTangent)
+    ]
     weights = {i: rand_tangent(setup.inputs[i], setup.rng) for i in active}
     with_dy = _is_array_argument(dy)
 

@@ -100,3 +100,10 @@ def test_forward_mode_with_structured_tangents():
 def test_structured_result_tangent():
     y, dy = forward.jvp(lambda x: (x * 2.0, "label"), (1.0,), (1.0,))
     assert y == (2.0, "label") and dy == cr.Tangent(tuple, 2.0, cr.NoTangent())
+
+
+def test_recursive_closure_over_an_array():
+    w = np.array([0.5, 2.0])
+    g = reverse.grad(lambda f: np.sum(f(np.array([1.0, 3.0]), 3)))(make_recursive(w))
+    assert np.allclose(g.w, 3 * w**2 * np.array([1.0, 3.0]))
+    assert g.power is g

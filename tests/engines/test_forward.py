@@ -98,3 +98,26 @@ def test_namedtuple_output_tangents_are_read_by_field_name():
 
     _, dy = forward.jvp(lambda x: dispatch(stats, (x,), {}), (X,), (np.ones(3),))
     assert dy == cr.Tangent(Stats, total=3.0, spread=0.0)
+
+
+def map_rows(f, x):
+    return np.stack([f(row) for row in x])
+
+
+@cr.frule.register(map_rows, needs=cr.HasForwardMode)
+def _map_rows_frule(config, tangents, f, x):
+    _, df, _ = tangents  # x is a constant in the test below
+    pairs = [config.frule_via_ad((df, cr.ZeroTangent()), f, row) for row in x]
+    return np.stack([y for y, _ in pairs]), np.stack([d for _, d in pairs])
+
+
+def test_closure_passed_to_a_rule_carries_the_tangent_of_its_captured_values():
+    from chainrules.engines.tracked import dispatch
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+
+    def f(w):
+        return dispatch(map_rows, (lambda row: np.sum(row * w), x), {})
+
+    _, dy = forward.jvp(f, (np.array([0.5, -1.0]),), (np.array([1.0, 0.0]),))
+    assert np.allclose(dy, [1.0, 3.0])

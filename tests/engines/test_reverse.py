@@ -99,3 +99,33 @@ def test_vjp_of_a_namedtuple_result_takes_a_tuple_or_a_tangent():
     _, pullback = reverse.vjp(lambda x: Pair(x * 2.0, x * 3.0), 1.0)
     assert pullback((1.0, 1.0)) == (5.0,)
     assert pullback(cr.Tangent(Pair, second=1.0)) == (3.0,)
+
+
+def map_rows(f, x):
+    return np.stack([f(row) for row in x])
+
+
+@cr.rrule.register(map_rows, needs=cr.HasReverseMode)
+def _map_rows_rrule(config, f, x):
+    results = [config.rrule_via_ad(f, row) for row in x]
+
+    def map_rows_pullback(dy):
+        df, rows = cr.ZeroTangent(), []
+        for (_, pullback), d in zip(results, cr.unthunk(dy), strict=True):
+            d_f, d_row = pullback(d)
+            df, rows = cr.add(df, d_f), [*rows, d_row]
+        return cr.NoTangent(), df, np.stack(rows)
+
+    return np.stack([y for y, _ in results]), map_rows_pullback
+
+
+def test_closure_passed_to_a_rule_gets_its_captured_values_cotangent():
+    from chainrules.engines.tracked import dispatch
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+
+    def loss(w):
+        return np.sum(dispatch(map_rows, (lambda row: np.sum(row * w), x), {}))
+
+    # sum over rows of row . w: the gradient in w is the column sums.
+    assert np.allclose(reverse.grad(loss)(np.array([0.5, -1.0])), [4.0, 6.0])

@@ -15,6 +15,12 @@ def bit_trick_exp(x):
     return np.frombuffer(bits.tobytes(), dtype=np.float64)[0]
 
 
+def schraudolph_exp(x):
+    """Schraudolph's exp: a scaled, shifted float cast to int, its bits read as a float."""
+    scale, bias = np.float32(2**23 / np.log(2)), np.float32(127 * 2**23)
+    return (scale * x + bias).astype(np.int32).view(np.float32)
+
+
 def bit_trick_through_view(x):
     bits = x.view(np.int64)
     return (bits >> 1).astype(np.float64)
@@ -33,6 +39,18 @@ def bit_trick_through_view(x):
         (".view", bit_trick_through_view, np.ones(2), r"\.view\(int64\).*reinterprets the bits"),
         (".tobytes", lambda x: x.tobytes(), np.ones(2), r"\.tobytes\(\).*reinterprets"),
         ("bit-trick exp", bit_trick_exp, 0.5, r"plain NumPy array in .*bit_trick_exp"),
+        (
+            "Schraudolph exp",
+            schraudolph_exp,
+            np.array([0.5, 1.0], np.float32),
+            r"\.view\(float32\) in .*schraudolph_exp .*integers computed from a tracked float",
+        ),
+        (
+            "int bits to bytes",
+            lambda x: np.frombuffer((x * 2.0**20).astype(np.int64).tobytes(), np.float64),
+            np.ones(2),
+            r"\.tobytes\(\) in .* on integers computed from a tracked float",
+        ),
         ("x[i] = v", lambda x: x.__setitem__(0, 1.0), np.ones(2), "tracked arrays are immutable"),
         ("out=", lambda x: np.sin(x, out=np.empty(2)), np.ones(2), "out= given to numpy.sin"),
         ("plain += tracked", lambda x: np.zeros(2).__iadd__(x), np.ones(2), "out= given"),
@@ -64,6 +82,15 @@ def test_struct_pack_fails_instead_of_returning_zero():
 def test_frombuffer_of_a_tracked_value_fails():
     with pytest.raises(TypeError):
         reverse.grad(lambda x: np.frombuffer(x, dtype=np.int64).sum())(np.ones(2))
+
+
+def test_integers_computed_from_tracked_floats_stay_usable_as_integers():
+    def f(x):
+        i = np.argmax(x)
+        k = (x * 2.0).astype(np.int64)
+        return x[i] * k.sum() + x[k.view(np.int64)[0]]
+
+    assert np.allclose(reverse.grad(f)(np.array([0.2, 1.4])), [1.0, 2.0])  # x[1] * 2 + x[0]
 
 
 def test_view_to_the_same_dtype_is_allowed():

@@ -36,10 +36,19 @@ def test_compiled_versions_agree(dtype):
     import numba
 
     @numba.njit
-    def both(x, k):
-        return _bits.split_exponent(x), _bits.pow2(k)
+    def each(x, k):
+        return _bits.split_exponent(x), _bits.pow2(k), _bits.float_bits(x)
 
-    for x, k in [(3.0, -3.0), (0.7, 10.0), (1e-30, 0.0)]:
-        (m, e), p = both(dtype(x), dtype(k))
-        assert (m, e) == _bits.split_exponent_scalar(dtype(x))
+    for x, k in [(3.0, -3.0), (0.7, 10.0), (1e-30, 0.0), (-2.0, 1.0)]:
+        (m, e), p, bits = each(dtype(x), dtype(k))
+        if x > 0:
+            assert (m, e) == _bits.split_exponent_scalar(dtype(x))
         assert p == _bits.pow2_scalar(dtype(k))
+        assert bits == _bits.float_bits_scalar(dtype(x))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_bits_order_positive_values_and_put_the_others_outside(dtype):
+    bits = [int(_bits.float_bits_scalar(dtype(v))) for v in (0.0, 1e-30, 1.0, 3.0, np.inf, np.nan)]
+    assert bits == sorted(bits) and len(set(bits)) == len(bits)
+    assert int(_bits.float_bits_scalar(dtype(-1.0))) < 0 < int(_bits.float_bits_scalar(dtype(1.0)))

@@ -35,4 +35,6 @@ def test_gelu_has_no_cancellation_for_negative_inputs():
 
 def test_float32_stays_float32():
     x = np.ones(2, np.float32)
-    assert {exact.rsqrt(x).dtype, exact.softplus(x).dtype, exact.gelu(x).dtype} == {np.dtype(np.float32)}
+    assert {exact.rsqrt(x).dtype, exact.softplus(x).dtype, exact.gelu(x).dtype} == {
+        np.dtype(np.float32)
+    }

@@ -52,10 +52,15 @@ def test_hard_points_are_exact(name, x, expected, dtype):
         (-1.0, 2.0, NAN),
     ],
 )
-def test_pow_hard_points(x, p, expected):
-    with np.errstate(all="ignore"):
-        y = fastmath.pow(np.array([x, x]), np.array([p, p]))
-    np.testing.assert_allclose(y, [expected, expected], rtol=1e-15)
+def test_pow_kernel_hard_points(x, p, expected):
+    # the kernel runs only where KERNEL_DTYPES enables it: called directly here
+    from chainrules.fastmath._kernels import kernels
+
+    for dtype in (F32, F64):
+        y = np.empty(2, dtype)
+        with np.errstate(all="ignore"):
+            kernels(dtype)["pow"](np.array([x, x], dtype), np.array([p, p], dtype), y)
+        np.testing.assert_allclose(y, [expected, expected], rtol=1e-6 if dtype is F32 else 1e-15)
 
 
 @pytest.mark.parametrize("name", ELEMENTWISE)
@@ -136,3 +141,15 @@ def test_gelu_is_the_tanh_form():
     x = np.array([-3.0, -0.5, 0.7, 2.0])
     z = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)
     np.testing.assert_allclose(fastmath.gelu(x), 0.5 * x * (1 + np.tanh(z)), rtol=1e-13)
+
+
+class Subclass(np.ndarray):
+    pass
+
+
+@pytest.mark.parametrize(
+    "x", [[0.0, 1.0], np.array([0.0, 1.0]).view(Subclass)], ids=["list", "ndarray-subclass"]
+)
+def test_lists_and_ndarray_subclasses_compute_as_arrays(x):
+    np.testing.assert_allclose(fastmath.exp(x), np.exp([0.0, 1.0]), rtol=1e-15)
+    np.testing.assert_allclose(fastmath.softmax(x), sc.softmax([0.0, 1.0]), rtol=1e-15)

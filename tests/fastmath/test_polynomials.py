@@ -28,4 +28,7 @@ def test_fit_reaches_the_dtype_rounding(name, f, interval, errors, index, dtype)
 def test_erf_tail_has_absolute_accuracy():
     c = _polynomials.coefficients(np.float64)["erf_tail"]
     u = np.linspace(1 / 5.93, 1.0, 1001)
-    assert np.max(np.abs(polynomial.polyval(u, np.array(c)) - _polynomials._erfcx_of_reciprocal(u))) < 1e-12
+    assert (
+        np.max(np.abs(polynomial.polyval(u, np.array(c)) - _polynomials._erfcx_of_reciprocal(u)))
+        < 1e-12
+    )

@@ -15,13 +15,27 @@ from chainrules import NoTangent, unthunk
 def test_correct_frules_pass_for_many_seeds(case):
     rule = None if case.frule is cr.frule else case.frule
     for seed in range(25):
-        test_frule(case.f, *case.args(), fkwargs=case.fkwargs, frule_f=rule, seed=seed)
+        test_frule(
+            case.f,
+            *case.args(),
+            fkwargs=case.fkwargs,
+            frule_f=rule,
+            check_second_order=case.second_order,
+            seed=seed,
+        )
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_correct_frules_pass_element_by_element(case):
     rule = None if case.frule is cr.frule else case.frule
-    test_frule(case.f, *case.args(), fkwargs=case.fkwargs, frule_f=rule, full_jacobian=True)
+    test_frule(
+        case.f,
+        *case.args(),
+        fkwargs=case.fkwargs,
+        frule_f=rule,
+        check_second_order=case.second_order,
+        full_jacobian=True,
+    )
 
 
 def test_another_method_and_given_tangents():
@@ -42,7 +56,7 @@ def test_a_wrong_element_is_named():
 def test_passing_calls_are_recorded(fresh_record):
     test_frule(_sin, X5.copy(), seed=0)
     assert fresh_record.recorded() == [
-        {"function": "harness_cases._sin", "kind": "frule", "second_order": False}
+        {"function": "harness_cases._sin", "kind": "frule", "second_order": True}
     ]
 
 

@@ -57,8 +57,8 @@ def test_options_seed_and_record_are_written_even_when_the_session_fails(pyteste
         "schema": "chainrules-test-record/1",
         "seed": 17,
         "results": [
-            {"function": "test_rules._twice", "kind": "frule", "second_order": False},
-            {"function": "test_rules._twice", "kind": "rrule", "second_order": False},
+            {"function": "test_rules._twice", "kind": "frule", "second_order": True},
+            {"function": "test_rules._twice", "kind": "rrule", "second_order": True},
         ],
     }
 
@@ -82,7 +82,7 @@ def test_sin():
     document = json.loads(record.read_text())
     assert document["seed"] is None
     assert document["results"] == [
-        {"function": "numpy.sin", "kind": "rrule", "second_order": False}
+        {"function": "numpy.sin", "kind": "rrule", "second_order": True}
     ]
 
 

@@ -57,7 +57,8 @@ cr.scalar_rule(_real_only, lambda x, y: 1 / x)
 
 
 def test_a_function_without_complex_input_is_tested_at_real_points_only():
-    test_scalar(_real_only, 1.5, seed=0)
+    # math.log converts its argument with float(): no engine traces through it.
+    test_scalar(_real_only, 1.5, seed=0, check_second_order=False)
 
 
 def _square_without_conj(z):

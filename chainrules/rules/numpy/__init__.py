@@ -10,6 +10,7 @@ from . import elementwise as elementwise
 from . import extrema as extrema
 from . import fft as fft
 from . import indexing as indexing
+from . import joining as joining
 from . import linalg as linalg
 from . import linalg_decomp as linalg_decomp
 from . import linalg_det as linalg_det

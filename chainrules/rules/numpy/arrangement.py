@@ -41,6 +41,7 @@ from .linear_maps import (
     shape_of,
     source_map,
     tangent_value,
+    value_dtype,
 )
 
 __all__ = ["embed_diagonal"]
@@ -299,11 +300,11 @@ def _dense_pair(tangents: tuple, first: Any, second: Any, second_index: int) -> 
     zero2 = isinstance(t2, AbstractZero | NoTangent)
     if zero1 and zero2:
         return None, None
-    dtype = np.result_type(np.asarray(first).dtype, np.asarray(second).dtype, np.float64)
+    dtype = np.result_type(value_dtype(first), value_dtype(second), np.float64)
     if zero1:
-        t1 = np.zeros(np.shape(first), dtype=dtype)
+        t1 = np.zeros(shape_of(first), dtype=dtype)
     if zero2:
-        t2 = np.zeros(np.shape(second), dtype=dtype)
+        t2 = np.zeros(shape_of(second), dtype=dtype)
     return t1, t2
 
 
@@ -357,7 +358,8 @@ register_rules(np.insert, _insert_rrule, _insert_frule, keywords=("axis",))
 
 def _trim_box(x: Any, trim: str, axis: Any) -> tuple[slice, ...]:
     """The slice of ``x`` that ``np.trim_zeros(x, trim, axis)`` returns."""
-    nonzero = np.asarray(x) != 0
+    # a comparison: a plain boolean array even when x is an engine's tracked array
+    nonzero = array_namespace(x).asarray(x) != 0
     ndim = nonzero.ndim
     axes = range(ndim) if axis is None else [normalize_axis(a, ndim) for a in np.atleast_1d(axis)]
     box = [slice(None)] * ndim
@@ -394,7 +396,7 @@ def _trim_zeros_frule(tangents: tuple, filt: Any, *args: Any, **kwargs: Any) -> 
     trim, axis = _trim_options(*args, **kwargs)
     y = np.trim_zeros(filt, trim, axis)
     dx = tangent_value(tangents[1], filt)
-    if not has_tangent(np.asarray(y)) or isinstance(dx, NoTangent):
+    if not has_tangent(array_namespace(y).asarray(y)) or isinstance(dx, NoTangent):
         return y, NO_TANGENT
     if isinstance(dx, AbstractZero):
         return y, ZERO_TANGENT

@@ -33,6 +33,7 @@ from .linear_maps import (
     accumulate,
     call_method,
     cast,
+    dense_tangents,
     gather_adjoint,
     has_tangent,
     linear_rule,
@@ -44,7 +45,6 @@ from .linear_maps import (
     source_map,
     value_dtype,
 )
-from .shape import dense_tangents
 
 __all__ = ["getitem_adjoint"]
 

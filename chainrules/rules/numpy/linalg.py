@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.define import non_differentiable
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -421,3 +422,8 @@ _register_alias(np.linalg.matrix_transpose, np.matrix_transpose, {}, {})
 _register_alias(np.linalg.tensordot, np.tensordot, {"axes": 2}, {})
 _register_alias(np.linalg.trace, np.trace, {"offset": 0, "dtype": None}, {"axis1": -2, "axis2": -1})
 _register_alias(np.linalg.diagonal, np.diagonal, {"offset": 0}, {"axis1": -2, "axis2": -1})
+
+
+# ---- integer-valued -----------------------------------------------------------------------
+
+non_differentiable(np.linalg.matrix_rank)

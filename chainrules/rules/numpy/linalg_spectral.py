@@ -192,7 +192,6 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
     u, s, vh = result
     u_k, vh_k = _reduced(u, vh, k)
     # With hermitian=True NumPy reads the lower triangle only (through eigh).
-    fold = lower_hermitian_cotangent if hermitian else (lambda g: g)
 
     def svd_pullback(dy):
         g_u, g_s, g_vh = output_fields(dy, _SVD)
@@ -201,15 +200,14 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
         _check_full(a, full_matrices, g_u, g_vh)
         g_u, g_vh = _reduced_cotangent(g_u, k, -1), _reduced_cotangent(g_vh, k, -2)
         da = svd_pullback_of(u_k, s, vh_k, g_u, g_s, g_vh)
-        return NO_TANGENT, project_a(fold(da))
+        return NO_TANGENT, project_a(lower_hermitian_cotangent(da) if hermitian else da)
 
     def svdvals_pullback(ds):
         ds = unthunk(ds)
         if isinstance(ds, AbstractZero):
             return NO_TANGENT, project_a(ds)
-        return NO_TANGENT, project_a(
-            fold(svd_pullback_of(u_k, s, vh_k, ZERO_TANGENT, ds, ZERO_TANGENT))
-        )
+        da = svd_pullback_of(u_k, s, vh_k, ZERO_TANGENT, ds, ZERO_TANGENT)
+        return NO_TANGENT, project_a(lower_hermitian_cotangent(da) if hermitian else da)
 
     if not compute_uv:
         return s, svdvals_pullback

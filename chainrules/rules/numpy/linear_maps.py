@@ -32,7 +32,7 @@ from chainrules.core.names import function_name
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo, _ProjectNoTangent, unbroadcast_axes
 from chainrules.core.registry import frule, rrule
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
 __all__ = [
@@ -42,10 +42,14 @@ __all__ = [
     "gather_adjoint",
     "has_tangent",
     "dense_nested",
+    "dense_tangents",
+    "float_zeros",
+    "output_cotangents",
     "linear_rule",
     "nest_like",
     "projector",
     "register_rules",
+    "sequence_tangent",
     "tangent_value",
     "scatter_add",
     "shape_of",
@@ -124,10 +128,12 @@ def linear_rule(
         project_x = projector(x)
         x_shape = shape_of(x)
         no_tangents = (NO_TANGENT,) * len(params)
+        # An integer or boolean result (a cast, say) passes nothing back.
+        blocked = isinstance(project_x, _ProjectNoTangent) or not has_tangent(y)
 
         def linear_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            if isinstance(dy, AbstractZero) or isinstance(project_x, _ProjectNoTangent):
+            if blocked or isinstance(dy, AbstractZero) or isinstance(dy, NoTangent):
                 return (NO_TANGENT, project_x(ZERO_TANGENT), *no_tangents)
             return (NO_TANGENT, project_x(adjoint(dy, x_shape, *params, **kwargs)), *no_tangents)
 
@@ -324,3 +330,51 @@ def dense_nested(t: Any, primal: Any) -> Any:
     if t is None or isinstance(t, AbstractZero):
         return np.zeros(np.shape(primal), dtype=np.result_type(primal, np.float64))
     return t
+
+
+def output_cotangents(dy: Any, outputs: Any) -> list[Any]:
+    """The cotangent of each output of a function returning a sequence, zeros made dense.
+
+    ``dy`` is a ``Tangent`` of the sequence, a list or tuple, or a zero; an element that is a
+    zero becomes an array of zeros shaped like its output.
+
+    >>> output_cotangents(ZERO_TANGENT, [np.ones(2)])
+    [array([0., 0.])]
+    """
+    items = [ZERO_TANGENT] * len(outputs) if isinstance(dy, AbstractZero) else list(dy)
+    return [_dense(unthunk(t), y) for t, y in zip(items, outputs, strict=True)]
+
+
+def dense_tangents(tangent: Any, primals: Any) -> list[Any]:
+    """The tangents of a sequence argument as a list of arrays, zeros made dense.
+
+    >>> dense_tangents(Tangent(list, ZERO_TANGENT, np.ones(1)), [np.ones(2), np.ones(1)])
+    [array([0., 0.]), array([1.])]
+    """
+    return output_cotangents(unthunk(tangent), list(primals))
+
+
+def _dense(t: Any, primal: Any) -> Any:
+    if not isinstance(t, AbstractZero):
+        return t
+    return float_zeros(shape_of(primal), getattr(primal, "dtype", np.result_type(primal)), primal)
+
+
+def float_zeros(shape: tuple[int, ...], dtype: Any, like: Any) -> Any:
+    """Zeros of ``shape`` in ``like``'s namespace: ``dtype`` if it is inexact, else float64.
+
+    >>> float_zeros((2,), np.dtype(int), 1.0)
+    array([0., 0.])
+    """
+    if isinstance(dtype, np.dtype) and dtype.kind not in "fc":
+        dtype = np.float64
+    return array_namespace(like).zeros(shape, dtype=dtype)
+
+
+def sequence_tangent(pieces: list[Any], outputs: Any) -> Any:
+    """The tangent of a list or tuple output: a ``Tangent`` of its type.
+
+    >>> sequence_tangent([1.0, 2.0], (0.0, 0.0))
+    Tangent[tuple](1.0, 2.0)
+    """
+    return Tangent(type(outputs), *pieces) if isinstance(outputs, list | tuple) else pieces

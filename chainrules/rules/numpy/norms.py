@@ -179,10 +179,23 @@ def _norm_rules(compute: Any, plan: Any) -> tuple[Any, Any]:
     return norm_rrule, norm_frule
 
 
-_norm_r, _norm_f = _norm_rules(
-    lambda x, ord, axis, keepdims: array_namespace(x).linalg.norm(x, ord, axis, keepdims),
-    _plan,
-)
+def _norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    return array_namespace(x).linalg.norm(x, ord, axis, keepdims)
+
+
+def _matrix_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    return array_namespace(x).linalg.matrix_norm(x, ord=ord, keepdims=keepdims)
+
+
+def _matrix_plan(x: Any, ord: Any, axis: Any) -> tuple[str, tuple[int, ...]]:
+    return "matrix", (x.ndim - 2, x.ndim - 1)
+
+
+def _vector_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
+    return array_namespace(x).linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+
+
+_norm_r, _norm_f = _norm_rules(_norm, _plan)
 
 
 @rrule.register(np.linalg.norm)
@@ -196,12 +209,7 @@ def _linalg_norm_frule(tangents, x, ord=None, axis=None, keepdims=False):
     return _norm_f(tangents, x, ord, axis, keepdims)
 
 
-_matrix_r, _matrix_f = _norm_rules(
-    lambda x, ord, axis, keepdims: array_namespace(x).linalg.matrix_norm(
-        x, ord=ord, keepdims=keepdims
-    ),
-    lambda x, ord, axis: ("matrix", (x.ndim - 2, x.ndim - 1)),
-)
+_matrix_r, _matrix_f = _norm_rules(_matrix_norm, _matrix_plan)
 
 
 @rrule.register(np.linalg.matrix_norm)
@@ -221,12 +229,7 @@ def _vector_plan(x: Any, ord: Any, axis: Any) -> tuple[str, tuple[int, ...]]:
     return "vector", tuple(normalize_axis(int(a), x.ndim) for a in axes)
 
 
-_vector_r, _vector_f = _norm_rules(
-    lambda x, ord, axis, keepdims: array_namespace(x).linalg.vector_norm(
-        x, axis=axis, keepdims=keepdims, ord=ord
-    ),
-    _vector_plan,
-)
+_vector_r, _vector_f = _norm_rules(_vector_norm, _vector_plan)
 
 
 @rrule.register(np.linalg.vector_norm)

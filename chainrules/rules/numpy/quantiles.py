@@ -12,9 +12,9 @@ For the ``linear`` method the result is also differentiable in ``q``:
 piecewise constant in ``q``. An integer ``q`` has no tangent.
 
 The weights depend on the data only through comparisons (boolean and integer results, plain
-NumPy values even for an engine's tracked data), so they enter the pullback as constants and
-second derivatives in the data work. They are built from the value of ``q``: a tracked ``q``
-(second derivatives involving ``q``) is not supported.
+NumPy values even for an engine's tracked data), so they enter the pullback as constants. For
+the ``linear`` method they are linear in ``q`` between order statistics and are computed from
+``q`` in the array namespace, so second derivatives in the data, in ``q`` and mixed ones work.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -58,11 +58,12 @@ class _OrderWeights:
             )
         xp = array_namespace(a)
         x = xp.asarray(a)
-        q = np.asarray(q, dtype=np.float64)
+        qxp = array_namespace(q)
+        q = qxp.asarray(q)
         self.shape = shape_of(x)
         ndim = len(self.shape)
         self.axes = normalize_axes(axis, ndim)
-        self.q_shape = q.shape
+        self.q_shape = shape_of(q)
         kept_axes = tuple(i for i in range(ndim) if i not in self.axes)
         order = (*kept_axes, *self.axes)
         lead = tuple(self.shape[i] for i in kept_axes)
@@ -74,7 +75,7 @@ class _OrderWeights:
         missing = np.asarray(xp.isnan(flat))
         valid = n - missing.sum(axis=-1) if skip_nan else np.full(lead, n)
         last = np.maximum(valid - 1, 0)
-        q_b = q.reshape(q.shape + (1,) * len(lead))
+        q_b = qxp.reshape(q, self.q_shape + (1,) * len(lead))
         position = q_b * last
         lo = np.clip(np.floor(position), 0, last).astype(np.intp)
         hi = np.minimum(lo + 1, last)
@@ -87,9 +88,11 @@ class _OrderWeights:
         defined = np.asarray(valid > 0 if skip_nan else ~missing.any(axis=-1))
         weights = weights * defined[..., None]
         restore = tuple(order.index(i) for i in range(ndim))
-        weights = weights.reshape(q.shape + tuple(self.shape[i] for i in order))
-        self.weights = np.transpose(weights, (*range(q.ndim), *(q.ndim + i for i in restore)))
-        kept = q.shape + reduced_shape(self.shape, self.axes)
+        wxp = array_namespace(weights)
+        q_ndim = len(self.q_shape)
+        weights = wxp.reshape(weights, self.q_shape + tuple(self.shape[i] for i in order))
+        self.weights = wxp.permute_dims(weights, (*range(q_ndim), *(q_ndim + i for i in restore)))
+        kept = self.q_shape + reduced_shape(self.shape, self.axes)
         if method == "linear":
             slope = xp.where(xp.asarray(defined), xp.asarray(last) * (s_hi - s_lo), 0)
             self.slope = xp.reshape(slope, kept)
@@ -121,7 +124,7 @@ def _fraction(method: str, position: Any, fraction: Any, lo: Any) -> Any:
     if method == "linear":
         return fraction
     if method == "lower":
-        return np.zeros_like(fraction)
+        return np.zeros(shape_of(fraction))
     if method == "higher":
         return (fraction > 0).astype(np.float64)
     if method == "nearest":

@@ -1,11 +1,11 @@
-"""Rules for NumPy: reshaping, axis permutations, broadcasting, joining and splitting arrays.
+"""Rules for NumPy: reshaping, axis permutations, broadcasting, casts, ``meshgrid``.
 
 Every function here is linear in its arrays: the pushforward applies the function to the
-tangents and the pullback applies the adjoint (reshape back, inverse permutation, sum over
-broadcast axes, split what was joined, join what was split). Functions taking a sequence of
-arrays give its cotangent as a ``Tangent`` of the sequence's type; functions returning a list or
-tuple take a cotangent per output (``ZeroTangent()`` for the unused ones) and give their
-tangent as a ``Tangent`` of that type.
+tangent and the pullback applies the adjoint (reshape back, the inverse permutation, a sum over
+broadcast axes, the identity for copies and casts, whose projection restores the input's dtype).
+Array methods (``x.reshape``, ``x.T``...) have the rules of the functions they call. Functions
+returning a tuple take one cotangent per output (``ZeroTangent()`` for outputs not used).
+Joining and splitting arrays live in ``joining``.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -22,24 +22,21 @@ from typing import Any
 import numpy as np
 
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo, _ProjectNoTangent
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
 from .axes import normalize_axis
 from .linear_maps import (
-    accumulate,
     call_method,
-    dense_nested,
+    dense_tangents,
     has_tangent,
     linear_rule,
-    nest_like,
     projector,
     register_rules,
     shape_of,
 )
 
-__all__ = ["dense_tangents", "output_cotangents"]
+__all__: list[str] = []
 
 
 def _inverse_permutation(perm: tuple[int, ...]) -> tuple[int, ...]:
@@ -79,7 +76,6 @@ for _name, _keywords in (
     )
 
 # ---- axis permutations: the adjoint applies the inverse permutation --------------------------
-# The attributes ``x.T`` and ``x.mT`` are ``np.transpose(x)`` and ``np.matrix_transpose(x)``.
 
 
 def _transpose_axes(ndim: int, axes_args: tuple, axes: Any) -> tuple[int, ...]:
@@ -127,6 +123,20 @@ linear_rule(np.moveaxis, _moveaxis_adjoint)
 linear_rule(np.rollaxis, _rollaxis_adjoint, keywords=("start",))
 linear_rule(np.matrix_transpose, _matrix_transpose_adjoint)
 
+
+def _all_axes_reversed(x: Any) -> Any:
+    return x.T
+
+
+def _last_two_swapped(x: Any) -> Any:
+    return x.mT
+
+
+# The attributes, keyed by their descriptors (the reference engines call np.transpose and
+# np.matrix_transpose for them instead).
+linear_rule(np.ndarray.T, _transpose_adjoint, primal=_all_axes_reversed)
+linear_rule(np.ndarray.mT, _matrix_transpose_adjoint, primal=_last_two_swapped)
+
 # ---- broadcasting, copies and casts: the adjoint is the identity, projection does the rest ---
 
 
@@ -159,190 +169,6 @@ def _conj_adjoint(dy: Any, x_shape: tuple[int, ...]) -> Any:
 for _name in ("conj", "conjugate"):
     linear_rule(getattr(np.ndarray, _name), _conj_adjoint, primal=call_method(_name))
 
-
-# ---- sequences of tangents ----------------------------------------------------------------
-
-
-def output_cotangents(dy: Any, outputs: Any) -> list[Any]:
-    """The cotangent of each output of a function returning a sequence, zeros made dense.
-
-    ``dy`` is a ``Tangent`` of the sequence, a list or tuple, or a zero; an element that is a
-    zero becomes an array of zeros shaped like its output.
-
-    >>> output_cotangents(ZERO_TANGENT, [np.ones(2)])
-    [array([0., 0.])]
-    """
-    items = [ZERO_TANGENT] * len(outputs) if isinstance(dy, AbstractZero) else list(dy)
-    return [_dense(unthunk(t), y) for t, y in zip(items, outputs, strict=True)]
-
-
-def dense_tangents(tangent: Any, primals: Any) -> list[Any]:
-    """The tangents of a sequence argument as a list of arrays, zeros made dense.
-
-    >>> dense_tangents(Tangent(list, ZERO_TANGENT, np.ones(1)), [np.ones(2), np.ones(1)])
-    [array([0., 0.]), array([1.])]
-    """
-    return output_cotangents(unthunk(tangent), list(primals))
-
-
-def _dense(t: Any, primal: Any) -> Any:
-    if not isinstance(t, AbstractZero):
-        return t
-    return _zeros(shape_of(primal), getattr(primal, "dtype", np.result_type(primal)), primal)
-
-
-def _zeros(shape: tuple[int, ...], dtype: Any, like: Any) -> Any:
-    if isinstance(dtype, np.dtype) and dtype.kind not in "fc":
-        dtype = np.float64
-    return array_namespace(like).zeros(shape, dtype=dtype)
-
-
-def _sequence_tangent(pieces: list[Any], outputs: Any) -> Any:
-    return Tangent(type(outputs), *pieces) if isinstance(outputs, list | tuple) else pieces
-
-
-# ---- joining: the adjoint splits the cotangent -----------------------------------------------
-
-
-def _joined_shapes(kind: str, shapes: list[tuple[int, ...]], axis: Any) -> tuple[list, Any]:
-    """The shape each input takes inside the join, and the axis it is joined along."""
-    if kind == "concatenate":
-        if axis is None:
-            return [(int(np.prod(s)),) for s in shapes], 0
-        return shapes, axis
-    if kind == "stack":
-        ndim = len(shapes[0]) + 1
-        axis = normalize_axis(axis, ndim)
-        return [(*s[:axis], 1, *s[axis:]) for s in shapes], axis
-    if kind == "hstack":
-        promoted = [s or (1,) for s in shapes]
-        return promoted, 0 if len(promoted[0]) == 1 else 1
-    if kind == "vstack":
-        return [(1,) * (2 - len(s)) + s if len(s) < 2 else s for s in shapes], 0
-    if kind == "dstack":
-        return [{0: (1, 1, 1), 1: (1, *s, 1), 2: (*s, 1)}.get(len(s), s) for s in shapes], 2
-    # column_stack: vectors become columns
-    return [{0: (1, 1), 1: (*s, 1)}.get(len(s), s) for s in shapes], 1
-
-
-def _split_back(dy: Any, promoted: list, axis: int, shapes: list) -> list[Any]:
-    xp = array_namespace(dy)
-    axis = normalize_axis(axis, len(promoted[0]))
-    if len(shape_of(dy)) != len(promoted[0]):  # concatenate(axis=None) flattened the result
-        dy = xp.reshape(dy, (-1,))
-    pieces, start = [], 0
-    for p, s in zip(promoted, shapes, strict=True):
-        stop = start + p[axis]
-        piece = dy[(slice(None),) * axis + (slice(start, stop),)]
-        pieces.append(xp.reshape(piece, s))
-        start = stop
-    return pieces
-
-
-def _joined(f: Any, kind: str, default_axis: Any) -> None:
-    label = f.__name__
-
-    def joined_rrule(arrays: Any, *args: Any, **kwargs: Any) -> Any:
-        y = f(arrays, *args, **kwargs)
-        project = ProjectTo(arrays)
-        shapes = [shape_of(a) for a in arrays]
-        axis = args[0] if args else kwargs.get("axis", default_axis)
-        promoted, axis = _joined_shapes(kind, shapes, axis)
-
-        def joined_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return (NO_TANGENT, project(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
-            pieces = _split_back(dy, promoted, axis, shapes)
-            nested = [nest_like(p, a) for p, a in zip(pieces, arrays, strict=True)]
-            return (NO_TANGENT, project(nested), *(NO_TANGENT,) * len(args))
-
-        joined_pullback.__name__ = joined_pullback.__qualname__ = f"{label}_pullback"
-        return y, joined_pullback
-
-    def joined_frule(tangents: tuple, arrays: Any, *args: Any, **kwargs: Any) -> Any:
-        y = f(arrays, *args, **kwargs)
-        dx = unthunk(tangents[1])
-        if not has_tangent(y) or isinstance(dx, NoTangent):
-            return y, NO_TANGENT
-        if isinstance(dx, AbstractZero):
-            return y, ZERO_TANGENT
-        return y, f(dense_tangents(dx, arrays), *args, **kwargs)
-
-    keywords: tuple[str, ...] = ()
-    if kind in ("concatenate", "stack"):
-        keywords = ("axis", "dtype", "casting")
-    elif kind in ("hstack", "vstack"):
-        keywords = ("dtype", "casting")
-    register_rules(f, joined_rrule, joined_frule, keywords=keywords, name=label)
-
-
-_joined(np.concatenate, "concatenate", 0)
-_joined(np.stack, "stack", 0)
-_joined(np.hstack, "hstack", None)
-_joined(np.vstack, "vstack", None)
-_joined(np.dstack, "dstack", None)
-_joined(np.column_stack, "column_stack", None)
-
-# ---- splitting: the adjoint joins the cotangents ---------------------------------------------
-
-
-def _split_axis(f: Any, ndim: int, args: tuple, kwargs: dict) -> int:
-    if f is np.hsplit:
-        return 1 if ndim > 1 else 0
-    if f is np.vsplit:
-        return 0
-    if f is np.dsplit:
-        return 2
-    if f is np.unstack:
-        return args[0] if args else kwargs.get("axis", 0)
-    return args[1] if len(args) > 1 else kwargs.get("axis", 0)
-
-
-def _split(f: Any) -> None:
-    label = f.__name__
-
-    def split_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
-        ys = f(x, *args, **kwargs)
-        project_x = projector(x)
-        x_shape = shape_of(x)
-        axis = _split_axis(f, len(x_shape), args, kwargs)
-        shapes = [shape_of(y) for y in ys]
-        dtype = getattr(x, "dtype", np.float64)
-
-        def split_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero) or isinstance(project_x, _ProjectNoTangent):
-                return (NO_TANGENT, project_x(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
-            pieces = [
-                _zeros(s, dtype, x) if isinstance(t, AbstractZero) else t
-                for t, s in zip(map(unthunk, dy), shapes, strict=True)
-            ]
-            xp = array_namespace(*pieces)
-            if f is np.unstack:
-                dx = xp.stack(pieces, axis=axis)
-            else:
-                dx = xp.concat(pieces, axis=normalize_axis(axis, len(x_shape)))
-            return (NO_TANGENT, project_x(dx), *(NO_TANGENT,) * len(args))
-
-        split_pullback.__name__ = split_pullback.__qualname__ = f"{label}_pullback"
-        return ys, split_pullback
-
-    def split_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
-        ys = f(x, *args, **kwargs)
-        dx = unthunk(tangents[1])
-        if not has_tangent(x) or isinstance(dx, NoTangent):
-            return ys, NO_TANGENT
-        if isinstance(dx, AbstractZero):
-            return ys, ZERO_TANGENT
-        return ys, _sequence_tangent(list(f(dx, *args, **kwargs)), ys)
-
-    keywords = ("axis",) if f in (np.split, np.array_split, np.unstack) else ()
-    register_rules(f, split_rrule, split_frule, keywords=keywords, name=label)
-
-
-for _splitter in (np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack):
-    _split(_splitter)
 
 # ---- several arrays in, a tuple out ----------------------------------------------------------
 
@@ -442,58 +268,3 @@ def _meshgrid_frule(tangents: tuple, *xi: Any, **kwargs: Any) -> Any:
 register_rules(
     np.meshgrid, _meshgrid_rrule, _meshgrid_frule, keywords=("indexing", "sparse", "copy")
 )
-
-# ---- block: nested lists of arrays joined along several axes ---------------------------------
-
-
-def _leaves(nested: Any) -> list[Any]:
-    if isinstance(nested, list):
-        return [leaf for item in nested for leaf in _leaves(item)]
-    return [nested]
-
-
-def _rebuild(nested: Any, pieces: Any) -> Any:
-    if isinstance(nested, list):
-        return [_rebuild(item, pieces) for item in nested]
-    return next(pieces)
-
-
-def _block_rrule(arrays: Any) -> Any:
-    y = np.block(arrays)
-    project = ProjectTo(arrays)
-    shapes = [np.shape(leaf) for leaf in _leaves(arrays)]
-
-    def block_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project(dy)
-        # Number every element of every block, join the numbers as block did, and send each
-        # cotangent element back to the number it landed on.
-        offsets = np.cumsum([0] + [int(np.prod(s)) for s in shapes])
-        numbered = [
-            np.arange(start + 1, stop + 1).reshape(shape)
-            for start, stop, shape in zip(offsets[:-1], offsets[1:], shapes, strict=True)
-        ]
-        sources = np.block(_rebuild(arrays, iter(numbered)))
-        xp = array_namespace(dy)
-        total = accumulate(np.ravel(sources), dy, int(offsets[-1]) + 1)
-        pieces = (
-            xp.reshape(total[start + 1 : stop + 1], shape)
-            for start, stop, shape in zip(offsets[:-1], offsets[1:], shapes, strict=True)
-        )
-        return NO_TANGENT, project(_rebuild(arrays, pieces))
-
-    return y, block_pullback
-
-
-def _block_frule(tangents: tuple, arrays: Any) -> Any:
-    y = np.block(arrays)
-    dx = unthunk(tangents[1])
-    if not has_tangent(y) or isinstance(dx, NoTangent):
-        return y, NO_TANGENT
-    if isinstance(dx, AbstractZero):
-        return y, ZERO_TANGENT
-    return y, np.block(dense_nested(dx, arrays))
-
-
-register_rules(np.block, _block_rrule, _block_frule)

@@ -10,9 +10,9 @@ take sequences and give structural cotangents (``prod``'s from the other factors
 zero factor). ``floor``, ``ceil`` and ``trunc`` return integers, so they are declared
 non-differentiable with the predicates.
 
-The rules run on Python numbers: ``math``'s functions convert their arguments with
-``float()``, so an engine's tracked values cannot pass through them (differentiate through
-NumPy's functions for derivatives of higher order).
+The rules run on Python numbers. Second derivative: not available, because ``math``'s
+functions convert their arguments with ``float()``, so an engine's tracked values cannot pass
+through them (differentiate through NumPy's functions for derivatives of higher order).
 
 >>> import math
 >>> from chainrules.core.registry import rrule

@@ -100,11 +100,21 @@ scalar_rule(sc.pseudo_huber, _pseudo_huber_ddelta, _pseudo_huber_dr)
 # ---- Lambert W and Wright omega: derivatives from the outputs -------------------------------
 
 scalar_rule(sc.wrightomega, lambda z, y: y / (1 + y))
-parametric_rule(
-    sc.lambertw,
-    lambda z, *rest: np.reciprocal(np.exp(rest[-1]) * (1 + rest[-1])),
-    None,
-    None,
-    keywords=("k", "tol"),
-    required=1,
-)
+
+
+def _lambertw_derivative(z: Any, *rest: Any) -> Any:
+    """W'(z) = 1 / (exp(W) (1 + W)), from the output W (the last argument)."""
+    w = rest[-1]
+    return np.reciprocal(np.exp(w) * (1 + w))
+
+
+parametric_rule(sc.lambertw, _lambertw_derivative, None, None, keywords=("k", "tol"), required=1)
+# sc.lambertw is a Python wrapper around this ufunc (as zeta is around _zeta). A rule on the
+# ufunc lets engines, whose arrays dispatch ufuncs, differentiate the pullback again. It is
+# private to SciPy, hence the fallback.
+try:
+    from scipy.special._lambertw import _lambertw as lambertw_ufunc
+except ImportError:
+    lambertw_ufunc = None
+if lambertw_ufunc is not None:
+    parametric_rule(lambertw_ufunc, _lambertw_derivative, None, None)

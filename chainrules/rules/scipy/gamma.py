@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.define import non_differentiable, scalar_rule
+from ...core.define import ignore_derivatives, non_differentiable, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -72,11 +72,14 @@ def trigamma(z: Any) -> Any:
     """
     if not is_complex(z):
         return polygamma_via_zeta(1, z)
-    z = np.asarray(z)
-    shift = np.maximum(np.ceil(16.0 - z.real), 0.0)
-    total = np.zeros_like(z)
+    xp = array_namespace(z)
+    z = xp.asarray(z)
+    # The shift is piecewise constant in z, so it is computed on plain values (the number of
+    # recurrence steps is a Python int); the series stays in operations an engine records.
+    shift = np.maximum(np.ceil(16.0 - np.real(np.asarray(ignore_derivatives(z)))), 0.0)
+    total = 0.0 * z
     for k in range(int(shift.max(initial=0.0))):
-        total = total + np.where(k < shift, 1.0 / (z + k) ** 2, 0.0)
+        total = total + xp.where(k < shift, 1.0 / (z + k) ** 2, 0.0)
     w = z + shift
     inv = 1.0 / w
     inv2 = inv * inv

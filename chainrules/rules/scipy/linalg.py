@@ -1,4 +1,5 @@
-"""Rules for ``scipy.linalg``'s solvers: solve, solve_triangular, cho_factor, cho_solve.
+"""Rules for ``scipy.linalg``'s solvers: solve, solve_triangular, cholesky, cho_factor,
+cho_solve; and the table of its functions without derivatives.
 
 The other ``scipy.linalg`` families live beside this module: ``linalg_lu`` (lu, lu_factor,
 lu_solve), ``linalg_decomp`` (qr, svd, eigh, det, inv, pinv, schur, polar),
@@ -13,7 +14,8 @@ one pair of triangular solves, no new factorization. The cotangent of ``a`` is c
 to the triangle read. ``solve_triangular`` reads one triangle (unit diagonal if asked) and
 solves with it, its transpose or its adjoint (``trans``). ``cho_factor`` returns the
 Cholesky factor in one triangle and ``a``'s own entries in the other, which pass through;
-``cho_solve`` differentiates through the factor's triangle.
+``cho_solve`` differentiates through the factor's triangle. ``cholesky`` is NumPy's (the rule
+of ``np.linalg.cholesky`` with ``upper=not lower``).
 
 The ``check_finite`` keyword is accepted (and ignored); ``overwrite_*`` keywords are not, as
 rules never write into their inputs. SciPy's functions take NumPy arrays only; for other
@@ -36,6 +38,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.define import non_differentiable
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -248,7 +251,19 @@ def _solve_triangular_frule(
     return y, _as_given(_triangular_solve(t, rhs, trans, lower), vector)
 
 
-# ---- cho_factor, cho_solve ----------------------------------------------------------------
+# ---- cholesky, cho_factor, cho_solve --------------------------------------------------------
+
+
+@rrule.register(sla.cholesky)
+@positional_cotangents
+def _cholesky_rrule(a, lower=False, *, check_finite=True):
+    # The same factorization of the same triangle as NumPy's with upper=not lower.
+    return rrule(np.linalg.cholesky, a, upper=not lower)
+
+
+@frule.register(sla.cholesky)
+def _cholesky_frule(tangents, a, lower=False, *, check_finite=True):
+    return frule(tangents[:2], np.linalg.cholesky, a, upper=not lower)
 
 
 def _cho_factor(a: Any, lower: bool) -> Any:
@@ -357,3 +372,19 @@ def _cho_solve_frule(tangents, c_and_lower, b, *, check_finite=True):
     if isinstance(rhs, AbstractZero):
         return y, rhs
     return y, _as_given(_cho_solve(c, lower, xp.broadcast_to(rhs, x.shape)), vector)
+
+
+# ---- without derivatives: integers, predicates, matrices made from a size ------------------
+
+non_differentiable(
+    sla.bandwidth,
+    sla.ishermitian,
+    sla.issymmetric,
+    sla.dft,
+    sla.hadamard,
+    sla.helmert,
+    sla.hilbert,
+    sla.invhilbert,
+    sla.pascal,
+    sla.invpascal,
+)

@@ -17,8 +17,8 @@ These rules call SciPy's LAPACK wrappers, so they take NumPy arrays only.
 >>> from chainrules.core.registry import rrule
 >>> (lu, piv), pullback = rrule(scipy.linalg.lu_factor, np.array([[2.0, 1.0], [1.0, 3.0]]))
 >>> pullback((np.eye(2), None))[1]
-array([[ 0.625, -0.25 ],
-       [-0.125,  0.5  ]])
+array([[ 1.25, -0.5 ],
+       [-0.5 ,  1.  ]])
 """
 
 from __future__ import annotations

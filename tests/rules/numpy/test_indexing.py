@@ -85,6 +85,7 @@ def test_choose_and_select(dtype: Any) -> None:
     test_frule(np.choose, with_tangent(index, NO), choices, seed=1)
     test_rrule(np.choose, with_tangent(index - 1, NO), choices[:2], fkwargs={"mode": "wrap"})
     test_rrule(np.ndarray.choose, with_tangent(index, NO), choices, seed=1)
+    test_frule(np.ndarray.choose, with_tangent(index, NO), choices, seed=1)
     conditions = with_tangent([x.real[0] > 0, x.real[1] > 0], NO)
     test_rrule(np.select, conditions, [x[2], x[3, :1]], seed=1)
     test_rrule(np.select, conditions, [x[2], x[3, :1]], x[1], seed=1)

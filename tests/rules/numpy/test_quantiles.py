@@ -136,7 +136,8 @@ def test_float32_and_zero_cotangent():
 
 
 def test_second_order():
-    # the data only: with a tracked q the weights, read off comparisons with q, cannot be formed
+    # the weights are linear in q between order statistics: mixed derivatives in x and q exist
     x = distinct((3, 4))
     test_rrule(np.median, x, fkwargs={"axis": 1}, check_second_order=True)
     test_frule(np.nanmedian, x, check_second_order=True)
+    test_rrule(np.quantile, x, 0.3, fkwargs={"axis": 1}, fdm=small_steps, check_second_order=True)

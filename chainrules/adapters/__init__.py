@@ -1,0 +1,18 @@
+"""Adapters that hand the rule table to other AD engines: autograd, PyTorch and JAX.
+
+Each adapter is an optional extra and imports its library only when used, so importing one
+never imports another:
+
+* ``chainrules.adapters.autograd``  ``install()`` / ``uninstall()``: the rules become
+  autograd's VJPs and JVPs;
+* ``chainrules.adapters.torch``     ``wrap(f)``: a ``torch.autograd.Function`` built from f's
+  rules;
+* ``chainrules.adapters.jax``       ``wrap(f)``: a ``jax.custom_jvp`` or ``jax.custom_vjp``
+  built from f's rules;
+* ``chainrules.adapters.host``      what torch and JAX share: rules run on NumPy values, with
+  derivatives of every order.
+
+>>> from chainrules.adapters import host
+>>> host.is_inexact("f"), host.is_inexact("i")
+(True, False)
+"""

@@ -1,0 +1,243 @@
+"""Rules for NumPy: joining arrays and splitting them (concatenate, stack, split, block...).
+
+Joining is linear in the joined arrays and splitting in the split one; each is the other's
+adjoint. The cotangent of a sequence argument is a ``Tangent`` of the sequence's type (a
+``MutableTangent`` for a list); a function returning a list or tuple takes one cotangent per
+output (``ZeroTangent()`` for outputs that were not used) and gives its tangent as a ``Tangent``
+of that type. ``block`` joins nested lists along several axes: its pullback numbers the elements
+of every block, joins the numbers as ``block`` did, and sends each cotangent element back to
+the number it landed on.
+
+>>> import numpy as np
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(np.concatenate, [np.zeros(1), np.zeros(2)])
+>>> pullback(np.array([1.0, 2.0, 3.0]))[1]
+MutableTangent[list](array([1.]), array([2., 3.]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chainrules.core.namespace import array_namespace
+from chainrules.core.projection import ProjectTo, _ProjectNoTangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from chainrules.core.thunks import unthunk
+
+from .axes import normalize_axis
+from .linear_maps import (
+    accumulate,
+    dense_nested,
+    dense_tangents,
+    float_zeros,
+    has_tangent,
+    nest_like,
+    projector,
+    register_rules,
+    sequence_tangent,
+    shape_of,
+)
+
+__all__: list[str] = []
+
+
+# ---- joining: the adjoint splits the cotangent -----------------------------------------------
+
+
+def _joined_shapes(kind: str, shapes: list[tuple[int, ...]], axis: Any) -> tuple[list, Any]:
+    """The shape each input takes inside the join, and the axis it is joined along."""
+    if kind == "concatenate":
+        if axis is None:
+            return [(int(np.prod(s)),) for s in shapes], 0
+        return shapes, axis
+    if kind == "stack":
+        ndim = len(shapes[0]) + 1
+        axis = normalize_axis(axis, ndim)
+        return [(*s[:axis], 1, *s[axis:]) for s in shapes], axis
+    if kind == "hstack":
+        promoted = [s or (1,) for s in shapes]
+        return promoted, 0 if len(promoted[0]) == 1 else 1
+    if kind == "vstack":
+        return [(1,) * (2 - len(s)) + s if len(s) < 2 else s for s in shapes], 0
+    if kind == "dstack":
+        return [{0: (1, 1, 1), 1: (1, *s, 1), 2: (*s, 1)}.get(len(s), s) for s in shapes], 2
+    # column_stack: vectors become columns
+    return [{0: (1, 1), 1: (*s, 1)}.get(len(s), s) for s in shapes], 1
+
+
+def _split_back(dy: Any, promoted: list, axis: int, shapes: list) -> list[Any]:
+    xp = array_namespace(dy)
+    axis = normalize_axis(axis, len(promoted[0]))
+    if len(shape_of(dy)) != len(promoted[0]):  # concatenate(axis=None) flattened the result
+        dy = xp.reshape(dy, (-1,))
+    pieces, start = [], 0
+    for p, s in zip(promoted, shapes, strict=True):
+        stop = start + p[axis]
+        piece = dy[(slice(None),) * axis + (slice(start, stop),)]
+        pieces.append(xp.reshape(piece, s))
+        start = stop
+    return pieces
+
+
+def _joined(f: Any, kind: str, default_axis: Any) -> None:
+    label = f.__name__
+
+    def joined_rrule(arrays: Any, *args: Any, **kwargs: Any) -> Any:
+        y = f(arrays, *args, **kwargs)
+        project = ProjectTo(arrays)
+        shapes = [shape_of(a) for a in arrays]
+        axis = args[0] if args else kwargs.get("axis", default_axis)
+        promoted, axis = _joined_shapes(kind, shapes, axis)
+
+        def joined_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return (NO_TANGENT, project(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
+            pieces = _split_back(dy, promoted, axis, shapes)
+            nested = [nest_like(p, a) for p, a in zip(pieces, arrays, strict=True)]
+            return (NO_TANGENT, project(nested), *(NO_TANGENT,) * len(args))
+
+        joined_pullback.__name__ = joined_pullback.__qualname__ = f"{label}_pullback"
+        return y, joined_pullback
+
+    def joined_frule(tangents: tuple, arrays: Any, *args: Any, **kwargs: Any) -> Any:
+        y = f(arrays, *args, **kwargs)
+        dx = unthunk(tangents[1])
+        if not has_tangent(y) or isinstance(dx, NoTangent):
+            return y, NO_TANGENT
+        if isinstance(dx, AbstractZero):
+            return y, ZERO_TANGENT
+        return y, f(dense_tangents(dx, arrays), *args, **kwargs)
+
+    keywords: tuple[str, ...] = ()
+    if kind in ("concatenate", "stack"):
+        keywords = ("axis", "dtype", "casting")
+    elif kind in ("hstack", "vstack"):
+        keywords = ("dtype", "casting")
+    register_rules(f, joined_rrule, joined_frule, keywords=keywords, name=label)
+
+
+_joined(np.concatenate, "concatenate", 0)
+_joined(np.stack, "stack", 0)
+_joined(np.hstack, "hstack", None)
+_joined(np.vstack, "vstack", None)
+_joined(np.dstack, "dstack", None)
+_joined(np.column_stack, "column_stack", None)
+_joined(np.row_stack, "vstack", None)  # deprecated by NumPy, still exported
+
+# ---- splitting: the adjoint joins the cotangents ---------------------------------------------
+
+
+def _split_axis(f: Any, ndim: int, args: tuple, kwargs: dict) -> int:
+    if f is np.hsplit:
+        return 1 if ndim > 1 else 0
+    if f is np.vsplit:
+        return 0
+    if f is np.dsplit:
+        return 2
+    if f is np.unstack:
+        return args[0] if args else kwargs.get("axis", 0)
+    return args[1] if len(args) > 1 else kwargs.get("axis", 0)
+
+
+def _split(f: Any) -> None:
+    label = f.__name__
+
+    def split_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
+        ys = f(x, *args, **kwargs)
+        project_x = projector(x)
+        x_shape = shape_of(x)
+        axis = _split_axis(f, len(x_shape), args, kwargs)
+        shapes = [shape_of(y) for y in ys]
+        dtype = getattr(x, "dtype", np.float64)
+
+        def split_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero) or isinstance(project_x, _ProjectNoTangent):
+                return (NO_TANGENT, project_x(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
+            pieces = [
+                float_zeros(s, dtype, x) if isinstance(t, AbstractZero) else t
+                for t, s in zip(map(unthunk, dy), shapes, strict=True)
+            ]
+            xp = array_namespace(*pieces)
+            if f is np.unstack:
+                dx = xp.stack(pieces, axis=axis)
+            else:
+                dx = xp.concat(pieces, axis=normalize_axis(axis, len(x_shape)))
+            return (NO_TANGENT, project_x(dx), *(NO_TANGENT,) * len(args))
+
+        split_pullback.__name__ = split_pullback.__qualname__ = f"{label}_pullback"
+        return ys, split_pullback
+
+    def split_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
+        ys = f(x, *args, **kwargs)
+        dx = unthunk(tangents[1])
+        if not has_tangent(x) or isinstance(dx, NoTangent):
+            return ys, NO_TANGENT
+        if isinstance(dx, AbstractZero):
+            return ys, ZERO_TANGENT
+        return ys, sequence_tangent(list(f(dx, *args, **kwargs)), ys)
+
+    keywords = ("axis",) if f in (np.split, np.array_split, np.unstack) else ()
+    register_rules(f, split_rrule, split_frule, keywords=keywords, name=label)
+
+
+for _splitter in (np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack):
+    _split(_splitter)
+
+# ---- block: nested lists of arrays joined along several axes ---------------------------------
+
+
+def _leaves(nested: Any) -> list[Any]:
+    if isinstance(nested, list):
+        return [leaf for item in nested for leaf in _leaves(item)]
+    return [nested]
+
+
+def _rebuild(nested: Any, pieces: Any) -> Any:
+    if isinstance(nested, list):
+        return [_rebuild(item, pieces) for item in nested]
+    return next(pieces)
+
+
+def _block_rrule(arrays: Any) -> Any:
+    y = np.block(arrays)
+    project = ProjectTo(arrays)
+    shapes = [np.shape(leaf) for leaf in _leaves(arrays)]
+
+    def block_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project(dy)
+        # Number every element of every block, join the numbers as block did, and send each
+        # cotangent element back to the number it landed on.
+        offsets = np.cumsum([0] + [int(np.prod(s)) for s in shapes])
+        numbered = [
+            np.arange(start + 1, stop + 1).reshape(shape)
+            for start, stop, shape in zip(offsets[:-1], offsets[1:], shapes, strict=True)
+        ]
+        sources = np.block(_rebuild(arrays, iter(numbered)))
+        xp = array_namespace(dy)
+        total = accumulate(np.ravel(sources), dy, int(offsets[-1]) + 1)
+        pieces = (
+            xp.reshape(total[start + 1 : stop + 1], shape)
+            for start, stop, shape in zip(offsets[:-1], offsets[1:], shapes, strict=True)
+        )
+        return NO_TANGENT, project(_rebuild(arrays, pieces))
+
+    return y, block_pullback
+
+
+def _block_frule(tangents: tuple, arrays: Any) -> Any:
+    y = np.block(arrays)
+    dx = unthunk(tangents[1])
+    if not has_tangent(y) or isinstance(dx, NoTangent):
+        return y, NO_TANGENT
+    if isinstance(dx, AbstractZero):
+        return y, ZERO_TANGENT
+    return y, np.block(dense_nested(dx, arrays))
+
+
+register_rules(np.block, _block_rrule, _block_frule)

@@ -1,0 +1,186 @@
+"""Rules for ``scipy.linalg``'s matrix functions: expm, expm_frechet, logm, sqrtm, cosm,
+sinm, tanm, coshm, sinhm, tanhm and fractional_matrix_power.
+
+The derivative of a primary matrix function ``f`` at ``A`` along ``E`` is its Fréchet
+derivative ``L_f(A, E)``, read off ``f`` of a block matrix (Higham, *Functions of Matrices*,
+thm. 3.6):
+
+    f([[A, E], [0, A]]) = [[f(A), L_f(A, E)], [0, f(A)]].
+
+Every function here has a power series with real coefficients (the principal logarithm,
+square root and fractional power included), so ``L_f(A)`` has the adjoint
+``L_f(A)^*(G) = L_f(A^H, G)``: the pullback is a Fréchet derivative at ``A^H``, by the same
+block trick. ``expm`` of a single NumPy matrix uses Al-Mohy and Higham's algorithm
+(``scipy.linalg.expm_frechet``) instead of the block matrix. ``expm_frechet`` itself is
+differentiated by the block trick one level up: ``L(A, E)`` is a block of ``expm`` of
+``X = [[A, E], [0, A]]``, so its derivative is a block of ``L_exp(X, dX)``.
+``fractional_matrix_power(A, t)`` also has a tangent in ``t``: ``A^t logm(A)``.
+
+These rules call SciPy's matrix functions, so they take NumPy arrays only.
+
+>>> import numpy as np
+>>> import scipy.linalg
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(scipy.linalg.expm, np.zeros((2, 2)))
+>>> pullback(np.eye(2))[1]
+array([[1., 0.],
+       [0., 1.]])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ...core.thunks import unthunk
+from ..numpy.matrix_algebra import mH, output_fields
+
+__all__ = ["frechet"]
+
+
+def _block(a: Any, e: Any) -> np.ndarray:
+    """``[[a, e], [0, a]]``, for stacks too."""
+    dtype = np.result_type(a, e)
+    top = np.concatenate((a, e), axis=-1).astype(dtype, copy=False)
+    bottom = np.concatenate((np.zeros_like(a), a), axis=-1).astype(dtype, copy=False)
+    return np.concatenate((top, bottom), axis=-2)
+
+
+def frechet(f: Callable[[Any], Any], a: Any, e: Any) -> Any:
+    """The Fréchet derivative ``L_f(a, e)`` of the primary matrix function ``f``.
+
+    >>> frechet(sla.expm, np.zeros((1, 1)), np.ones((1, 1)))
+    array([[1.]])
+    """
+    n = a.shape[-1]
+    if f is sla.expm and a.ndim == 2:
+        return sla.expm_frechet(a, e, compute_expm=False, check_finite=False)
+    return f(_block(a, e))[..., :n, n:]
+
+
+def _register_matrix_function(f: Callable[[Any], Any]) -> None:
+    """Both rules of a primary matrix function ``f(A)`` with real power-series coefficients."""
+
+    def matrix_function_rrule(a: Any) -> Any:
+        project_a = ProjectTo(a)
+        y = f(a)
+
+        def matrix_function_pullback(dy: Any) -> tuple:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, project_a(dy)
+            return NO_TANGENT, project_a(frechet(f, mH(a), dy))
+
+        matrix_function_pullback.__name__ = f"{f.__name__}_pullback"
+        return y, matrix_function_pullback
+
+    def matrix_function_frule(tangents: tuple, a: Any) -> Any:
+        y = f(a)
+        da = unthunk(tangents[1])
+        if isinstance(da, AbstractZero):
+            return y, da
+        return y, ProjectTo(y)(frechet(f, a, da))
+
+    matrix_function_rrule.__qualname__ = f"rrule[{f.__name__}]"
+    matrix_function_frule.__qualname__ = f"frule[{f.__name__}]"
+    rrule.register(f)(matrix_function_rrule)
+    frule.register(f)(matrix_function_frule)
+
+
+for _f in (sla.expm, sla.logm, sla.sqrtm, sla.cosm, sla.sinm, sla.tanm, sla.coshm, sla.sinhm):
+    _register_matrix_function(_f)
+_register_matrix_function(sla.tanhm)
+
+
+# ---- fractional_matrix_power ----------------------------------------------------------------
+
+
+def _power(a: Any, t: Any) -> Any:
+    return sla.fractional_matrix_power(a, t)
+
+
+@rrule.register(sla.fractional_matrix_power)
+def _fractional_matrix_power_rrule(A, t):
+    project_a, project_t = ProjectTo(A), ProjectTo(t)
+    y = sla.fractional_matrix_power(A, t)
+    power = functools.partial(_power, t=t)
+
+    def fractional_matrix_power_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy), project_t(dy)
+        da = project_a(frechet(power, mH(A), dy))
+        if not isinstance(t, float | np.floating):
+            return NO_TANGENT, da, NO_TANGENT
+        dt = np.sum(np.real(np.conj(dy) * (y @ sla.logm(A))))
+        return NO_TANGENT, da, project_t(dt)
+
+    return y, fractional_matrix_power_pullback
+
+
+@frule.register(sla.fractional_matrix_power)
+def _fractional_matrix_power_frule(tangents, A, t):
+    y = sla.fractional_matrix_power(A, t)
+    da, dt = unthunk(tangents[1]), unthunk(tangents[2])
+    dy: Any = ZERO_TANGENT
+    if not isinstance(da, AbstractZero):
+        dy = frechet(functools.partial(_power, t=t), A, da)
+    if isinstance(t, float | np.floating) and not isinstance(dt, AbstractZero):
+        dy = dy + (y @ sla.logm(A)) * dt
+    return y, dy if isinstance(dy, AbstractZero) else ProjectTo(y)(dy)
+
+
+# ---- expm_frechet -------------------------------------------------------------------------
+
+
+def _expm_frechet_value(A: Any, E: Any, method: Any, compute_expm: bool) -> Any:
+    return sla.expm_frechet(A, E, method=method, compute_expm=compute_expm, check_finite=False)
+
+
+@rrule.register(sla.expm_frechet)
+def _expm_frechet_rrule(A, E, *, method=None, compute_expm=True, check_finite=True):
+    project_a, project_e = ProjectTo(A), ProjectTo(E)
+    n = A.shape[-1]
+    result = _expm_frechet_value(A, E, method, compute_expm)
+    x = _block(A, E)
+
+    def expm_frechet_pullback(dy):
+        if compute_expm:
+            g_expm, g_frechet = output_fields(dy, ("expm", "frechet"))
+        else:
+            g_expm, g_frechet = ZERO_TANGENT, unthunk(dy)
+        if isinstance(g_expm, AbstractZero) and isinstance(g_frechet, AbstractZero):
+            return NO_TANGENT, project_a(ZERO_TANGENT), project_e(ZERO_TANGENT)
+        g_x = np.zeros(x.shape, dtype=np.result_type(x, 1.0))
+        if not isinstance(g_expm, AbstractZero):
+            g_x[..., :n, :n] = g_expm
+        if not isinstance(g_frechet, AbstractZero):
+            g_x[..., :n, n:] = g_frechet
+        h = frechet(sla.expm, mH(x), g_x)
+        da = h[..., :n, :n] + h[..., n:, n:]
+        return NO_TANGENT, project_a(da), project_e(h[..., :n, n:])
+
+    return result, expm_frechet_pullback
+
+
+@frule.register(sla.expm_frechet)
+def _expm_frechet_frule(tangents, A, E, *, method=None, compute_expm=True, check_finite=True):
+    n = A.shape[-1]
+    result = _expm_frechet_value(A, E, method, compute_expm)
+    da, de = unthunk(tangents[1]), unthunk(tangents[2])
+    if isinstance(da, AbstractZero) and isinstance(de, AbstractZero):
+        return result, ZERO_TANGENT
+    da = np.zeros_like(A) if isinstance(da, AbstractZero) else da
+    de = np.zeros_like(E) if isinstance(de, AbstractZero) else de
+    h = frechet(sla.expm, _block(A, E), _block(da, de))
+    d_frechet = ProjectTo(result[1] if compute_expm else result)(h[..., :n, n:])
+    if not compute_expm:
+        return result, d_frechet
+    return result, Tangent(tuple, ProjectTo(result[0])(h[..., :n, :n]), d_frechet)

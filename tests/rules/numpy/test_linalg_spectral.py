@@ -1,0 +1,209 @@
+"""Tests of the rules for np.linalg.svd, svdvals, eigh, eigvalsh, eig and eigvals, at repeated
+singular values and eigenvalues too."""
+
+import numpy as np
+import pytest
+from chainrules_testing import test_frule, test_rrule
+from chainrules_testing.strategies import distinct_eigenvalues, distinct_singular_values
+from fdm import central_fdm
+from hypothesis import find
+
+import chainrules as cr
+from chainrules.rules.numpy.matrix_algebra import mH
+
+
+def sample(shape, dtype=np.float64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def orthogonal(n, dtype=np.float64, seed=0):
+    q, _ = np.linalg.qr(sample((n, n), dtype, seed))
+    return q
+
+
+def with_singular_values(s, m, n, dtype=np.float64, seed=0):
+    """An ``m x n`` matrix with the given singular values (repeats allowed)."""
+    k = len(s)
+    u, v = orthogonal(m, dtype, seed)[:, :k], orthogonal(n, dtype, seed + 1)[:, :k]
+    return (u * np.asarray(s)) @ mH(v)
+
+
+def with_eigenvalues(w, dtype=np.float64, seed=0):
+    """A Hermitian matrix with the given eigenvalues (repeats allowed)."""
+    q = orthogonal(len(w), dtype, seed)
+    return (q * np.asarray(w)) @ mH(q)
+
+
+def gauge_invariant(result, dtype, seed=1):
+    """A random cotangent of ``svd``'s or ``eigh``'s result that does not depend on the phases
+    of complex singular vectors or eigenvectors (the imaginary part of diag(V^H g_V) is
+    projected out): the only cotangents for which a derivative exists."""
+    shapes = [np.shape(r) for r in result]
+    parts = [sample(s, dtype if k != 1 else np.float64, seed + k) for k, s in enumerate(shapes)]
+    if np.dtype(dtype).kind == "c":
+        if len(result) == 3:  # svd: U, S, Vh
+            u, _, vh = result
+            phase = np.imag(
+                np.linalg.diagonal(mH(u) @ parts[0]) + np.linalg.diagonal(vh @ mH(parts[2]))
+            )
+            parts[0] = parts[0] - u * (1j * phase)[..., None, :]
+        else:  # eigh: eigenvalues, eigenvectors
+            v = result[1]
+            phase = np.imag(np.linalg.diagonal(mH(v) @ parts[1]))
+            parts[1] = parts[1] - v * (1j * phase)[..., None, :]
+    names = result._fields
+    return cr.Tangent(type(result), **dict(zip(names, parts, strict=True)))
+
+
+# Eigenvectors and singular vectors flip sign where eigenvalues cross, which the default
+# finite differences' largest trial steps can reach: these checks use small steps.
+SMALL_STEPS = central_fdm(5, 1)
+DTYPES = [np.float64, np.complex128]
+
+
+def ids(dtype):
+    return np.dtype(dtype).name
+
+
+SVD_SHAPES = [(3, 3), (4, 2), (2, 4)]
+
+
+@pytest.mark.parametrize("shape", SVD_SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_svd(shape, dtype):
+    a = find(distinct_singular_values(*shape, dtype=dtype), lambda a: True)
+    dy = gauge_invariant(np.linalg.svd(a, full_matrices=False), dtype)
+    real = np.dtype(dtype).kind == "f"
+    test_rrule(np.linalg.svd, a, False, output_tangent=dy, check_second_order=real, fdm=SMALL_STEPS)
+    if real:  # the phases of complex singular vectors are LAPACK's choice, not a function
+        test_frule(np.linalg.svd, a, False, fdm=SMALL_STEPS)
+    test_rrule(np.linalg.svd, a, fkwargs={"compute_uv": False}, check_second_order=True)
+    test_frule(np.linalg.svd, a, fkwargs={"compute_uv": False})
+    test_rrule(np.linalg.svdvals, a, check_second_order=True)
+    test_frule(np.linalg.svdvals, a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_svd_frule_agrees_with_rrule(dtype):
+    """<g, frule(da)> = <rrule(g), da> for a gauge-invariant g, complex inputs included."""
+    a, da = sample((4, 3), dtype), sample((4, 3), dtype, 5)
+    result, tangent = cr.frule((None, da), np.linalg.svd, a, False)
+    g = gauge_invariant(result, dtype)
+    _, pullback = cr.rrule(np.linalg.svd, a, False)
+    lhs = sum(np.real(np.vdot(g[k], tangent[k])) for k in result._fields)
+    np.testing.assert_allclose(lhs, np.real(np.vdot(pullback(g)[1], da)), rtol=1e-10)
+
+
+def test_svd_stacked_and_hermitian():
+    a = sample((2, 3, 3))
+    test_rrule(np.linalg.svd, a, False, fdm=SMALL_STEPS)
+    test_frule(np.linalg.svd, a, False, fdm=SMALL_STEPS)
+    h = with_eigenvalues([3.0, -2.0, 1.0])
+    test_rrule(np.linalg.svd, h, fkwargs={"hermitian": True}, fdm=SMALL_STEPS)
+    test_frule(np.linalg.svd, h, fkwargs={"hermitian": True}, fdm=SMALL_STEPS)
+
+
+def test_svd_full_matrices_rejects_cotangents_of_undetermined_vectors():
+    a = sample((4, 2))
+    result, pullback = cr.rrule(np.linalg.svd, a)
+    with pytest.raises(ValueError, match="full_matrices=False"):
+        pullback(cr.Tangent(type(result), U=np.ones((4, 4))))
+    g_s = np.array([1.0, 2.0])
+    np.testing.assert_allclose(
+        pullback(cr.Tangent(type(result), S=g_s))[1],
+        cr.rrule(np.linalg.svdvals, a)[1](g_s)[1],
+    )
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_sum_of_singular_values_at_repeated_values(dtype):
+    """Masking: sum(s) is basis-free, so its gradient at s = (2, 2, 1) is finite and right."""
+    a = with_singular_values([2.0, 2.0, 1.0], 4, 3, dtype)
+    result, pullback = cr.rrule(np.linalg.svd, a, False)
+    g = pullback(cr.Tangent(type(result), S=np.ones(3)))[1]
+    u, _, vh = result
+    np.testing.assert_allclose(g, u @ vh, atol=1e-12)
+    da = sample((4, 3), dtype, 3)
+    h = 1e-6
+    fd = (np.sum(np.linalg.svdvals(a + h * da)) - np.sum(np.linalg.svdvals(a - h * da))) / (2 * h)
+    np.testing.assert_allclose(np.real(np.vdot(g, da)), fd, rtol=1e-6)
+
+
+def test_svdvals_at_ties_is_exact():
+    _, pullback = cr.rrule(np.linalg.svdvals, np.diag([3.0, 3.0, 3.0]))
+    np.testing.assert_allclose(pullback(np.ones(3))[1], np.eye(3), atol=1e-15)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4)], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_eigh(shape, dtype):
+    a = find(distinct_eigenvalues(shape[-1], dtype=dtype), lambda a: True)
+    a = np.broadcast_to(a, shape) + sample(shape, dtype) * 0.01
+    dy = gauge_invariant(np.linalg.eigh(a), dtype)
+    real = np.dtype(dtype).kind == "f"
+    test_rrule(np.linalg.eigh, a, output_tangent=dy, check_second_order=real, fdm=SMALL_STEPS)
+    if real:
+        test_frule(np.linalg.eigh, a, fdm=SMALL_STEPS)
+    for uplo in ("L", "U"):
+        test_rrule(np.linalg.eigvalsh, a, uplo, check_second_order=True)
+        test_frule(np.linalg.eigvalsh, a, uplo)
+
+
+def test_eigh_reads_one_triangle():
+    a = sample((3, 3))
+    _, pullback = cr.rrule(np.linalg.eigvalsh, a, "U")
+    g = pullback(np.array([1.0, 2.0, 3.0]))[1]
+    np.testing.assert_array_equal(np.tril(g, -1), 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_eigh_projector_at_repeated_eigenvalues(dtype):
+    """Masking: the projector onto the eigenspace of a repeated eigenvalue is basis-free."""
+    a = with_eigenvalues([1.0, 1.0, 3.0, 4.0], dtype)
+    weights = sample((4, 4), dtype, 2)
+
+    def loss(m):
+        v = np.linalg.eigh(m).eigenvectors[:, :2]
+        return np.real(np.vdot(weights, v @ mH(v)))
+
+    result, pullback = cr.rrule(np.linalg.eigh, a)
+    v = result.eigenvectors
+    g_v = np.zeros_like(v)
+    g_v[:, :2] = (weights + mH(weights)) @ v[:, :2]
+    g = pullback(cr.Tangent(type(result), eigenvectors=g_v))[1]
+    assert np.all(np.isfinite(g))
+    da = sample((4, 4), dtype, 3)
+    h = 1e-6
+    fd = (loss(a + h * da) - loss(a - h * da)) / (2 * h)
+    np.testing.assert_allclose(np.real(np.vdot(g, da)), fd, rtol=1e-6)
+
+
+def test_eigvalsh_at_ties_is_exact():
+    _, pullback = cr.rrule(np.linalg.eigvalsh, np.eye(3))
+    np.testing.assert_allclose(pullback(np.ones(3))[1], np.eye(3), atol=1e-15)
+
+
+def general(n, dtype, seed=0):
+    """A non-normal matrix with distinct eigenvalues (complex pairs, for a real one)."""
+    return sample((n, n), dtype, seed) + np.diag(np.arange(n, dtype=float))
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4), (2, 3, 3)], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_eig(shape, dtype):
+    a = np.reshape([general(shape[-1], dtype, k) for k in range(int(np.prod(shape[:-2])))], shape)
+    for f in (np.linalg.eig, np.linalg.eigvals):
+        test_rrule(f, a, check_second_order=shape == (3, 3), fdm=SMALL_STEPS)
+        test_frule(f, a, fdm=SMALL_STEPS)
+
+
+def test_eig_of_real_input_gives_real_cotangents():
+    a = np.array([[0.0, -1.0, 0.5], [1.0, 0.0, 0.2], [0.1, 0.3, 2.0]])  # a complex pair
+    result, pullback = cr.rrule(np.linalg.eig, a)
+    assert result.eigenvalues.dtype.kind == "c"
+    g = pullback(cr.Tangent(type(result), eigenvalues=np.ones(3), eigenvectors=np.ones((3, 3))))
+    assert g[1].dtype == np.float64

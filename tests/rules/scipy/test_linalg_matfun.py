@@ -1,0 +1,96 @@
+"""Tests of the rules for scipy.linalg's matrix functions, non-normal matrices included."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from chainrules_testing import test_frule, test_rrule
+
+import chainrules as cr
+from chainrules.rules.scipy.linalg_matfun import frechet
+
+DTYPES = [np.float64, np.complex128]
+
+
+def ids(dtype):
+    return np.dtype(dtype).name
+
+
+def sample(shape, dtype=np.float64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def non_normal(dtype, shift=0.3):
+    """Upper triangular with a large off-diagonal part: far from normal."""
+    return np.triu(sample((3, 3), dtype, 1)) * 0.5 + shift * np.eye(3)
+
+
+def positive_spectrum(dtype):
+    s = sample((3, 3), dtype, 2)
+    return s @ np.conj(s.T) + np.eye(3)
+
+
+ENTIRE = [
+    scipy.linalg.expm,
+    scipy.linalg.cosm,
+    scipy.linalg.sinm,
+    scipy.linalg.tanm,
+    scipy.linalg.coshm,
+    scipy.linalg.sinhm,
+    scipy.linalg.tanhm,
+]
+
+
+@pytest.mark.parametrize("f", ENTIRE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_entire_functions(f, dtype):
+    for a in (0.5 * sample((3, 3), dtype), non_normal(dtype)):
+        test_rrule(f, a)
+        test_frule(f, a)
+
+
+@pytest.mark.parametrize("f", [scipy.linalg.logm, scipy.linalg.sqrtm], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_logm_and_sqrtm(f, dtype):
+    for a in (positive_spectrum(dtype), np.eye(3) + non_normal(dtype)):
+        test_rrule(f, a)
+        test_frule(f, a)
+
+
+def test_expm_of_a_stack():
+    a = 0.5 * sample((2, 3, 3))
+    test_rrule(scipy.linalg.expm, a)
+    test_frule(scipy.linalg.expm, a)
+
+
+def test_frechet_block_trick_agrees_with_al_mohy_higham():
+    a, e = non_normal(np.float64), sample((3, 3), seed=4)
+    block = frechet(lambda m: scipy.linalg.expm(m), a, e)
+    np.testing.assert_allclose(block, scipy.linalg.expm_frechet(a, e)[1], rtol=1e-10)
+
+
+def test_expm_pullback_is_the_frechet_derivative_at_the_adjoint():
+    a, g = non_normal(np.complex128), sample((3, 3), np.complex128, 5)
+    _, pullback = cr.rrule(scipy.linalg.expm, a)
+    expected = scipy.linalg.expm_frechet(np.conj(a.T), g, compute_expm=False)
+    np.testing.assert_allclose(pullback(g)[1], expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("t", [0.3, 2, -0.5], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_fractional_matrix_power(t, dtype):
+    a = positive_spectrum(dtype)
+    test_rrule(scipy.linalg.fractional_matrix_power, a, t)
+    test_frule(scipy.linalg.fractional_matrix_power, a, t)
+
+
+@pytest.mark.parametrize("compute_expm", [True, False])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_expm_frechet(compute_expm, dtype):
+    a, e = 0.5 * sample((3, 3), dtype), sample((3, 3), dtype, 3)
+    kwargs = {"compute_expm": compute_expm}
+    test_rrule(scipy.linalg.expm_frechet, a, e, fkwargs=kwargs)
+    test_frule(scipy.linalg.expm_frechet, a, e, fkwargs=kwargs)

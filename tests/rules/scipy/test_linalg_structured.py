@@ -1,0 +1,51 @@
+"""Tests of the rules for scipy.linalg.block_diag, toeplitz and circulant."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from chainrules_testing import test_frule, test_rrule
+
+import chainrules as cr
+
+DTYPES = [np.float64, np.complex128]
+
+
+def ids(dtype):
+    return np.dtype(dtype).name
+
+
+def sample(shape, dtype=np.float64, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_block_diag(dtype):
+    blocks = [sample((2, 2), dtype), sample((3,), dtype, 1), sample((1, 2), dtype, 2)]
+    test_rrule(scipy.linalg.block_diag, *blocks)
+    test_frule(scipy.linalg.block_diag, *blocks)
+    test_rrule(scipy.linalg.block_diag, sample((2, 2), dtype), 2.0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_toeplitz(dtype):
+    c, r = sample((3,), dtype), sample((4,), dtype, 1)
+    test_rrule(scipy.linalg.toeplitz, c)
+    test_frule(scipy.linalg.toeplitz, c)
+    test_rrule(scipy.linalg.toeplitz, c, r)
+    test_frule(scipy.linalg.toeplitz, c, r)
+
+
+def test_toeplitz_ignores_the_first_entry_of_r():
+    _, pullback = cr.rrule(scipy.linalg.toeplitz, np.ones(2), np.ones(3))
+    assert pullback(np.ones((2, 3)))[2][0] == 0.0
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_circulant(dtype):
+    c = sample((4,), dtype)
+    test_rrule(scipy.linalg.circulant, c)
+    test_frule(scipy.linalg.circulant, c)
