@@ -14,16 +14,11 @@ A library that is not installed is left out of the table.
 from __future__ import annotations
 
 import importlib.util
-import timeit
 
 import numpy as np
+from timing import best_time
 
 SIZES = (10, 10**6)
-
-
-def best_time(fn, number: int) -> float:
-    fn()
-    return min(timeit.repeat(fn, number=number, repeat=5)) / number
 
 
 def number_for(n: int) -> int:
@@ -47,8 +42,8 @@ def torch_rows() -> list[tuple]:
         def ours(x=x):
             torch.autograd.grad(wrapped(x).sum(), x)
 
-        base = best_time(native, number_for(n))
-        rule = best_time(ours, number_for(n))
+        base = best_time(native, number_for(n), repeat=5, warm=True)
+        rule = best_time(ours, number_for(n), repeat=5, warm=True)
         rows.append(("PyTorch forward + backward", "torch.sin", n, base, rule))
     return rows
 
@@ -67,8 +62,12 @@ def jax_rows() -> list[tuple]:
         for label, transform in (("JAX jit(grad)", jax.jit), ("JAX grad, eager", lambda f: f)):
             native = transform(jax.grad(lambda x: jnp.sin(x).sum()))
             ours = transform(jax.grad(lambda x: wrapped(x).sum()))
-            base = best_time(lambda f=native, x=x: f(x).block_until_ready(), number_for(n))
-            rule = best_time(lambda f=ours, x=x: f(x).block_until_ready(), number_for(n))
+            base = best_time(
+                lambda f=native, x=x: f(x).block_until_ready(), number_for(n), repeat=5, warm=True
+            )
+            rule = best_time(
+                lambda f=ours, x=x: f(x).block_until_ready(), number_for(n), repeat=5, warm=True
+            )
             rows.append((label, "jnp.sin", n, base, rule))
     return rows
 

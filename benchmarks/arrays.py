@@ -11,9 +11,8 @@ indexing with repeated integer indices the pullback alone against ``np.add.at`` 
 
 from __future__ import annotations
 
-import timeit
-
 import numpy as np
+from timing import best_time, gradient_ratio, torch_on_one_thread
 
 import chainrules as cr
 
@@ -49,10 +48,6 @@ CASES = [
 ]
 
 
-def best_time(fn, number=3):
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number
-
-
 def value_and_pullback(f, args, kwargs, dy):
     y, pullback = cr.rrule(f, *args, **kwargs)
     return y, [cr.unthunk(c) for c in pullback(dy)]
@@ -66,11 +61,9 @@ def add_at(x, index, dy):
 
 def torch_ratio(f, args, dy):
     """PyTorch's value-and-backward time over its value time, or None without PyTorch."""
-    try:
-        import torch
-    except ImportError:
+    torch = torch_on_one_thread()
+    if torch is None:
         return None
-    torch.set_num_threads(1)
     tensors = [torch.from_numpy(a) if isinstance(a, np.ndarray) else a for a in args]
     dy_t = torch.from_numpy(np.ascontiguousarray(dy))
     if f is np.einsum:
@@ -93,8 +86,7 @@ def torch_ratio(f, args, dy):
         y.backward(dy_t)
         return y, [t.grad for t in inputs if torch.is_tensor(t) and t.requires_grad]
 
-    value_and_gradient()
-    return best_time(value_and_gradient) / best_time(value)
+    return gradient_ratio(value, value_and_gradient, number=3)
 
 
 def main() -> None:
@@ -106,15 +98,15 @@ def main() -> None:
         dy = RNG.standard_normal(np.shape(y))
         if np.iscomplexobj(y):
             dy = dy + 1j * RNG.standard_normal(np.shape(y))
-        value = best_time(lambda: call(*args, **kwargs))  # noqa: B023
-        both = best_time(lambda: value_and_pullback(f, args, kwargs, dy))  # noqa: B023
+        value = best_time(lambda: call(*args, **kwargs), 3)  # noqa: B023
+        both = best_time(lambda: value_and_pullback(f, args, kwargs, dy), 3)  # noqa: B023
         peer = torch_ratio(f, args, dy) if not kwargs else None
         peer_text = "-" if peer is None else f"{peer:.2f}"
         add_at_text = ""
         if f is np.ndarray.__getitem__:
             _, pullback = cr.rrule(f, *args)
-            mine = best_time(lambda: pullback(dy))  # noqa: B023
-            theirs = best_time(lambda: add_at(*args, dy))  # noqa: B023
+            mine = best_time(lambda: pullback(dy), 3)  # noqa: B023
+            theirs = best_time(lambda: add_at(*args, dy), 3)  # noqa: B023
             add_at_text = f"{theirs * 1e3:.2f} ms (pullback alone {mine * 1e3:.2f} ms)"
         print(
             f"{name:<26}{value * 1e3:>8.2f} ms{both * 1e3:>9.2f} ms{both / value:>7.2f}"

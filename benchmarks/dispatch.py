@@ -9,9 +9,8 @@ array and 1,000 elements. Both are timed in the same run, interleaved, best of s
 
 from __future__ import annotations
 
-import timeit
-
 import numpy as np
+from timing import best_time
 
 import chainrules as cr
 
@@ -26,10 +25,6 @@ def through_rule(x, dy):
     return y, pullback(dy)
 
 
-def best_time(fn, x, dy, number):
-    return min(timeit.repeat(lambda: fn(x, dy), number=number, repeat=7)) / number
-
-
 def main() -> None:
     cases = [
         ("Python float", 0.7, 1.3, 20_000),
@@ -39,8 +34,8 @@ def main() -> None:
     print(f"{'input':<16}{'hand-written':>16}{'rrule + pullback':>20}{'ratio':>8}")
     for name, x, dy, number in cases:
         through_rule(x, dy)  # warm the dispatch cache
-        base = best_time(hand_written, x, dy, number)
-        rule = best_time(through_rule, x, dy, number)
+        base = best_time(lambda x=x, dy=dy: hand_written(x, dy), number)
+        rule = best_time(lambda x=x, dy=dy: through_rule(x, dy), number)
         print(f"{name:<16}{base * 1e6:>13.2f} us{rule * 1e6:>17.2f} us{rule / base:>8.2f}")
 
 

@@ -18,9 +18,8 @@ keeps it, and leaves the cost of the arithmetic alone.
 
 from __future__ import annotations
 
-import timeit
-
 import numpy as np
+from timing import best_time, gradient_ratio, torch_on_one_thread
 
 import chainrules as cr
 
@@ -51,17 +50,11 @@ def through_rule(f):
     return rule_value_and_gradient
 
 
-def best_time(fn, number=5):
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number
-
-
 def torch_ratio(name, x, dy):
     """PyTorch's value-and-backward time over its value time, or None without PyTorch."""
-    try:
-        import torch
-    except ImportError:
+    torch = torch_on_one_thread()
+    if torch is None:
         return None
-    torch.set_num_threads(1)
     f = getattr(torch, name)
     xt, dyt = torch.from_numpy(x), torch.from_numpy(dy)
 
@@ -75,8 +68,7 @@ def torch_ratio(name, x, dy):
         y.backward(dyt)
         return y, xg.grad
 
-    value_and_gradient()
-    return best_time(value_and_gradient) / best_time(value)
+    return gradient_ratio(value, value_and_gradient, number=5)
 
 
 def main() -> None:
@@ -89,9 +81,9 @@ def main() -> None:
         f = getattr(np, name)
         rule, hand = through_rule(f), hand_written(name)
         rule(x, dy)
-        value = best_time(lambda f=f: f(x))
-        rule_time = best_time(lambda rule=rule: rule(x, dy))
-        hand_time = best_time(lambda hand=hand: hand(x, dy))
+        value = best_time(lambda f=f: f(x), 5)
+        rule_time = best_time(lambda rule=rule: rule(x, dy), 5)
+        hand_time = best_time(lambda hand=hand: hand(x, dy), 5)
         peer = torch_ratio(name, x, dy)
         peer_text = "-" if peer is None else f"{peer:.2f}"
         print(

@@ -19,19 +19,18 @@ import os
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-import timeit  # noqa: E402
-
 import numpy as np  # noqa: E402
 import scipy.linalg  # noqa: E402
+from timing import best_time  # noqa: E402
 
 import chainrules as cr  # noqa: E402
 
 SIZES = (200, 800)
 
 
-def best_time(fn, repeat=3):
-    fn()
-    return min(timeit.repeat(fn, number=1, repeat=repeat))
+def best_of_three(fn):
+    """The best of three timed calls of ``fn``, after one untimed call."""
+    return best_time(fn, repeat=3, warm=True)
 
 
 def problems(n, rng):
@@ -82,7 +81,7 @@ def torch_ratio(name, args, kwargs):
         total.backward()
         return [t.grad for t in inputs]
 
-    return best_time(value_and_gradient) / best_time(value)
+    return best_of_three(value_and_gradient) / best_of_three(value)
 
 
 def rule_ratio(f, args, kwargs, rng):
@@ -93,8 +92,8 @@ def rule_ratio(f, args, kwargs, rng):
         _, pullback = cr.rrule(f, *args, **kwargs)
         return pullback(dy)
 
-    value = best_time(lambda: f(*args, **kwargs))
-    return value, best_time(value_and_pullback)
+    value = best_of_three(lambda: f(*args, **kwargs))
+    return value, best_of_three(value_and_pullback)
 
 
 def solve_pullback_times(n, rng):
@@ -107,8 +106,8 @@ def solve_pullback_times(n, rng):
         db = np.linalg.solve(a.T, dy)
         return -np.outer(db, x), db
 
-    forward = best_time(lambda: np.linalg.solve(a, b))
-    return forward, best_time(lambda: pullback(dy)), best_time(refactorizing)
+    forward = best_of_three(lambda: np.linalg.solve(a, b))
+    return forward, best_of_three(lambda: pullback(dy)), best_of_three(refactorizing)
 
 
 def main() -> None:

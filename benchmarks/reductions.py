@@ -12,9 +12,8 @@ seven repeats.
 
 from __future__ import annotations
 
-import timeit
-
 import numpy as np
+from timing import best_time, gradient_ratio, torch_on_one_thread
 
 import chainrules as cr
 
@@ -51,17 +50,11 @@ CASES = [
 ]
 
 
-def best_time(fn, number=3):
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number
-
-
 def torch_ratio(name, kwargs, x, dy):
     """PyTorch's value-and-backward time over its value time, or None without PyTorch."""
-    try:
-        import torch
-    except ImportError:
+    torch = torch_on_one_thread()
+    if torch is None:
         return None
-    torch.set_num_threads(1)
     f = getattr(torch, name)
     xt, dyt = torch.from_numpy(x), torch.from_numpy(dy)
 
@@ -78,8 +71,7 @@ def torch_ratio(name, kwargs, x, dy):
         y.backward(dyt)
         return y, xg.grad
 
-    value_and_gradient()
-    return best_time(value_and_gradient) / best_time(value)
+    return gradient_ratio(value, value_and_gradient, number=3)
 
 
 def main() -> None:
@@ -96,9 +88,9 @@ def main() -> None:
             return y, pullback(dy)
 
         rule()
-        value = best_time(lambda f=f, x=x, axis=axis: f(x, axis=axis))
-        rule_time = best_time(rule)
-        hand_time = best_time(lambda h=by_hand, x=x, dy=dy, axis=axis: h(x, dy, axis))
+        value = best_time(lambda f=f, x=x, axis=axis: f(x, axis=axis), 3)
+        rule_time = best_time(rule, 3)
+        hand_time = best_time(lambda h=by_hand, x=x, dy=dy, axis=axis: h(x, dy, axis), 3)
         dy_torch = dy if np.ndim(dy) else np.asarray(dy)
         peer = torch_ratio(torch_name, torch_kwargs, x, dy_torch)
         peer_text = "-" if peer is None else f"{peer:.2f}"

@@ -24,7 +24,7 @@ import numpy as np
 
 from .errors import RuleDefinitionError, TangentTypeError
 from .namespace import array_namespace
-from .projection import ProjectTo, _ProjectNoTangent
+from .projection import ProjectTo, _ProjectNoTangent, projector
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
@@ -147,7 +147,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(x, **kwargs)
-        project = ProjectTo(x)
+        project = projector(x)
         conj = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
             _is_complex(x) or _is_complex(y)
         )
@@ -172,7 +172,7 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(*args, **kwargs)
-        projectors = [ProjectTo(a) if on else None for a, on in zip(args, active, strict=True)]
+        projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
         complex_case = any(map(_is_complex, args)) or any(map(_is_complex, y if multi else (y,)))
 
         def scalar_pullback(dy: Any) -> tuple[Any, ...]:

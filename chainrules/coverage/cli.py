@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--results",
         metavar="PATH",
-        help="the JSON that `pytest --chainrules-record PATH` wrote; without it, tested "
+        help="the JSON that `pytest --chainrules-record=PATH` wrote; without it, tested "
         "counts and coverage are reported as unknown",
     )
     parser.add_argument(

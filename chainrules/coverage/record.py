@@ -1,6 +1,6 @@
 """The test-results file: which rules the harness exercised, as its pytest plugin records it.
 
-``pytest --chainrules-record PATH`` writes::
+``pytest --chainrules-record=PATH`` writes::
 
     {"schema": "chainrules-test-record/1",
      "seed": 1234,                      # or null
@@ -91,7 +91,7 @@ def parse_test_record(document: Any, path: str | None = None) -> TestRecord:
 
 
 def read_test_record(path: str | Path) -> TestRecord:
-    """Read the file ``pytest --chainrules-record PATH`` wrote."""
+    """Read the file ``pytest --chainrules-record=PATH`` wrote."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:

@@ -45,7 +45,9 @@ def _gelu_partial(x: Any, y: Any) -> Any:
     xp = array_namespace(x)
     scale = 2.0 * exact.GELU_SCALE
     t = scale * (x + exact.GELU_CUBIC * x * x * x)
-    e = xp.exp(-xp.abs(t))  # sigmoid without overflow on either side
+    # exp(-|t|), a sigmoid without overflow on either side; each branch carries its own slope
+    # into a second derivative, where abs'(0) = 0 would lose it at t = 0.
+    e = xp.exp(xp.where(t >= 0, -t, t))
     s = xp.where(t >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
     return s + x * s * (1.0 - s) * scale * (1.0 + 3.0 * exact.GELU_CUBIC * x * x)
 

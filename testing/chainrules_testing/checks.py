@@ -26,7 +26,7 @@ from chainrules.core.tangents import NoTangent, NotImplementedTangent, ZeroTange
 from chainrules.core.thunks import unthunk
 
 from .compare import primal_difference, tangent_difference
-from .failures import InputMutated, PrimalMismatch
+from .failures import InputMutated, MissingRuleError, PrimalMismatch
 from .finite_differences import FDEstimate, directional_derivative
 from .jacobian import flatten_values
 from .primals import copy_primal, first_difference, iter_leaf_tangents, needs_upcast, perturb
@@ -88,6 +88,22 @@ class Setup:
                 f"{found}",
                 f"tolerance {self.tol.describe()}",
             )
+
+    def rule_result(self, kind: str, result: Any, pair: str) -> tuple[Any, Any]:
+        """The pair a rule of ``kind`` returned; ``MissingRuleError`` for ``None`` or another value.
+
+        ``pair`` names what the rule should return, for the message: ``(y, pullback)``.
+        """
+        if result is None:
+            types = ", ".join(type(x).__name__ for x in self.inputs[1:])
+            self.ctx.fail(
+                MissingRuleError,
+                f"no {kind} applies to arguments ({types}): {kind} returned None",
+                f"register one with @chainrules.{kind}.register(f)",
+            )
+        if not (isinstance(result, tuple) and len(result) == 2):
+            self.ctx.fail(MissingRuleError, f"the {kind} returned {result!r}, not {pair}")
+        return result
 
     def fd_along(
         self, directions: dict[int, Any], reduce: Callable[[Any], Any], fdm: Any

@@ -22,7 +22,6 @@ from .failures import (
     CotangentCountError,
     FiniteDifferenceMismatch,
     InputMutated,
-    MissingRuleError,
     NondeterministicRule,
     TangentSpaceError,
     ThunkMismatch,
@@ -92,16 +91,7 @@ def test_rrule(
     rule = chainrules.rrule if rrule_f is None else rrule_f
     rule_inputs = (setup.f, *copy_primal(setup.inputs[1:]))
     result = rule(setup.f, *rule_inputs[1:], **setup.fkwargs)
-    if result is None:
-        types = ", ".join(type(x).__name__ for x in setup.inputs[1:])
-        ctx.fail(
-            MissingRuleError,
-            f"no rrule applies to arguments ({types}): rrule returned None",
-            "register one with @chainrules.rrule.register(f)",
-        )
-    if not (isinstance(result, tuple) and len(result) == 2):
-        ctx.fail(MissingRuleError, f"the rrule returned {result!r}, not (y, pullback)")
-    y, pullback = result
+    y, pullback = setup.rule_result("rrule", result, "(y, pullback)")
     setup.check_unchanged(rule_inputs, "the rrule")
     setup.check_primal(y, "rrule")
 

@@ -64,10 +64,12 @@ def power_base_partial(x, p, y):
     (np.float64(0.0), np.float64(12.0))
     """
     xp = array_namespace(x, p)
-    # p - 1 would be -1 where p = 0, and 0 * 0**-1 is NaN; any exponent times p = 0 gives 0.
-    if isinstance(p, int | float | complex):
-        return p * xp.pow(x, 1 if p == 0 else p - 1)
-    return p * xp.pow(x, xp.where(p == 0, 1, p - 1))
+    if isinstance(p, int | float | complex) and p != 0:
+        return p * xp.pow(x, p - 1)
+    # Where p = 0 and x = 0, x**(p - 1) is inf and p * inf NaN: any finite power times p = 0
+    # gives the right 0. Only there: elsewhere the exponent stays p - 1, so that the derivative
+    # of this partial in p is right at p = 0 too.
+    return p * xp.pow(x, xp.where((p == 0) & (x == 0), 1, p - 1))
 
 
 def power_exponent_partial(x, p, y):

@@ -35,7 +35,9 @@ from .linear_maps import (
     nest_like,
     projector,
     register_rules,
+    shape_of,
     tangent_value,
+    value_dtype,
 )
 
 __all__: list[str] = []
@@ -51,11 +53,47 @@ def _filled(y: Any, d_fill: Any) -> Any:
     return xp.astype(xp.broadcast_to(xp.asarray(d_fill), y.shape), y.dtype, copy=True)
 
 
+def _is_numpy(value: Any) -> bool:
+    """Whether ``value`` computes with NumPy itself (NumPy values, Python numbers and lists)."""
+    return array_namespace(value) is np
+
+
+def _fill(shape: Any, fill_value: Any, dtype: Any) -> Any:
+    """An array of ``shape`` holding ``fill_value``, computed in the fill value's namespace.
+
+    ``np.full`` and ``np.full_like`` dispatch on the shape or the template only, and would
+    coerce another library's fill value (an engine's tracked array) to NumPy.
+    """
+    xp = array_namespace(fill_value)
+    fill = xp.asarray(fill_value)
+    return xp.astype(xp.broadcast_to(fill, shape), fill.dtype if dtype is None else dtype)
+
+
 # ---- full, full_like ------------------------------------------------------------------------
 
 
+def _full_like(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
+    if _is_numpy(fill_value):
+        return np.full_like(a, fill_value, *args, **kwargs)
+    dtype, _, _, shape = _full_like_options(*args, **kwargs)
+    shape = shape_of(a) if shape is None else shape
+    return _fill(shape, fill_value, value_dtype(a) if dtype is None else dtype)
+
+
+def _full_like_options(
+    dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None
+) -> tuple[Any, str, bool, Any]:
+    return dtype, order, subok, shape
+
+
+def _full(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
+    if _is_numpy(fill_value):
+        return np.full(shape, fill_value, *args, **kwargs)
+    return _fill(shape, fill_value, args[0] if args else kwargs.get("dtype"))
+
+
 def _full_like_rrule(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
-    y = np.full_like(a, fill_value, *args, **kwargs)
+    y = _full_like(a, fill_value, *args, **kwargs)
     project_a, project_fill = projector(a), projector(fill_value)
     differentiable = has_tangent(y)
 
@@ -70,7 +108,7 @@ def _full_like_rrule(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _full_like_frule(tangents: tuple, a: Any, fill_value: Any, *args: Any, **kwargs: Any):
-    y = np.full_like(a, fill_value, *args, **kwargs)
+    y = _full_like(a, fill_value, *args, **kwargs)
     d_fill = tangent_value(tangents[2], fill_value)
     if not has_tangent(y):
         return y, NO_TANGENT
@@ -78,7 +116,7 @@ def _full_like_frule(tangents: tuple, a: Any, fill_value: Any, *args: Any, **kwa
 
 
 def _full_rrule(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
-    y = np.full(shape, fill_value, *args, **kwargs)
+    y = _full(shape, fill_value, *args, **kwargs)
     project_fill = projector(fill_value)
     differentiable = has_tangent(y)
 
@@ -93,7 +131,7 @@ def _full_rrule(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _full_frule(tangents: tuple, shape: Any, fill_value: Any, *args: Any, **kwargs: Any):
-    y = np.full(shape, fill_value, *args, **kwargs)
+    y = _full(shape, fill_value, *args, **kwargs)
     d_fill = tangent_value(tangents[2], fill_value)
     if not has_tangent(y):
         return y, NO_TANGENT
@@ -286,7 +324,8 @@ def _logspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
     d_stop = 0.0 if _is_zero(d_stop) else d_stop
     b = _along_samples(base, normalize_axis(axis, y.ndim))
     du = np.linspace(d_start, d_stop, num, endpoint, axis=axis)
-    rate = du * np.log(np.asarray(b))
+    xp = array_namespace(b)
+    rate = du * xp.log(xp.asarray(b))
     if not _is_zero(d_base):
         u = np.linspace(start, stop, num, endpoint, axis=axis)
         rate = rate + u * _along_samples(d_base, normalize_axis(axis, y.ndim)) / b
@@ -306,13 +345,30 @@ register_rules(
 # ---- array, asarray: nested sequences of numbers and arrays ----------------------------------
 
 
+def _convert(f: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
+    """``f(obj, ...)``; another library's array is converted in its own namespace.
+
+    NumPy's converters coerce their argument to a NumPy array, which would drop the
+    derivative of an engine's tracked array: that keeps its type, with the dtype asked for
+    (second argument or ``dtype=``) and ``ndmin``'s leading axes; memory layout
+    (``order``, ``requirements``) has no meaning there.
+    """
+    if _is_numpy(obj):
+        return f(obj, *args, **kwargs)
+    xp = array_namespace(obj)
+    dtype = args[0] if args else kwargs.get("dtype")
+    y = xp.asarray(obj) if dtype is None else xp.astype(obj, dtype)
+    missing = kwargs.get("ndmin", 0) - len(shape_of(y))
+    return xp.reshape(y, (1,) * missing + shape_of(y)) if missing > 0 else y
+
+
 def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
     label = f.__name__
 
     def array_rrule(obj: Any, *args: Any, **kwargs: Any) -> Any:
-        y = f(obj, *args, **kwargs)
+        y = _convert(f, obj, *args, **kwargs)
         project = ProjectTo(obj)
-        base_shape = np.shape(obj)
+        base_shape = shape_of(obj)
         differentiable = has_tangent(y)
         rest = (NO_TANGENT,) * len(args)
 
@@ -328,13 +384,13 @@ def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
         return y, array_pullback
 
     def array_frule(tangents: tuple, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        y = f(obj, *args, **kwargs)
+        y = _convert(f, obj, *args, **kwargs)
         dx = unthunk(tangents[1])
         if not has_tangent(y) or isinstance(dx, NoTangent):
             return y, NO_TANGENT
         if isinstance(dx, AbstractZero):
             return y, ZERO_TANGENT
-        return y, f(dense_nested(dx, obj), *args, **kwargs)
+        return y, _convert(f, dense_nested(dx, obj), *args, **kwargs)
 
     register_rules(f, array_rrule, array_frule, keywords=keywords, name=label)
 

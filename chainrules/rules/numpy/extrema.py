@@ -28,6 +28,7 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from .arguments import given_options, positional_cotangents
 from .axes import expand_reduced, is_zero, normalize_axes, shape_of
+from .linear_maps import register_rules
 
 __all__: list[str] = []
 
@@ -69,92 +70,46 @@ class _Selection:
         return picked if keepdims else xp.squeeze(picked, axis=axes)
 
 
-def _extremum_rrule(f, a, axis, options: dict, keepdims: bool, where, nan_selected: bool = True):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    y = f(a, axis, **options)
-    project_a = ProjectTo(a)
-    selection = _Selection(a, y, axes, keepdims, where, nan_selected)
+def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
+    """Register the rules of ``f``, one of max, min, nanmax and nanmin.
 
-    def extremum_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        return NO_TANGENT, project_a(selection.pullback(dy, shape, axes, keepdims))
+    ``nan_selected``: whether ``f`` propagates NaN, so that NaN elements are the selected ones.
+    """
+    name = f.__name__
 
-    return y, extremum_pullback
+    @positional_cotangents
+    def extremum_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
+        shape = shape_of(a)
+        axes = normalize_axes(axis, len(shape))
+        y = f(a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
+        project_a = ProjectTo(a)
+        selection = _Selection(a, y, axes, keepdims, where, nan_selected)
 
+        def extremum_pullback(dy):
+            dy = unthunk(dy)
+            if is_zero(dy):
+                return NO_TANGENT, project_a(ZERO_TANGENT)
+            return NO_TANGENT, project_a(selection.pullback(dy, shape, axes, keepdims))
 
-def _extremum_frule(
-    f, tangents: tuple, a, axis, options: dict, keepdims: bool, where, nan_selected: bool = True
-):
-    y = f(a, axis, **options)
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    axes = normalize_axes(axis, len(shape_of(a)))
-    selection = _Selection(a, y, axes, keepdims, where, nan_selected)
-    return y, ProjectTo(y)(selection.pushforward(da, axes, keepdims))
+        extremum_pullback.__name__ = extremum_pullback.__qualname__ = f"{name}_pullback"
+        return y, extremum_pullback
 
+    def extremum_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
+        y = f(a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
+        da = unthunk(tangents[1])
+        if is_zero(da):
+            return y, ZERO_TANGENT
+        axes = normalize_axes(axis, len(shape_of(a)))
+        selection = _Selection(a, y, axes, keepdims, where, nan_selected)
+        return y, ProjectTo(y)(selection.pushforward(da, axes, keepdims))
 
-@rrule.register(np.ndarray.max)
-@rrule.register(np.amax)
-@rrule.register(np.max)
-@positional_cotangents
-def _max_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_rrule(np.max, a, axis, options, keepdims, where)
-
-
-@frule.register(np.ndarray.max)
-@frule.register(np.amax)
-@frule.register(np.max)
-def _max_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_frule(np.max, tangents, a, axis, options, keepdims, where)
+    register_rules(f, extremum_rrule, extremum_frule, name=name, also=also)
 
 
-@rrule.register(np.ndarray.min)
-@rrule.register(np.amin)
-@rrule.register(np.min)
-@positional_cotangents
-def _min_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_rrule(np.min, a, axis, options, keepdims, where)
-
-
-@frule.register(np.ndarray.min)
-@frule.register(np.amin)
-@frule.register(np.min)
-def _min_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_frule(np.min, tangents, a, axis, options, keepdims, where)
-
-
-@rrule.register(np.nanmax)
-@positional_cotangents
-def _nanmax_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_rrule(np.nanmax, a, axis, options, keepdims, where, nan_selected=False)
-
-
-@frule.register(np.nanmax)
-def _nanmax_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_frule(np.nanmax, tangents, a, axis, options, keepdims, where, False)
-
-
-@rrule.register(np.nanmin)
-@positional_cotangents
-def _nanmin_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_rrule(np.nanmin, a, axis, options, keepdims, where, nan_selected=False)
-
-
-@frule.register(np.nanmin)
-def _nanmin_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(keepdims=keepdims, initial=initial, where=where)
-    return _extremum_frule(np.nanmin, tangents, a, axis, options, keepdims, where, False)
+_register_extremum(np.max, True, also=(np.amax, np.ndarray.max))
+_register_extremum(np.min, True, also=(np.amin, np.ndarray.min))
+_register_extremum(np.nanmax, False)
+_register_extremum(np.nanmin, False)
 
 
 @rrule.register(np.ptp)

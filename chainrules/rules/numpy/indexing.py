@@ -173,15 +173,29 @@ linear_rule(
 # ---- item: one element as a Python number -----------------------------------------------------
 
 
-def _item_adjoint(dy: Any, x_shape: tuple[int, ...], *args: Any) -> Any:
+def _item_key(x_shape: tuple[int, ...], args: tuple) -> tuple:
+    """The ``x[key]`` that ``x.item(*args)`` reads."""
     if len(args) == 1:
-        key = np.unravel_index(args[0], x_shape) if x_shape else ()
-    else:
-        key = args
-    return getitem_adjoint(dy, x_shape, tuple(key))
+        return tuple(np.unravel_index(args[0], x_shape)) if x_shape else ()
+    return tuple(args) if args else (0,) * len(x_shape)
 
 
-linear_rule(np.ndarray.item, _item_adjoint, primal=call_method("item"))
+def _item_adjoint(dy: Any, x_shape: tuple[int, ...], *args: Any) -> Any:
+    return getitem_adjoint(dy, x_shape, _item_key(x_shape, args))
+
+
+def _item(x: Any, *args: Any) -> Any:
+    """``x.item(*args)``; for other array types (an engine's tracked array), ``x[key]``.
+
+    A Python number would drop the derivative of a tracked value: there the element stays a
+    0-d array of its type, so pullbacks built from ``item`` can be differentiated again.
+    """
+    if isinstance(x, np.ndarray | np.generic):
+        return x.item(*args)
+    return x[_item_key(shape_of(x), args)]
+
+
+linear_rule(np.ndarray.item, _item_adjoint, primal=_item)
 
 # ---- choose, select: each element comes from one of several arrays --------------------------
 
@@ -223,9 +237,21 @@ def _choose_frule(tangents: tuple, a: Any, choices: Any, *args: Any, **kwargs: A
     return y, np.choose(a, dense_tangents(d_choices, choices), mode=mode)
 
 
+def _select(condlist: Any, choicelist: Any, default: Any) -> Any:
+    """``np.select``, with ``default`` also passed as a last choice that is always taken.
+
+    NumPy dispatches ``select`` on the conditions and choices only, so an array type given
+    as the default (an engine's tracked array) would be coerced to NumPy; as a choice it is
+    seen. The result is the same, dtype included, since ``default`` still sets its dtype.
+    """
+    if len(condlist) == 0:
+        return np.select(condlist, choicelist, default)  # NumPy's error for no condition
+    return np.select([*condlist, np.True_], [*choicelist, default], default)
+
+
 def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> Any:
     default = args[0] if args else kwargs.get("default", 0)
-    y = np.select(condlist, choicelist, default)
+    y = _select(condlist, choicelist, default)
     project_choices, project_default = ProjectTo(choicelist), projector(default)
     count = len(choicelist)
 
@@ -245,7 +271,7 @@ def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> 
 
 def _select_frule(tangents: tuple, condlist: Any, choicelist: Any, *args: Any, **kwargs: Any):
     default = args[0] if args else kwargs.get("default", 0)
-    y = np.select(condlist, choicelist, default)
+    y = _select(condlist, choicelist, default)
     if not has_tangent(y):
         return y, NO_TANGENT
     d_choices = unthunk(tangents[2])
@@ -257,7 +283,7 @@ def _select_frule(tangents: tuple, condlist: Any, choicelist: Any, *args: Any, *
     dense = dense_tangents(d_choices, choicelist)
     if isinstance(d_default, AbstractZero | NoTangent):
         d_default = 0.0
-    return y, np.select(condlist, dense, d_default)
+    return y, _select(condlist, dense, d_default)
 
 
 register_rules(

@@ -6,7 +6,8 @@
 but one, formed by exclusive cumulative products rather than by dividing ``det(a)`` by
 anything: at a singular matrix of rank ``n - 1`` it is the nonzero rank-one adjugate, at rank
 ``n - 2`` or less it is zero, and never NaN. Other array types (an engine's tracked values,
-differentiating the pullback again) use ``det(a) inv(a)``, which needs ``a`` invertible.
+differentiating the pullback again) use ``det(a) inv(a)`` where ``a`` has full rank, and the
+same SVD form where it does not.
 
 ``slogdet`` factorizes ``a`` once (LAPACK's LU, for NumPy inputs), reads the sign and the log
 of the absolute determinant off the factors, and its pullback solves with ``a^H`` through
@@ -48,32 +49,34 @@ from .matrix_algebra import (
 __all__ = ["adjugate"]
 
 
-def _all_but_one(s: np.ndarray) -> np.ndarray:
+def _all_but_one(s: Any) -> Any:
     """``prod_{j != i} s[..., j]`` for each ``i``, by exclusive products from both ends."""
-    ones = np.ones((*s.shape[:-1], 1), dtype=s.dtype)
-    left = np.cumprod(np.concatenate((ones, s[..., :-1]), axis=-1), axis=-1)
-    right = np.cumprod(np.concatenate((ones, np.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
-    return left * np.flip(right, axis=-1)
+    xp = array_namespace(s)
+    ones = xp.ones((*s.shape[:-1], 1), dtype=s.dtype)
+    left = xp.cumulative_prod(xp.concat((ones, s[..., :-1]), axis=-1), axis=-1)
+    right = xp.cumulative_prod(xp.concat((ones, xp.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
+    return left * xp.flip(right, axis=-1)
 
 
 def adjugate(a: Any, det: Any = None) -> Any:
     """The adjugate (classical adjoint) of a square matrix or stack: ``adj(a) a = det(a) I``.
 
-    Exact at singular matrices for NumPy inputs (see the module's docstring); for other array
-    types it is ``det(a) inv(a)``, with ``det`` reused when given.
+    Exact at singular matrices (see the module's docstring). Other array types than NumPy's
+    use ``det(a) inv(a)`` (with ``det`` reused when given) where every matrix has full rank,
+    and the SVD form where one does not (the rank, a plain integer, decides).
 
     >>> adjugate(np.array([[1.0, 2.0], [3.0, 4.0]]))
     array([[ 4., -2.],
            [-3.,  1.]])
     """
     xp = array_namespace(a)
-    if xp is not np or type(a) is not np.ndarray:
+    if type(a) is not np.ndarray and bool(xp.all(xp.linalg.matrix_rank(a) == a.shape[-1])):
         det = xp.linalg.det(a) if det is None else det
         return trailing(det) * xp.linalg.inv(a)
-    u, s, vh = np.linalg.svd(a)
-    phase = np.linalg.det(u) * np.linalg.det(vh)
+    u, s, vh = xp.linalg.svd(a)
+    phase = xp.linalg.det(u) * xp.linalg.det(vh)
     middle = _all_but_one(s)[..., :, None] * mH(u)
-    return trailing(phase) * np.matmul(mH(vh), middle)
+    return trailing(phase) * xp.matmul(mH(vh), middle)
 
 
 # ---- det --------------------------------------------------------------------------------

@@ -243,13 +243,13 @@ def cast(x: Any, dtype: Any) -> Any:
 
 
 def value_dtype(x: Any) -> Any:
-    """The dtype of an array or of a Python or NumPy number.
+    """The dtype of an array, of a Python or NumPy number, or of a nested list of numbers.
 
-    >>> value_dtype(1.5), value_dtype(np.ones(1, dtype=np.float32))
-    (dtype('float64'), dtype('float32'))
+    >>> value_dtype(1.5), value_dtype(np.ones(1, dtype=np.float32)), value_dtype([[1, 2]])
+    (dtype('float64'), dtype('float32'), dtype('int64'))
     """
     dtype = getattr(x, "dtype", None)
-    return np.result_type(x) if dtype is None else dtype
+    return np.asarray(x).dtype if dtype is None else dtype
 
 
 def gather_adjoint(gather: Callable[..., Any]) -> Callable[..., Any]:

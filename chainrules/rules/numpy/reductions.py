@@ -34,6 +34,7 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from .arguments import given_options, positional_cotangents
 from .axes import count_reduced, expand_reduced, is_zero, normalize_axes, normalize_axis, shape_of
+from .linear_maps import register_rules
 
 __all__ = ["prod_of_others"]
 
@@ -52,44 +53,32 @@ def _reduce_tangent(dx: Any, axes: tuple[int, ...], keepdims: bool, like: Any) -
     return ProjectTo(like)(dy)
 
 
-# ---- sum ------------------------------------------------------------------------------------
+def _present(a: Any, where: Any) -> Any:
+    """The elements a NaN-skipping reduction uses: not NaN, and inside ``where``."""
+    xp = array_namespace(a)
+    present = ~xp.isnan(xp.asarray(a))
+    return present if where is None else present & where
 
 
-@rrule.register(np.ndarray.sum)
-@rrule.register(np.sum)
-@positional_cotangents
-def _sum_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.sum(a, axis, **options)
-    project_a = ProjectTo(a)
-
-    def sum_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        dx = expand_reduced(dy, shape, axes, keepdims)
-        if where is not None:
-            dx = array_namespace(dx).where(where, dx, 0)
-        return NO_TANGENT, project_a(dx)
-
-    return y, sum_pullback
+def _used(a: Any, where: Any, nan: bool) -> Any:
+    """The mask of elements a reduction takes in: ``where``, less the NaNs for a NaN form."""
+    return _present(a, where) if nan else where
 
 
-@frule.register(np.ndarray.sum)
-@frule.register(np.sum)
-def _sum_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.sum(a, axis, **options)
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    axes = normalize_axes(axis, len(shape_of(a)))
-    return y, ProjectTo(y)(_masked_sum(da, axes, keepdims, where))
+# ---- sum and prod, and their NaN forms: NaN elements get a zero cotangent --------------------
 
 
-# ---- prod -----------------------------------------------------------------------------------
+def _sum_cotangent(
+    a: Any, dy: Any, shape: tuple, axes: tuple, keepdims: bool, initial: Any, mask: Any
+):
+    dx = expand_reduced(dy, shape, axes, keepdims)
+    return dx if mask is None else array_namespace(dx).where(mask, dx, 0)
+
+
+def _sum_tangent(
+    a: Any, da: Any, axes: tuple, keepdims: bool, initial: Any, mask: Any, y: Any
+) -> Any:
+    return ProjectTo(y)(_masked_sum(da, axes, keepdims, mask))
 
 
 def prod_of_others(x: Any, axes: tuple[int, ...]) -> Any:
@@ -132,203 +121,127 @@ def _prod_partials(a: Any, axes: tuple[int, ...], initial: Any, where: Any) -> A
     return others
 
 
-@rrule.register(np.ndarray.prod)
-@rrule.register(np.prod)
-@positional_cotangents
-def _prod_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.prod(a, axis, **options)
-    project_a = ProjectTo(a)
-
-    def prod_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        xp = array_namespace(a, dy)
-        partials = _prod_partials(a, axes, initial, where)
-        dx = xp.conj(partials) * expand_reduced(dy, shape, axes, keepdims)
-        return NO_TANGENT, project_a(dx)
-
-    return y, prod_pullback
+def _prod_cotangent(
+    a: Any, dy: Any, shape: tuple, axes: tuple, keepdims: bool, initial: Any, mask: Any
+):
+    partials = _prod_partials(a, axes, initial, mask)
+    return array_namespace(a, dy).conj(partials) * expand_reduced(dy, shape, axes, keepdims)
 
 
-@frule.register(np.ndarray.prod)
-@frule.register(np.prod)
-def _prod_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.prod(a, axis, **options)
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    axes = normalize_axes(axis, len(shape_of(a)))
-    partials = _prod_partials(a, axes, initial, where)
-    return y, _reduce_tangent(partials * da, axes, keepdims, y)
+def _prod_tangent(
+    a: Any, da: Any, axes: tuple, keepdims: bool, initial: Any, mask: Any, y: Any
+) -> Any:
+    partials = _prod_partials(a, axes, initial, mask)
+    if mask is not None:
+        da = array_namespace(da).where(mask, da, 0)
+    return _reduce_tangent(partials * da, axes, keepdims, y)
 
 
-# ---- mean -----------------------------------------------------------------------------------
+def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple = ()) -> None:
+    """Register the rules of ``f``, a sum or product taking ``dtype``, ``initial`` and ``where``.
+
+    ``cotangent`` and ``tangent`` carry the maths (``_sum_*`` or ``_prod_*``); ``nan`` says
+    whether ``f`` skips NaN elements, which then take part in neither.
+    """
+    name = f.__name__
+
+    @positional_cotangents
+    def total_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
+        shape = shape_of(a)
+        axes = normalize_axes(axis, len(shape))
+        options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+        y = f(a, axis, **options)
+        project_a = ProjectTo(a)
+        mask = _used(a, where, nan)
+
+        def total_pullback(dy):
+            dy = unthunk(dy)
+            if is_zero(dy):
+                return NO_TANGENT, project_a(ZERO_TANGENT)
+            return NO_TANGENT, project_a(cotangent(a, dy, shape, axes, keepdims, initial, mask))
+
+        total_pullback.__name__ = total_pullback.__qualname__ = f"{name}_pullback"
+        return y, total_pullback
+
+    def total_frule(
+        tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None
+    ):
+        options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+        y = f(a, axis, **options)
+        da = unthunk(tangents[1])
+        if is_zero(da):
+            return y, ZERO_TANGENT
+        axes = normalize_axes(axis, len(shape_of(a)))
+        return y, tangent(a, da, axes, keepdims, initial, _used(a, where, nan), y)
+
+    register_rules(f, total_rrule, total_frule, name=name, also=also)
 
 
-def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any) -> Any:
-    """How many elements each mean averages: a Python int, or an array when ``where`` masks."""
+_register_total(np.sum, _sum_cotangent, _sum_tangent, False, also=(np.ndarray.sum,))
+_register_total(np.prod, _prod_cotangent, _prod_tangent, False, also=(np.ndarray.prod,))
+_register_total(np.nansum, _sum_cotangent, _sum_tangent, True)
+_register_total(np.nanprod, _prod_cotangent, _prod_tangent, True)
+
+
+# ---- mean and nanmean ---------------------------------------------------------------------------
+
+
+def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, nan: bool) -> Any:
+    """How many elements each mean averages: a Python int, or an array when a mask applies.
+
+    A NaN form counts at least one, so an all-NaN slice has a zero derivative.
+    """
     if where is None:
         return count_reduced(shape, axes)
     xp = array_namespace(where)
     mask = xp.broadcast_to(xp.asarray(where), shape)
-    return xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
+    count = xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
+    return xp.maximum(count, 1) if nan else count
 
 
-@rrule.register(np.ndarray.mean)
-@rrule.register(np.mean)
-@positional_cotangents
-def _mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    y = np.mean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
-    project_a = ProjectTo(a)
-    count = _mean_count(shape, axes, where)
+def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
+    """Register the rules of ``f``, ``mean`` or (``nan``) ``nanmean``."""
+    name = f.__name__
 
-    def mean_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        dx = expand_reduced(dy, shape, axes, keepdims) / count
-        if where is not None:
-            dx = array_namespace(dx).where(where, dx, 0)
-        return NO_TANGENT, project_a(dx)
+    @positional_cotangents
+    def mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
+        shape = shape_of(a)
+        axes = normalize_axes(axis, len(shape))
+        y = f(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+        project_a = ProjectTo(a)
+        mask = _used(a, where, nan)
+        count = _mean_count(shape, axes, mask, nan)
 
-    return y, mean_pullback
+        def mean_pullback(dy):
+            dy = unthunk(dy)
+            if is_zero(dy):
+                return NO_TANGENT, project_a(ZERO_TANGENT)
+            dx = expand_reduced(dy, shape, axes, keepdims) / count
+            if mask is not None:
+                dx = array_namespace(dx).where(mask, dx, 0)
+            return NO_TANGENT, project_a(dx)
 
+        mean_pullback.__name__ = mean_pullback.__qualname__ = f"{name}_pullback"
+        return y, mean_pullback
 
-@frule.register(np.ndarray.mean)
-@frule.register(np.mean)
-def _mean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
-    y = np.mean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    count = _mean_count(shape, axes, where)
-    total = _masked_sum(da, axes, True, where) / count
-    if not keepdims:
-        total = array_namespace(total).reshape(total, shape_of(y))
-    return y, ProjectTo(y)(total)
+    def mean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
+        y = f(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+        da = unthunk(tangents[1])
+        if is_zero(da):
+            return y, ZERO_TANGENT
+        shape = shape_of(a)
+        axes = normalize_axes(axis, len(shape))
+        mask = _used(a, where, nan)
+        total = _masked_sum(da, axes, True, mask) / _mean_count(shape, axes, mask, nan)
+        if not keepdims:
+            total = array_namespace(total).reshape(total, shape_of(y))
+        return y, ProjectTo(y)(total)
 
-
-# ---- NaN-skipping sum, prod and mean: NaN elements get a zero cotangent -----------------------
-
-
-def _present(a: Any, where: Any) -> Any:
-    """The elements a NaN-skipping reduction uses: not NaN, and inside ``where``."""
-    xp = array_namespace(a)
-    present = ~xp.isnan(xp.asarray(a))
-    return present if where is None else present & where
+    register_rules(f, mean_rrule, mean_frule, name=name, also=also)
 
 
-@rrule.register(np.nansum)
-@positional_cotangents
-def _nansum_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.nansum(a, axis, **options)
-    project_a = ProjectTo(a)
-    present = _present(a, where)
-
-    def nansum_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        dx = expand_reduced(dy, shape, axes, keepdims)
-        return NO_TANGENT, project_a(array_namespace(dx).where(present, dx, 0))
-
-    return y, nansum_pullback
-
-
-@frule.register(np.nansum)
-def _nansum_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.nansum(a, axis, **options)
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    axes = normalize_axes(axis, len(shape_of(a)))
-    return y, ProjectTo(y)(_masked_sum(da, axes, keepdims, _present(a, where)))
-
-
-@rrule.register(np.nanprod)
-@positional_cotangents
-def _nanprod_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.nanprod(a, axis, **options)
-    project_a = ProjectTo(a)
-    present = _present(a, where)
-
-    def nanprod_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        xp = array_namespace(a, dy)
-        partials = _prod_partials(a, axes, initial, present)
-        dx = xp.conj(partials) * expand_reduced(dy, shape, axes, keepdims)
-        return NO_TANGENT, project_a(dx)
-
-    return y, nanprod_pullback
-
-
-@frule.register(np.nanprod)
-def _nanprod_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
-    options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-    y = np.nanprod(a, axis, **options)
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    axes = normalize_axes(axis, len(shape_of(a)))
-    present = _present(a, where)
-    partials = _prod_partials(a, axes, initial, present)
-    dx = array_namespace(da).where(present, da, 0)
-    return y, _reduce_tangent(partials * dx, axes, keepdims, y)
-
-
-@rrule.register(np.nanmean)
-@positional_cotangents
-def _nanmean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    y = np.nanmean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
-    project_a = ProjectTo(a)
-    present = _present(a, where)
-    count = _mean_count(shape, axes, present)
-    count = array_namespace(count).maximum(count, 1)
-
-    def nanmean_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        dx = expand_reduced(dy, shape, axes, keepdims) / count
-        return NO_TANGENT, project_a(array_namespace(dx).where(present, dx, 0))
-
-    return y, nanmean_pullback
-
-
-@frule.register(np.nanmean)
-def _nanmean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
-    y = np.nanmean(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
-    present = _present(a, where)
-    count = _mean_count(shape, axes, present)
-    total = _masked_sum(da, axes, True, present) / array_namespace(count).maximum(count, 1)
-    if not keepdims:
-        total = array_namespace(total).reshape(total, shape_of(y))
-    return y, ProjectTo(y)(total)
+_register_mean(np.mean, False, also=(np.ndarray.mean,))
+_register_mean(np.nanmean, True)
 
 
 # ---- trace ----------------------------------------------------------------------------------

@@ -25,11 +25,11 @@ import numpy as np
 
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from .arguments import positional_cotangents
 from .axes import is_zero, normalize_axis
+from .linear_maps import register_rules
 
 __all__ = ["linear_recurrence"]
 
@@ -119,6 +119,40 @@ def _cumprod_pushforward(x: Any, y: Any, dx: Any, axis: int, include_initial: bo
     return _add_initial(linear_recurrence(dx * before, x, axis), axis, include_initial)
 
 
+# ---- registration: one scan function, its rule and its tangent -------------------------------
+
+
+def _register_scan(f: Any, rule: Any, tangent: Any, nan: bool = False, also: tuple = ()) -> None:
+    """Register ``f``, a scan called as ``f(a, axis=None, dtype=None)`` (``nan``: a NaN form).
+
+    ``rule`` and ``tangent`` carry the maths (``_cumsum_*`` or ``_cumprod_*``).
+    """
+
+    @positional_cotangents
+    def scan_rrule(a, axis=None, dtype=None):
+        return rule(f, a, axis, {"dtype": dtype}, False, nan)
+
+    def scan_frule(tangents, a, axis=None, dtype=None):
+        return tangent(f, tangents, a, axis, {"dtype": dtype}, nan)
+
+    register_rules(f, scan_rrule, scan_frule, name=f.__name__, also=also)
+
+
+def _register_cumulative(f: Any, rule: Any, tangent: Any) -> None:
+    """Register ``f``, an array-API scan with keyword-only options and ``include_initial``."""
+
+    @positional_cotangents
+    def cumulative_rrule(x, /, *, axis=None, dtype=None, include_initial=False):
+        options = {"dtype": dtype, "include_initial": include_initial}
+        return rule(f, x, axis, options, include_initial, False)
+
+    def cumulative_frule(tangents, x, /, *, axis=None, dtype=None, include_initial=False):
+        options = {"dtype": dtype, "include_initial": include_initial}
+        return tangent(f, tangents, x, axis, options, False)
+
+    register_rules(f, cumulative_rrule, cumulative_frule, name=f.__name__)
+
+
 # ---- cumulative sums -------------------------------------------------------------------------
 
 
@@ -154,41 +188,9 @@ def _cumsum_tangent(f: Any, tangents: tuple, a: Any, axis: Any, options: dict, n
     return y, ProjectTo(y)(f(da, axis=axis, **options))
 
 
-@rrule.register(np.ndarray.cumsum)
-@rrule.register(np.cumsum)
-@positional_cotangents
-def _cumsum_rrule(a, axis=None, dtype=None):
-    return _cumsum_rule(np.cumsum, a, axis, {"dtype": dtype}, False, False)
-
-
-@frule.register(np.ndarray.cumsum)
-@frule.register(np.cumsum)
-def _cumsum_frule(tangents, a, axis=None, dtype=None):
-    return _cumsum_tangent(np.cumsum, tangents, a, axis, {"dtype": dtype}, False)
-
-
-@rrule.register(np.cumulative_sum)
-@positional_cotangents
-def _cumulative_sum_rrule(x, /, *, axis=None, dtype=None, include_initial=False):
-    options = {"dtype": dtype, "include_initial": include_initial}
-    return _cumsum_rule(np.cumulative_sum, x, axis, options, include_initial, False)
-
-
-@frule.register(np.cumulative_sum)
-def _cumulative_sum_frule(tangents, x, /, *, axis=None, dtype=None, include_initial=False):
-    options = {"dtype": dtype, "include_initial": include_initial}
-    return _cumsum_tangent(np.cumulative_sum, tangents, x, axis, options, False)
-
-
-@rrule.register(np.nancumsum)
-@positional_cotangents
-def _nancumsum_rrule(a, axis=None, dtype=None):
-    return _cumsum_rule(np.nancumsum, a, axis, {"dtype": dtype}, False, True)
-
-
-@frule.register(np.nancumsum)
-def _nancumsum_frule(tangents, a, axis=None, dtype=None):
-    return _cumsum_tangent(np.nancumsum, tangents, a, axis, {"dtype": dtype}, True)
+_register_scan(np.cumsum, _cumsum_rule, _cumsum_tangent, also=(np.ndarray.cumsum,))
+_register_cumulative(np.cumulative_sum, _cumsum_rule, _cumsum_tangent)
+_register_scan(np.nancumsum, _cumsum_rule, _cumsum_tangent, nan=True)
 
 
 # ---- cumulative products ---------------------------------------------------------------------
@@ -231,38 +233,6 @@ def _cumprod_tangent(f: Any, tangents: tuple, a: Any, axis: Any, options: dict, 
     return y, ProjectTo(y)(_cumprod_pushforward(x, y, dx, scan_axis, include_initial))
 
 
-@rrule.register(np.ndarray.cumprod)
-@rrule.register(np.cumprod)
-@positional_cotangents
-def _cumprod_rrule(a, axis=None, dtype=None):
-    return _cumprod_rule(np.cumprod, a, axis, {"dtype": dtype}, False, False)
-
-
-@frule.register(np.ndarray.cumprod)
-@frule.register(np.cumprod)
-def _cumprod_frule(tangents, a, axis=None, dtype=None):
-    return _cumprod_tangent(np.cumprod, tangents, a, axis, {"dtype": dtype}, False)
-
-
-@rrule.register(np.cumulative_prod)
-@positional_cotangents
-def _cumulative_prod_rrule(x, /, *, axis=None, dtype=None, include_initial=False):
-    options = {"dtype": dtype, "include_initial": include_initial}
-    return _cumprod_rule(np.cumulative_prod, x, axis, options, include_initial, False)
-
-
-@frule.register(np.cumulative_prod)
-def _cumulative_prod_frule(tangents, x, /, *, axis=None, dtype=None, include_initial=False):
-    options = {"dtype": dtype, "include_initial": include_initial}
-    return _cumprod_tangent(np.cumulative_prod, tangents, x, axis, options, False)
-
-
-@rrule.register(np.nancumprod)
-@positional_cotangents
-def _nancumprod_rrule(a, axis=None, dtype=None):
-    return _cumprod_rule(np.nancumprod, a, axis, {"dtype": dtype}, False, True)
-
-
-@frule.register(np.nancumprod)
-def _nancumprod_frule(tangents, a, axis=None, dtype=None):
-    return _cumprod_tangent(np.nancumprod, tangents, a, axis, {"dtype": dtype}, True)
+_register_scan(np.cumprod, _cumprod_rule, _cumprod_tangent, also=(np.ndarray.cumprod,))
+_register_cumulative(np.cumulative_prod, _cumprod_rule, _cumprod_tangent)
+_register_scan(np.nancumprod, _cumprod_rule, _cumprod_tangent, nan=True)

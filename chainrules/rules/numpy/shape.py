@@ -153,7 +153,16 @@ linear_rule(
     keywords=("stream",),
     primal=call_method("to_device"),
 )
-linear_rule(np.astype, _identity_adjoint, keywords=("copy",))
+
+
+def _astype(x: Any, dtype: Any, /, *, copy: bool = True) -> Any:
+    """``np.astype``, also for a Python number (which an engine's tracked scalar may hold)."""
+    if isinstance(x, int | float | complex):
+        return np.asarray(x, dtype=dtype)
+    return np.astype(x, dtype, copy=copy)
+
+
+linear_rule(np.astype, _identity_adjoint, keywords=("copy",), primal=_astype)
 linear_rule(
     np.ndarray.astype,
     _identity_adjoint,

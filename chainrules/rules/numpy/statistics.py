@@ -39,6 +39,7 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from .arguments import given_options, positional_cotangents
 from .axes import count_reduced, expand_reduced, is_zero, normalize_axes, normalize_axis, shape_of
+from .linear_maps import register_rules
 
 __all__: list[str] = []
 
@@ -101,112 +102,63 @@ def _nonzero(std: Any) -> Any:
     return xp.where(std == 0, xp.ones_like(std), std)
 
 
-def _var_family_rrule(f, a, axis, dtype, ddof, keepdims, where, correction, nan, root):
-    ddof = ddof if correction is None else correction
-    options = given_options(dtype=dtype, keepdims=keepdims, where=where)
-    y = f(a, axis, ddof=ddof, **options)
-    project_a = ProjectTo(a)
-    mask = where
-    if nan:
-        present = ~array_namespace(a).isnan(a)
-        mask = present if where is None else present & where
-    spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
-
-    def var_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        dx = spread.std_pullback(dy, y) if root else spread.var_pullback(dy)
-        if mask is not None:
-            dx = array_namespace(dx).where(mask, dx, 0)
-        return NO_TANGENT, project_a(dx)
-
-    var_pullback.__name__ = var_pullback.__qualname__ = "std_pullback" if root else "var_pullback"
-    return y, var_pullback
+def _taking_part(a: Any, where: Any, nan: bool) -> Any:
+    """The mask of elements var or std takes in: ``where``, less the NaNs for a NaN form."""
+    if not nan:
+        return where
+    present = ~array_namespace(a).isnan(a)
+    return present if where is None else present & where
 
 
-def _var_family_frule(f, tangents, a, axis, dtype, ddof, keepdims, where, correction, nan, root):
-    ddof = ddof if correction is None else correction
-    options = given_options(dtype=dtype, keepdims=keepdims, where=where)
-    y = f(a, axis, ddof=ddof, **options)
-    da = unthunk(tangents[1])
-    if is_zero(da):
-        return y, ZERO_TANGENT
-    mask = where
-    if nan:
-        present = ~array_namespace(a).isnan(a)
-        mask = present if where is None else present & where
-        da = array_namespace(da).where(present, da, 0)
-    spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
-    dvar = spread.var_pushforward(da if mask is None else array_namespace(da).where(mask, da, 0))
-    dy = dvar / (2 * _nonzero(y)) if root else dvar
-    return y, ProjectTo(y)(dy)
+def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
+    """Register the rules of ``f``: var, or std (``root``), or their NaN forms (``nan``)."""
+    name = f.__name__
+
+    @positional_cotangents
+    def spread_rrule(
+        a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
+    ):
+        ddof = ddof if correction is None else correction
+        y = f(a, axis, ddof=ddof, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+        project_a = ProjectTo(a)
+        mask = _taking_part(a, where, nan)
+        spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
+
+        def spread_pullback(dy):
+            dy = unthunk(dy)
+            if is_zero(dy):
+                return NO_TANGENT, project_a(ZERO_TANGENT)
+            dx = spread.std_pullback(dy, y) if root else spread.var_pullback(dy)
+            if mask is not None:
+                dx = array_namespace(dx).where(mask, dx, 0)
+            return NO_TANGENT, project_a(dx)
+
+        spread_pullback.__name__ = spread_pullback.__qualname__ = f"{name}_pullback"
+        return y, spread_pullback
+
+    def spread_frule(
+        tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
+    ):
+        ddof = ddof if correction is None else correction
+        y = f(a, axis, ddof=ddof, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+        da = unthunk(tangents[1])
+        if is_zero(da):
+            return y, ZERO_TANGENT
+        mask = _taking_part(a, where, nan)
+        spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
+        dvar = spread.var_pushforward(
+            da if mask is None else array_namespace(da).where(mask, da, 0)
+        )
+        dy = dvar / (2 * _nonzero(y)) if root else dvar
+        return y, ProjectTo(y)(dy)
+
+    register_rules(f, spread_rrule, spread_frule, name=name, also=also)
 
 
-@rrule.register(np.ndarray.var)
-@rrule.register(np.var)
-@positional_cotangents
-def _var_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
-    return _var_family_rrule(
-        np.var, a, axis, dtype, ddof, keepdims, where, correction, False, False
-    )
-
-
-@frule.register(np.ndarray.var)
-@frule.register(np.var)
-def _var_frule(
-    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
-):
-    args = (a, axis, dtype, ddof, keepdims, where, correction, False, False)
-    return _var_family_frule(np.var, tangents, *args)
-
-
-@rrule.register(np.ndarray.std)
-@rrule.register(np.std)
-@positional_cotangents
-def _std_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
-    return _var_family_rrule(np.std, a, axis, dtype, ddof, keepdims, where, correction, False, True)
-
-
-@frule.register(np.ndarray.std)
-@frule.register(np.std)
-def _std_frule(
-    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
-):
-    args = (a, axis, dtype, ddof, keepdims, where, correction, False, True)
-    return _var_family_frule(np.std, tangents, *args)
-
-
-@rrule.register(np.nanvar)
-@positional_cotangents
-def _nanvar_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
-    return _var_family_rrule(
-        np.nanvar, a, axis, dtype, ddof, keepdims, where, correction, True, False
-    )
-
-
-@frule.register(np.nanvar)
-def _nanvar_frule(
-    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
-):
-    args = (a, axis, dtype, ddof, keepdims, where, correction, True, False)
-    return _var_family_frule(np.nanvar, tangents, *args)
-
-
-@rrule.register(np.nanstd)
-@positional_cotangents
-def _nanstd_rrule(a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None):
-    return _var_family_rrule(
-        np.nanstd, a, axis, dtype, ddof, keepdims, where, correction, True, True
-    )
-
-
-@frule.register(np.nanstd)
-def _nanstd_frule(
-    tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
-):
-    args = (a, axis, dtype, ddof, keepdims, where, correction, True, True)
-    return _var_family_frule(np.nanstd, tangents, *args)
+_register_spread(np.var, False, False, also=(np.ndarray.var,))
+_register_spread(np.std, False, True, also=(np.ndarray.std,))
+_register_spread(np.nanvar, True, False)
+_register_spread(np.nanstd, True, True)
 
 
 # ---- average --------------------------------------------------------------------------------

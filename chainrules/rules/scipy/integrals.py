@@ -6,7 +6,8 @@ their honest infinities (``expi'(0) = inf``); removable ones are exact: ``Si'(0)
 derivatives come from their power series, where the closed forms cancel).
 
 ``zeta(x, q)`` has derivative ``-x zeta(x + 1, q)`` in ``q``; its derivative in the exponent
-``x`` is summed by Euler-Maclaurin (``zeta_ds``, real or complex ``x``, thunked). ``expn(n, x)``
+``x`` is summed by Euler-Maclaurin (``zeta_ds``, real or complex ``x``, thunked), in
+operations an engine records, so zeta is differentiated twice in ``x`` as well. ``expn(n, x)``
 takes an integer ``n`` without tangent. ``scipy.special`` computes on NumPy arrays only.
 
 >>> import scipy.special as sc
@@ -25,15 +26,18 @@ import numpy as np
 import scipy.special as sc
 import scipy.special._ufuncs as scipy_ufuncs
 
-from ...core.define import scalar_rule
+from ...core.define import ignore_derivatives, scalar_rule
+from ...core.namespace import array_namespace
 from .parametric import parametric_rule
 
-__all__ = ["hurwitz_zeta", "zeta_ds"]
+__all__ = ["hurwitz_zeta", "riemann_zeta", "zeta_ds"]
 
-# scipy.special.zeta(x, q) is a Python wrapper, converting its input to NumPy, around this
-# ufunc. Rules on the ufunc itself let engines, whose arrays dispatch ufuncs, differentiate
-# through zeta and polygamma again. It is private to SciPy, hence the fallback.
+# scipy.special.zeta(x, q) is a Python wrapper, converting its input to NumPy, around these
+# ufuncs. Rules on the ufuncs themselves let engines, whose arrays dispatch ufuncs,
+# differentiate through zeta and polygamma again. They are private to SciPy, hence the
+# fallbacks.
 hurwitz_zeta: Any = getattr(scipy_ufuncs, "_zeta", None)
+riemann_zeta: Any = getattr(scipy_ufuncs, "_riemann_zeta", None)
 
 
 def _where_zero(x: Any, at_zero: Any, f: Any) -> Any:
@@ -96,15 +100,19 @@ def _hurwitz_zeta_ds(s: Any, q: Any) -> Any:
     """d/ds zeta(s, q) by Euler-Maclaurin summation, for q > 0 and s != 1 (also complex).
 
     N terms summed directly, N >= |s| + 12, then the integral and ten Bernoulli corrections,
-    each differentiated in s exactly; the remainder is below 1e-16 relatively.
+    each differentiated in s exactly; the remainder is below 1e-16 relatively. Written in
+    operations an engine records, so it is differentiated again (zeta's second derivative).
     """
-    s, q = np.broadcast_arrays(np.asarray(s), np.asarray(q, dtype=float))
-    n = 12 + int(np.ceil(np.max(np.abs(s), initial=0.0)))
-    total = 0.0 * s
+    xp = array_namespace(s, q)
+    q = q + 0.0  # integer q would make (q + k) ** -s an integer power
+    # N only sets where the direct sum ends (piecewise constant in s): a Python int from the
+    # plain values.
+    n = 12 + int(np.ceil(np.max(np.abs(np.asarray(ignore_derivatives(s))), initial=0.0)))
+    total = 0.0 * s + 0.0 * q
     for k in range(n):
-        total = total - np.log(q + k) * (q + k) ** -s
+        total = total - xp.log(q + k) * (q + k) ** -s
     a = q + n
-    log_a = np.log(a)
+    log_a = xp.log(a)
     total = total + a ** (1 - s) * (-log_a / (s - 1) - 1 / (s - 1) ** 2) - log_a * a**-s / 2
     rising, d_rising = s, 1.0 + 0.0 * s  # s (s+1) ... (s+2j-2) and its derivative in s
     power = a ** (-s - 1)
@@ -114,7 +122,7 @@ def _hurwitz_zeta_ds(s: Any, q: Any) -> Any:
         d_rising = d_rising * u * v + rising * (u + v)
         rising = rising * u * v
         power = power / (a * a)
-    return np.where(q > 0, total, np.nan)
+    return xp.where(q > 0, total, np.nan)
 
 
 def zeta_ds(s: Any, q: Any = None) -> Any:
@@ -131,21 +139,23 @@ def zeta_ds(s: Any, q: Any = None) -> Any:
     """
     if q is not None:
         return _hurwitz_zeta_ds(s, q)
-    s = np.asarray(s)
-    left = np.real(s) < -1.0
-    direct = _hurwitz_zeta_ds(np.where(left, 2.0, s), 1.0)
+    xp = array_namespace(s)
+    s = xp.asarray(s)
+    # Which points are reflected is decided on the plain values, so that it is Python logic.
+    left = np.real(np.asarray(ignore_derivatives(s))) < -1.0
+    direct = _hurwitz_zeta_ds(xp.where(left, 2.0, s), 1.0)
     if not np.any(left):
         return direct[()] if direct.ndim == 0 else direct
-    r = np.where(left, s, -1.0)  # reflected points only; a safe value elsewhere
+    r = xp.where(left, s, -1.0)  # reflected points only; a safe value elsewhere
     chi = 2.0**r * np.pi ** (r - 1) * sc.gamma(1 - r)
-    sin, cos = np.sin(np.pi * r / 2), np.cos(np.pi * r / 2)
-    zeta_1mr = sc.zeta(1 - r)
+    sin, cos = xp.sin(np.pi * r / 2), xp.cos(np.pi * r / 2)
+    zeta_1mr = sc.zeta(1 - r) if hurwitz_zeta is None else hurwitz_zeta(1 - r, 1.0)
     reflected = chi * (
         sin * zeta_1mr * (np.log(2 * np.pi) - sc.digamma(1 - r))
         + np.pi / 2 * cos * zeta_1mr
         - sin * _hurwitz_zeta_ds(1 - r, 1.0)
     )
-    out = np.where(left, reflected, direct)
+    out = xp.where(left, reflected, direct)
     return out[()] if out.ndim == 0 else out
 
 
@@ -192,11 +202,16 @@ parametric_rule(
     lambda x, *rest: zeta_ds(x, rest[0] if len(rest) > 1 else None),
     _zeta_dq,
     costly=(0,),
+    traceable=(0,),
     keywords=("q",),
     required=1,
 )
 if hurwitz_zeta is not None:
-    parametric_rule(hurwitz_zeta, lambda x, q, y: zeta_ds(x, q), _zeta_dq, costly=(0,))
+    parametric_rule(
+        hurwitz_zeta, lambda x, q, y: zeta_ds(x, q), _zeta_dq, costly=(0,), traceable=(0,)
+    )
+if riemann_zeta is not None:
+    parametric_rule(riemann_zeta, lambda x, y: zeta_ds(x), costly=(0,), traceable=(0,))
 
 # zetac(x) = zeta(x) - 1, accurate for large x
-parametric_rule(sc.zetac, lambda x, y: zeta_ds(x), costly=(0,))
+parametric_rule(sc.zetac, lambda x, y: zeta_ds(x), costly=(0,), traceable=(0,))

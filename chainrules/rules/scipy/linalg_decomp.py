@@ -235,18 +235,34 @@ def _eigh(a: Any, lower: bool, eigvals_only: bool, by_index: Any, by_value: Any,
             subset_by_value=by_value,
             driver=driver,
         )
-    if by_value is not None:
-        raise ValueError("scipy.linalg.eigh(subset_by_value=...) takes NumPy arrays only")
     w, v = array_namespace(a).linalg.eigh(a, UPLO="L" if lower else "U")
+    if by_value is not None:
+        by_index = _window(w, by_value)
     if by_index is not None:
         first, last = by_index
         w, v = w[..., first : last + 1], v[..., :, first : last + 1]
     return w if eigvals_only else (w, v)
 
 
+def _window(w: Any, by_value: Any) -> tuple[int, int]:
+    """``subset_by_index`` of the eigenvalues ``w`` in SciPy's window ``(low, high]``, the same
+    for every matrix of a stack (comparisons give plain booleans, even on tracked values)."""
+    low, high = by_value
+    inside = np.reshape((w > low) & (w <= high), (-1, w.shape[-1]))
+    if not np.all(inside == inside[:1]) or not np.any(inside):
+        raise ValueError(
+            "scipy.linalg.eigh(subset_by_value=...) on arrays other than NumPy's needs the "
+            "same, non-empty selection for every matrix"
+        )
+    selected = np.flatnonzero(inside[0])
+    return int(selected[0]), int(selected[-1])
+
+
 def _selected(w_all: Any, w: Any) -> int:
     """Where the selected (consecutive, ascending) eigenvalues start among all of them."""
-    return int(np.argmin(np.abs(np.asarray(w_all) - np.asarray(w)[..., :1])))
+    xp = array_namespace(w_all, w)
+    nearest = xp.argmin(xp.abs(w_all - w[..., :1]), axis=-1)
+    return int(xp.reshape(nearest, (-1,))[0])
 
 
 @rrule.register(sla.eigh)
@@ -387,10 +403,24 @@ def _inv_frule(tangents, a, *, check_finite=True, assume_a=None, lower=False):
     return y, -xp.matmul(xp.matmul(y, _seen(da, kind, lower, False)), y)
 
 
+def _pinv(a: Any, atol: Any, rtol: Any, return_rank: bool) -> Any:
+    """``scipy.linalg.pinv``; other array types than NumPy's use their namespace's ``pinv``
+    (and ``matrix_rank``) with SciPy's default cutoff, which an engine records."""
+    if type(a) is np.ndarray:
+        return sla.pinv(a, atol=atol, rtol=rtol, return_rank=return_rank, check_finite=False)
+    if atol:
+        raise ValueError("scipy.linalg.pinv(atol=...) takes NumPy arrays only")
+    xp = array_namespace(a)
+    if rtol is None:
+        rtol = max(a.shape[-2:]) * np.finfo(a.dtype).eps
+    p = xp.linalg.pinv(a, rtol=rtol)
+    return (p, xp.linalg.matrix_rank(a, rtol=rtol)) if return_rank else p
+
+
 @rrule.register(sla.pinv)
 def _pinv_rrule(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     project_a = ProjectTo(a)
-    result = sla.pinv(a, atol=atol, rtol=rtol, return_rank=return_rank, check_finite=False)
+    result = _pinv(a, atol, rtol, return_rank)
     p = result[0] if return_rank else result
 
     def pinv_pullback(dy):
@@ -404,7 +434,7 @@ def _pinv_rrule(a, *, atol=None, rtol=None, return_rank=False, check_finite=True
 
 @frule.register(sla.pinv)
 def _pinv_frule(tangents, a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
-    result = sla.pinv(a, atol=atol, rtol=rtol, return_rank=return_rank, check_finite=False)
+    result = _pinv(a, atol, rtol, return_rank)
     p = result[0] if return_rank else result
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):

@@ -19,7 +19,10 @@ The real Schur form is covered where it is triangular (real eigenvalues); its 2x
 complex pairs have no rule (use ``output='complex'``). ``sort`` is not supported. The phases
 of the Schur vectors are a gauge: losses are assumed not to depend on them.
 
-These rules call SciPy's solvers, so they take NumPy arrays only.
+These rules call SciPy's solvers, so they take NumPy arrays only. Second derivative: not
+available, because the solves (Bartels-Stewart through a Schur decomposition) and the Schur
+decomposition itself are SciPy's compiled routines, which an engine's tracked values cannot
+pass through.
 
 >>> import numpy as np
 >>> import scipy.linalg

@@ -10,7 +10,10 @@ matrix splits it into its leading square block (as above) and the rest: ``L_2 = 
 triangle and ``U``; ``lu_solve`` differentiates the solve with ``a = P L U`` (or its
 transpose or adjoint, ``trans``) through both factors. Pivot indices have no tangent.
 
-These rules call SciPy's LAPACK wrappers, so they take NumPy arrays only.
+NumPy arrays go to SciPy's LAPACK wrappers. Other array types (an engine's tracked values,
+differentiating a pullback again) are factorized by Gaussian elimination with the same
+partial pivoting, written in array-API operations, and ``lu_solve`` solves with their
+namespace's ``linalg.solve``; both are recorded by an engine.
 
 >>> import numpy as np
 >>> import scipy.linalg
@@ -28,12 +31,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
 from ..numpy.arguments import positional_cotangents
 from ..numpy.matrix_algebra import (
+    is_complex,
     mH,
     mT,
     output_fields,
@@ -44,10 +49,11 @@ from ..numpy.matrix_algebra import (
 __all__ = ["lu_pullback_of", "lu_pushforward_of"]
 
 
-def _unpack(lu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _unpack(lu: Any) -> tuple[Any, Any]:
+    xp = array_namespace(lu)
     k = min(lu.shape[-2:])
-    low = np.tril(lu[..., :, :k], k=-1) + np.eye(lu.shape[-2], k, dtype=lu.dtype)
-    return low, np.triu(lu[..., :k, :])
+    low = xp.tril(lu[..., :, :k], k=-1) + xp.eye(lu.shape[-2], k, dtype=lu.dtype)
+    return low, xp.triu(lu[..., :k, :])
 
 
 def _rows_of_pivots(piv: np.ndarray, m: int) -> np.ndarray:
@@ -62,59 +68,102 @@ def _rows_of_pivots(piv: np.ndarray, m: int) -> np.ndarray:
 
 
 def _rows_take(x: Any, rows: np.ndarray) -> Any:
-    return np.take_along_axis(x, rows[..., :, None], axis=-2)
+    xp = array_namespace(x)
+    return xp.take_along_axis(x, xp.asarray(rows[..., :, None]), axis=-2)
 
 
 def _rows_put(g: Any, rows: np.ndarray) -> Any:
     """The adjoint of ``_rows_take``: ``out[rows] = g``."""
-    return np.take_along_axis(g, np.argsort(rows, axis=-1)[..., :, None], axis=-2)
+    return _rows_take(g, np.argsort(rows, axis=-1))
 
 
 def _square_pullback(low: Any, up: Any, g_low: Any, g_up: Any) -> Any:
-    middle = np.tril(np.matmul(mH(low), g_low), k=-1) + np.triu(np.matmul(g_up, mH(up)))
+    xp = array_namespace(low, up, g_low, g_up)
+    middle = xp.tril(xp.matmul(mH(low), g_low), k=-1) + xp.triu(xp.matmul(g_up, mH(up)))
     left = solve_triangular(low, middle, lower=True, adjoint=True)
     return solve_triangular_right(left, up, lower=False, adjoint=True)
 
 
 def lu_pullback_of(low: Any, up: Any, g_low: Any, g_up: Any) -> Any:
     """The cotangent of ``a_p = low up`` (any shape) from those of its factors."""
+    xp = array_namespace(low, up)
     m, n = low.shape[-2], up.shape[-1]
-    g_low = np.zeros_like(low) if isinstance(g_low, AbstractZero) else g_low
-    g_up = np.zeros_like(up) if isinstance(g_up, AbstractZero) else g_up
+    g_low = xp.zeros_like(low) if isinstance(g_low, AbstractZero) else g_low
+    g_up = xp.zeros_like(up) if isinstance(g_up, AbstractZero) else g_up
     if m == n:
         return _square_pullback(low, up, g_low, g_up)
     if m > n:
         low_1, low_2 = low[..., :n, :], low[..., n:, :]
         g_2 = solve_triangular_right(g_low[..., n:, :], up, lower=False, adjoint=True)
-        g_up = g_up - np.matmul(mH(low_2), g_2)
-        return np.concatenate((_square_pullback(low_1, up, g_low[..., :n, :], g_up), g_2), axis=-2)
+        g_up = g_up - xp.matmul(mH(low_2), g_2)
+        return xp.concat((_square_pullback(low_1, up, g_low[..., :n, :], g_up), g_2), axis=-2)
     up_1, up_2 = up[..., :, :m], up[..., :, m:]
     g_2 = solve_triangular(low, g_up[..., :, m:], lower=True, adjoint=True)
-    g_low = g_low - np.matmul(g_2, mH(up_2))
-    return np.concatenate((_square_pullback(low, up_1, g_low, g_up[..., :, :m]), g_2), axis=-1)
+    g_low = g_low - xp.matmul(g_2, mH(up_2))
+    return xp.concat((_square_pullback(low, up_1, g_low, g_up[..., :, :m]), g_2), axis=-1)
 
 
 def lu_pushforward_of(low: Any, up: Any, da: Any) -> tuple[Any, Any]:
     """The tangents of ``low`` and ``up`` along the tangent ``da`` of ``a_p = low up``."""
+    xp = array_namespace(low, up, da)
     m, n = low.shape[-2], up.shape[-1]
     k = min(m, n)
     low_1, up_1, da_1 = low[..., :k, :], up[..., :, :k], da[..., :k, :k]
     x = solve_triangular_right(solve_triangular(low_1, da_1, lower=True), up_1, lower=False)
-    d_low_1 = np.matmul(low_1, np.tril(x, k=-1))
-    d_up_1 = np.matmul(np.triu(x), up_1)
+    d_low_1 = xp.matmul(low_1, xp.tril(x, k=-1))
+    d_up_1 = xp.matmul(xp.triu(x), up_1)
     if m > n:
-        rest = da[..., n:, :] - np.matmul(low[..., n:, :], d_up_1)
+        rest = da[..., n:, :] - xp.matmul(low[..., n:, :], d_up_1)
         d_low_2 = solve_triangular_right(rest, up, lower=False)
-        return np.concatenate((d_low_1, d_low_2), axis=-2), d_up_1
+        return xp.concat((d_low_1, d_low_2), axis=-2), d_up_1
     if m < n:
-        rest = da[..., :, m:] - np.matmul(d_low_1, up[..., :, m:])
+        rest = da[..., :, m:] - xp.matmul(d_low_1, up[..., :, m:])
         d_up_2 = solve_triangular(low, rest, lower=True)
-        return d_low_1, np.concatenate((d_up_1, d_up_2), axis=-1)
+        return d_low_1, xp.concat((d_up_1, d_up_2), axis=-1)
     return d_low_1, d_up_1
 
 
+def _eliminate(a: Any) -> tuple[Any, np.ndarray]:
+    """``lu_factor(a)`` for arrays other than NumPy's, in operations an engine records.
+
+    Gaussian elimination with LAPACK's partial pivoting (the first entry of largest
+    ``|re| + |im|`` in the column), one column at a time, for stacks too. The pivots depend
+    on comparisons only, so they are plain integers; the factors are built by gathers and
+    concatenation, never written in place, so the result differentiates again.
+    """
+    xp = array_namespace(a)
+    m, n = a.shape[-2:]
+    batch = tuple(a.shape[:-2])
+    piv = np.zeros((*batch, min(m, n)), dtype=np.int32)
+    work = a
+    for j in range(min(m, n)):
+        column = work[..., j:, j]
+        size = (
+            xp.abs(xp.real(column)) + xp.abs(xp.imag(column)) if is_complex(a) else xp.abs(column)
+        )
+        chosen = j + np.asarray(xp.argmax(size, axis=-1))
+        piv[..., j] = chosen
+        order = np.broadcast_to(np.arange(m), (*batch, m)).copy()
+        order[..., j] = chosen
+        np.put_along_axis(order, chosen[..., None], j, axis=-1)
+        work = xp.take_along_axis(work, xp.asarray(order[..., :, None]), axis=-2)
+        multipliers = work[..., j + 1 :, j : j + 1] / work[..., j : j + 1, j : j + 1]
+        trailing = work[..., j + 1 :, j + 1 :] - multipliers * work[..., j : j + 1, j + 1 :]
+        lower = xp.concat((work[..., j + 1 :, :j], multipliers, trailing), axis=-1)
+        work = xp.concat((work[..., : j + 1, :], lower), axis=-2)
+    return work, piv
+
+
+def _lu_factor(a: Any) -> tuple[Any, Any]:
+    """``scipy.linalg.lu_factor(a)``: LAPACK for NumPy arrays, ``_eliminate`` otherwise."""
+    if type(a) is np.ndarray:
+        return sla.lu_factor(a, check_finite=False)  # a tuple, or a list for stacks
+    return _eliminate(a)
+
+
 def _pack(d_low: Any, d_up: Any) -> Any:
-    return np.tril(d_low, k=-1) + d_up
+    xp = array_namespace(d_low, d_up)
+    return xp.tril(d_low, k=-1) + d_up
 
 
 # ---- lu_factor ----------------------------------------------------------------------------
@@ -122,8 +171,9 @@ def _pack(d_low: Any, d_up: Any) -> Any:
 
 @rrule.register(sla.lu_factor)
 def _lu_factor_rrule(a, *, check_finite=True):
+    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    result = sla.lu_factor(a, check_finite=False)  # a tuple, or a list for stacks
+    result = _lu_factor(a)
     lu, piv = result
     low, up = _unpack(lu)
     rows = _rows_of_pivots(piv, a.shape[-2])
@@ -132,7 +182,7 @@ def _lu_factor_rrule(a, *, check_finite=True):
         g_lu, _ = output_fields(dy, ("lu", "piv"))
         if isinstance(g_lu, AbstractZero):
             return NO_TANGENT, project_a(g_lu)
-        g_p = lu_pullback_of(low, up, np.tril(g_lu, k=-1), np.triu(g_lu))
+        g_p = lu_pullback_of(low, up, xp.tril(g_lu, k=-1), xp.triu(g_lu))
         return NO_TANGENT, project_a(_rows_take(g_p, rows))
 
     return result, lu_factor_pullback
@@ -140,7 +190,7 @@ def _lu_factor_rrule(a, *, check_finite=True):
 
 @frule.register(sla.lu_factor)
 def _lu_factor_frule(tangents, a, *, check_finite=True):
-    result = sla.lu_factor(a, check_finite=False)
+    result = _lu_factor(a)
     lu, piv = result
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
@@ -155,7 +205,18 @@ def _lu_factor_frule(tangents, a, *, check_finite=True):
 
 
 def _lu_solve(lu_and_piv: tuple, b: Any, trans: int, adjoint: bool = False) -> Any:
-    """``op(a)^{-1} b``, or ``op(a)^{-H} b`` with ``adjoint``."""
+    """``op(a)^{-1} b``, or ``op(a)^{-H} b`` with ``adjoint``.
+
+    NumPy inputs reuse the factors through LAPACK (``lu_solve``); other array types (an
+    engine's tracked values) solve with ``op(a)``, rebuilt from the factors, through their
+    namespace's ``linalg.solve``, which an engine records.
+    """
+    lu, piv = lu_and_piv
+    if not (type(lu) is np.ndarray and type(b) is np.ndarray):
+        xp = array_namespace(lu, b)
+        low, up = _unpack(lu)
+        a = _op_back(_rows_take(xp.matmul(low, up), _rows_of_pivots(piv, lu.shape[-2])), trans)
+        return xp.linalg.solve(mH(a) if adjoint else a, b)
     if adjoint:
         if trans == 1:  # (a^T)^{-H} b = conj(a^{-1} conj(b))
             return np.conj(sla.lu_solve(lu_and_piv, np.conj(b), check_finite=False))
@@ -172,6 +233,7 @@ def _op_back(g: Any, trans: int) -> Any:
 def _lu_solve_rrule(lu_and_piv, b, trans=0, *, check_finite=True):
     trans = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
     lu, piv = lu_and_piv
+    xp = array_namespace(lu, b)
     project_pair, project_b = ProjectTo(lu_and_piv), ProjectTo(b)
     vector = b.ndim == 1
     x = _lu_solve(lu_and_piv, b[..., None] if vector else b, trans)
@@ -183,9 +245,9 @@ def _lu_solve_rrule(lu_and_piv, b, trans=0, *, check_finite=True):
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_pair(dy), project_b(dy)
         db = _lu_solve(lu_and_piv, dy[..., None] if vector else dy, trans, adjoint=True)
-        g_a = _op_back(-np.matmul(db, mH(x)), trans)
+        g_a = _op_back(-xp.matmul(db, mH(x)), trans)
         g_p = _rows_put(g_a, rows)  # a = (L U)[rows]: the cotangent of L U
-        g_lu = np.tril(np.matmul(g_p, mH(up)), k=-1) + np.triu(np.matmul(mH(low), g_p))
+        g_lu = xp.tril(xp.matmul(g_p, mH(up)), k=-1) + xp.triu(xp.matmul(mH(low), g_p))
         g_pair = project_pair((g_lu, NO_TANGENT))
         return NO_TANGENT, g_pair, project_b(db[..., 0] if vector else db)
 
@@ -196,6 +258,7 @@ def _lu_solve_rrule(lu_and_piv, b, trans=0, *, check_finite=True):
 def _lu_solve_frule(tangents, lu_and_piv, b, trans=0, *, check_finite=True):
     trans = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
     lu, piv = lu_and_piv
+    xp = array_namespace(lu, b)
     vector = b.ndim == 1
     x = _lu_solve(lu_and_piv, b[..., None] if vector else b, trans)
     d_pair, db = unthunk(tangents[1]), unthunk(tangents[2])
@@ -206,12 +269,12 @@ def _lu_solve_frule(tangents, lu_and_piv, b, trans=0, *, check_finite=True):
     if not isinstance(d_lu, AbstractZero):
         low, up = _unpack(lu)
         rows = _rows_of_pivots(piv, lu.shape[-2])
-        d_p = np.matmul(np.tril(d_lu, k=-1), up) + np.matmul(low, np.triu(d_lu))
-        rhs = rhs - np.matmul(_op_back(_rows_take(d_p, rows), trans), x)
+        d_p = xp.matmul(xp.tril(d_lu, k=-1), up) + xp.matmul(low, xp.triu(d_lu))
+        rhs = rhs - xp.matmul(_op_back(_rows_take(d_p, rows), trans), x)
     y = x[..., 0] if vector else x
     if isinstance(rhs, AbstractZero):
         return y, rhs
-    dx = _lu_solve(lu_and_piv, np.broadcast_to(rhs, x.shape), trans)
+    dx = _lu_solve(lu_and_piv, xp.broadcast_to(rhs, x.shape), trans)
     return y, dx[..., 0] if vector else dx
 
 
@@ -220,7 +283,11 @@ def _lu_solve_frule(tangents, lu_and_piv, b, trans=0, *, check_finite=True):
 
 def _lu_outputs(a: np.ndarray, permute_l: bool, p_indices: bool) -> tuple[tuple, Any, Any, Any]:
     """``lu``'s result, built from one factorization, with ``rows``, ``L`` and ``U``."""
-    rows, low, up = sla.lu(a, check_finite=False, p_indices=True)
+    if type(a) is np.ndarray:
+        rows, low, up = sla.lu(a, check_finite=False, p_indices=True)
+    else:
+        lu, piv = _eliminate(a)
+        rows, (low, up) = _rows_of_pivots(piv, a.shape[-2]), _unpack(lu)
     if permute_l:
         return (_rows_take(low, rows), up), rows, low, up
     p = rows if p_indices else np.eye(a.shape[-2], dtype=np.zeros((), a.dtype).real.dtype)[rows]

@@ -16,7 +16,9 @@ differentiated by the block trick one level up: ``L(A, E)`` is a block of ``expm
 ``X = [[A, E], [0, A]]``, so its derivative is a block of ``L_exp(X, dX)``.
 ``fractional_matrix_power(A, t)`` also has a tangent in ``t``: ``A^t logm(A)``.
 
-These rules call SciPy's matrix functions, so they take NumPy arrays only.
+These rules call SciPy's matrix functions, so they take NumPy arrays only. Second derivative:
+not available, because the values and the Fréchet derivatives come from SciPy's compiled
+matrix functions, which an engine's tracked values cannot pass through.
 
 >>> import numpy as np
 >>> import scipy.linalg

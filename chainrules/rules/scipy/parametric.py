@@ -17,8 +17,9 @@ may be
 Cotangents of the arguments listed in ``costly`` (those computed by quadrature or series) are
 returned as ``Thunk``\\s, so an engine that needs only the derivative in ``x`` never pays for
 the others. They are computed on NumPy values only: when a pullback runs on an engine's
-tracked arrays (second derivatives), they are ``NotImplementedTangent``. Partials are
-holomorphic derivatives: a complex pullback is ``conj(partial) * dy``.
+tracked arrays (second derivatives), they are ``NotImplementedTangent``, unless the argument
+is also listed in ``traceable`` (a series written in operations that an engine records).
+Partials are holomorphic derivatives: a complex pullback is ``conj(partial) * dy``.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -86,13 +87,15 @@ def parametric_rule(
     f: Any,
     *partials: Any,
     costly: Sequence[int] = (),
+    traceable: Sequence[int] = (),
     keywords: Sequence[str] = (),
     required: int | None = None,
     forward: Callable | None = None,
 ) -> None:
     """Register the rrule and frule of an elementwise ``f`` from its partials (see module doc).
 
-    ``costly`` holds the positions of arguments whose cotangents are thunked. When
+    ``costly`` holds the positions of arguments whose cotangents are thunked; those also in
+    ``traceable`` are computed on an engine's tracked arrays too. When
     ``required`` is given, the trailing arguments after the first ``required`` are optional;
     partials are called with the arguments given. ``keywords`` names the optional trailing
     parameters that may also be passed by keyword: partials see them as positional arguments,
@@ -103,6 +106,7 @@ def parametric_rule(
     arity = len(partials)
     fewest = arity if required is None else required
     costly_set = frozenset(costly)
+    numpy_only_set = costly_set - frozenset(traceable)
     evaluate = f if forward is None else forward
 
     def parametric_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
@@ -121,7 +125,7 @@ def parametric_rule(
         memo: dict[Any, Any] = {}
 
         def cotangent(i: int, dy: Any) -> Any:
-            if i in costly_set and array_namespace(*args, dy) is not np:
+            if i in numpy_only_set and array_namespace(*args, dy) is not np:
                 return numpy_only(name, i)
             d = _evaluate(partials[i], memo, (*args, *extra, y))
             if isinstance(d, NotImplementedTangent):
@@ -162,7 +166,7 @@ def parametric_rule(
                 if is_zero(dx):
                     continue
                 return y, partial
-            if i in costly_set and array_namespace(*args, dx) is not np:
+            if i in numpy_only_set and array_namespace(*args, dx) is not np:
                 d: Any = numpy_only(name, i)
             else:
                 d = _evaluate(partial, memo, (*args, *extra, y))

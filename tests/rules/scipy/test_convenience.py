@@ -44,7 +44,7 @@ def test_frule_convenience(case):
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
 def test_scalar_convenience(row):
-    test_scalar(row.f, midpoint(row))
+    test_scalar(row.f, midpoint(row), check_second_order=row.second_order)
 
 
 @pytest.mark.parametrize("z", [np.array([0.3, 1.5, 4.0]), np.array([0.3 + 0.5j, -1.0 + 2.0j])])

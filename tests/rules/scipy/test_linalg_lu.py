@@ -7,6 +7,7 @@ from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
 
 import chainrules as cr
+from chainrules.rules.scipy.linalg_lu import _eliminate
 
 # Pivots change where two candidate rows tie, which large trial steps can reach.
 SMALL_STEPS = central_fdm(5, 1)
@@ -70,3 +71,14 @@ def test_lu_outputs_match_scipy():
         result, _ = cr.rrule(scipy.linalg.lu, a, **kwargs)
         for got, expected in zip(result, scipy.linalg.lu(a, **kwargs), strict=True):
             np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("shape", LU_SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_traceable_elimination_matches_lapack(shape, dtype):
+    """The factorization used for other array types pivots as LAPACK does."""
+    a = sample(shape, dtype, 3)
+    lu, piv = _eliminate(a)
+    expected_lu, expected_piv = scipy.linalg.lu_factor(a)
+    np.testing.assert_array_equal(piv, expected_piv)
+    np.testing.assert_allclose(lu, expected_lu, rtol=1e-12, atol=1e-14)
