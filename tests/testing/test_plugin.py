@@ -81,9 +81,7 @@ def test_sin():
     result.stdout.fnmatch_lines(["chainrules: a fresh seed per test call*"])
     document = json.loads(record.read_text())
     assert document["seed"] is None
-    assert document["results"] == [
-        {"function": "numpy.sin", "kind": "rrule", "second_order": True}
-    ]
+    assert document["results"] == [{"function": "numpy.sin", "kind": "rrule", "second_order": True}]
 
 
 def test_the_plugin_does_not_import_finite_differences():

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from chainrules_testing.tolerances import ROUNDING_FACTOR, tolerance_for, working_dtype
+from chainrules_testing.tolerances import (
+    FD_ERROR_FACTOR,
+    ROUNDING_FACTOR,
+    tolerance_for,
+    working_dtype,
+)
 
 TABLE = [
     # values                                              dtype      rtol
@@ -33,7 +38,9 @@ def test_allowed_error_adds_every_term():
     tol = tolerance_for(1.0, atol=1e-12)
     eps = np.finfo(np.float64).eps
     allowed = tol.allowed(2.0, -3.0, magnitude=10.0, fd_error=1e-9)
-    assert allowed == pytest.approx(1e-12 + 3e-7 + ROUNDING_FACTOR * eps * 10.0 + 1e-9)
+    assert allowed == pytest.approx(
+        1e-12 + 3e-7 + ROUNDING_FACTOR * eps * 10.0 + FD_ERROR_FACTOR * 1e-9
+    )
 
 
 def test_a_relative_error_of_1e_6_is_outside_the_float64_tolerance():

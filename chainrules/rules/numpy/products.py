@@ -96,44 +96,52 @@ def _pair(project_a: Any, project_b: Any, da: Callable[[], Any], db: Callable[[]
     return NO_TANGENT, thunk_of(project_a, da), thunk_of(project_b, db)
 
 
+def _bilinear_pullback(name: str, x1: Any, x2: Any, parts: Callable[[Any], tuple]) -> Any:
+    """The pullback of a product of ``x1`` and ``x2``, named ``{name}_pullback``.
+
+    ``parts(dy)`` gives the bodies of the two cotangents for a nonzero ``dy``; each becomes a
+    projected thunk (see ``_pair``). A zero ``dy`` gives zero cotangents. Call it in the forward
+    pass, so that the projectors are built there.
+    """
+    project_1, project_2 = projector(x1), projector(x2)
+
+    def bilinear_pullback(dy: Any) -> tuple[Any, ...]:
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_1(dy), project_2(dy)
+        return _pair(project_1, project_2, *parts(dy))
+
+    bilinear_pullback.__name__ = bilinear_pullback.__qualname__ = f"{name}_pullback"
+    return bilinear_pullback
+
+
 # ---- matmul ---------------------------------------------------------------------------------
 
 
 def _matmul_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
-    y = xp.matmul(x1, x2)
-    project_1, project_2 = projector(x1), projector(x2)
     n1, n2 = len(shape_of(x1)), len(shape_of(x2))
 
-    def matmul_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_1(dy), project_2(dy)
+    def matmul_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         a, b = conj(xp, x1), conj(xp, x2)
         if n1 == 1 and n2 == 1:
-            return _pair(project_1, project_2, lambda: dy * b, lambda: a * dy)
+            return lambda: dy * b, lambda: a * dy
         if n1 == 1:
-            return _pair(
-                project_1,
-                project_2,
+            return (
                 lambda: xp.matmul(b, dy[..., None])[..., 0],
                 lambda: a[:, None] * dy[..., None, :],
             )
         if n2 == 1:
-            return _pair(
-                project_1,
-                project_2,
+            return (
                 lambda: dy[..., :, None] * b,
                 lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
             )
-        return _pair(
-            project_1,
-            project_2,
+        return (
             lambda: xp.matmul(dy, xp.matrix_transpose(b)),
             lambda: xp.matmul(xp.matrix_transpose(a), dy),
         )
 
-    return y, matmul_pullback
+    return xp.matmul(x1, x2), _bilinear_pullback("matmul", x1, x2, matmul_parts)
 
 
 _register_bilinear(np.matmul, _matmul_rrule, also=(np.ndarray.__matmul__,))
@@ -144,65 +152,42 @@ _register_bilinear(np.matmul, _matmul_rrule, also=(np.ndarray.__matmul__,))
 
 def _matvec_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
-    y = np.matvec(x1, x2)
-    project_1, project_2 = projector(x1), projector(x2)
 
-    def matvec_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_1(dy), project_2(dy)
+    def matvec_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         a, v = conj(xp, x1), conj(xp, x2)
-        return _pair(
-            project_1,
-            project_2,
+        return (
             lambda: dy[..., :, None] * v[..., None, :],
             lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
         )
 
-    return y, matvec_pullback
+    return np.matvec(x1, x2), _bilinear_pullback("matvec", x1, x2, matvec_parts)
 
 
 def _vecmat_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
-    y = np.vecmat(x1, x2)
-    project_1, project_2 = projector(x1), projector(x2)
 
-    def vecmat_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_1(dy), project_2(dy)
+    def vecmat_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         # vecmat conjugates its vector: y = conj(v) @ A.
-        return _pair(
-            project_1,
-            project_2,
+        return (
             lambda: xp.matmul(x2, conj(xp, dy)[..., None])[..., 0],
             lambda: x1[..., :, None] * dy[..., None, :],
         )
 
-    return y, vecmat_pullback
+    return np.vecmat(x1, x2), _bilinear_pullback("vecmat", x1, x2, vecmat_parts)
 
 
 def _vecdot_rrule(x1: Any, x2: Any, *, axis: int = -1) -> Any:
     xp = array_namespace(x1, x2)
     y = np.vecdot(x1, x2, axis=axis)
-    project_1, project_2 = projector(x1), projector(x2)
     ndim = max(len(shape_of(x1)), len(shape_of(x2)))
     axis = normalize_axis(axis, ndim)
 
-    def vecdot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_1(dy), project_2(dy)
+    def vecdot_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         # vecdot conjugates its first factor: y = sum(conj(x1) * x2).
         spread = xp.expand_dims(dy, axis=axis)
-        return _pair(
-            project_1,
-            project_2,
-            lambda: x2 * conj(xp, spread),
-            lambda: x1 * spread,
-        )
+        return lambda: x2 * conj(xp, spread), lambda: x1 * spread
 
-    return y, vecdot_pullback
+    return y, _bilinear_pullback("vecdot", x1, x2, vecdot_parts)
 
 
 def _vecdot_frule(tangents: tuple, x1: Any, x2: Any, *, axis: int = -1) -> Any:
@@ -314,45 +299,31 @@ _register_contraction(np.inner, _inner_axes)
 
 def _vdot_rrule(a: Any, b: Any) -> Any:
     xp = array_namespace(a, b)
-    y = np.vdot(a, b)
-    project_a, project_b = projector(a), projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
 
-    def vdot_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy), project_b(dy)
+    def vdot_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         # vdot conjugates its first factor: y = sum(conj(a) * b).
-        return _pair(
-            project_a,
-            project_b,
+        return (
             lambda: xp.reshape(b * conj(xp, dy), a_shape),
             lambda: xp.reshape(a * dy, b_shape),
         )
 
-    return y, vdot_pullback
+    return np.vdot(a, b), _bilinear_pullback("vdot", a, b, vdot_parts)
 
 
 def _outer_rrule(a: Any, b: Any) -> Any:
     xp = array_namespace(a, b)
-    y = np.outer(a, b)
-    project_a, project_b = projector(a), projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
 
-    def outer_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy), project_b(dy)
+    def outer_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         a_flat = xp.reshape(conj(xp, a), (-1,))
         b_flat = xp.reshape(conj(xp, b), (-1,))
-        return _pair(
-            project_a,
-            project_b,
+        return (
             lambda: xp.reshape(xp.matmul(dy, b_flat), a_shape),
             lambda: xp.reshape(xp.matmul(a_flat, dy), b_shape),
         )
 
-    return y, outer_pullback
+    return np.outer(a, b), _bilinear_pullback("outer", a, b, outer_parts)
 
 
 _register_bilinear(np.vdot, _vdot_rrule)
@@ -363,8 +334,6 @@ _register_bilinear(np.outer, _outer_rrule)
 
 def _kron_rrule(a: Any, b: Any) -> Any:
     xp = array_namespace(a, b)
-    y = np.kron(a, b)
-    project_a, project_b = projector(a), projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
     ndim = max(len(a_shape), len(b_shape))
     a_full = (1,) * (ndim - len(a_shape)) + a_shape
@@ -372,16 +341,11 @@ def _kron_rrule(a: Any, b: Any) -> Any:
     interleaved = tuple(n for pair in zip(a_full, b_full, strict=True) for n in pair)
     a_axes, b_axes = list(range(0, 2 * ndim, 2)), list(range(1, 2 * ndim, 2))
 
-    def kron_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy), project_b(dy)
+    def kron_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         blocks = xp.reshape(dy, interleaved)  # axes (a0, b0, a1, b1, ...)
         a_c = xp.reshape(conj(xp, a), a_full)
         b_c = xp.reshape(conj(xp, b), b_full)
-        return _pair(
-            project_a,
-            project_b,
+        return (
             lambda: xp.reshape(
                 xp.tensordot(blocks, b_c, axes=(b_axes, list(range(ndim)))), a_shape
             ),
@@ -390,7 +354,7 @@ def _kron_rrule(a: Any, b: Any) -> Any:
             ),
         )
 
-    return y, kron_pullback
+    return np.kron(a, b), _bilinear_pullback("kron", a, b, kron_parts)
 
 
 _register_bilinear(np.kron, _kron_rrule)

@@ -245,15 +245,15 @@ def _eigh(a: Any, lower: bool, eigvals_only: bool, by_index: Any, by_value: Any,
 
 
 def _window(w: Any, by_value: Any) -> tuple[int, int]:
-    """``subset_by_index`` of the eigenvalues ``w`` in SciPy's window ``(low, high]``, the same
-    for every matrix of a stack (comparisons give plain booleans, even on tracked values)."""
+    """``subset_by_index`` for SciPy's window ``(low, high]`` of the eigenvalues ``w``.
+
+    Comparisons give plain booleans, even on tracked values; the window must select the
+    same, non-empty range in every matrix of a stack.
+    """
     low, high = by_value
     inside = np.reshape((w > low) & (w <= high), (-1, w.shape[-1]))
     if not np.all(inside == inside[:1]) or not np.any(inside):
-        raise ValueError(
-            "scipy.linalg.eigh(subset_by_value=...) on arrays other than NumPy's needs the "
-            "same, non-empty selection for every matrix"
-        )
+        raise ValueError("scipy.linalg.eigh(subset_by_value=...): uneven or empty selection")
     selected = np.flatnonzero(inside[0])
     return int(selected[0]), int(selected[-1])
 
