@@ -124,6 +124,7 @@ def _no_rule(kind: str, f: Any) -> Any:
 
 
 def _vjp_maker(f: Callable, own: Any) -> Callable:
+    has_own = own is not None
     own = own or _no_rule("VJP", f)
 
     def chainrules_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
@@ -131,7 +132,12 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
             # Differentiating a gradient: the pullback runs as a primitive of its own.
             if not _rule_applies(rrule, f, args, kwargs):
                 return own(argnums, ans, args, kwargs)
-            return _host_vjp(HostFunction(f, kwargs, argnums, _n_outputs(ans)), args)
+            host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
+            pullback_of = host.pullback_function(len(args))
+            plan = _derivative_plan(pullback_of, args, _cotangent_sample(ans), has_own)
+            if plan is None:
+                return own(argnums, ans, args, kwargs)
+            return _host_vjp(host, args if plan else _raw(args))
         try:
             found = rrule(f, *args, **kwargs)
         except RuleKeywordError:
@@ -143,6 +149,10 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
         def chainrules_vjp(g: Any) -> tuple:
             if _boxed(g):
                 host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
+                pullback_of = host.pullback_function(len(args))
+                gs = tuple(_raw(g)) if host.n_outputs else (_raw(g),)
+                if _derivative_plan(pullback_of, args, gs, has_own, of_args=False) is None:
+                    return own(argnums, ans, args, kwargs)(g)
                 return _host_vjp(host, args)(g)
             cotangents = pullback(_conj(g))
             return tuple(_conj(_dense(cotangents[1 + i], args[i])) for i in argnums)
@@ -153,6 +163,7 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
 
 
 def _jvp_maker(f: Callable, own: Any) -> Callable:
+    has_own = own is not None
     own = own or _no_rule("JVP", f)
 
     def chainrules_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
@@ -160,7 +171,11 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
             if not _rule_applies(frule, f, args, kwargs):
                 return own(argnums, gs, ans, args, kwargs)
             host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
-            return _host_primitive(host.jvp_function(len(args)))(*args, *gs)
+            jvp_of = host.jvp_function(len(args))
+            plan = _derivative_plan(jvp_of, args, _raw(tuple(gs)), has_own, _boxed(args))
+            if plan is None:
+                return own(argnums, gs, ans, args, kwargs)
+            return _host_primitive(jvp_of)(*(args if plan else _raw(args)), *gs)
         tangents: list[Any] = [ZERO_TANGENT] * len(args)
         for i, g in zip(argnums, gs, strict=True):
             tangents[i] = g
@@ -185,6 +200,97 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
 # not reach. So when a rule would see boxes (autograd differentiating a derivative), the
 # pullback or the frule is called as a primitive on raw values, whose own derivatives come
 # from the reverse and forward engines in the same way, to every order.
+
+
+_plans: dict[tuple, Any] = {}  # see _derivative_plan; keyed by function and argument layout
+
+
+def _derivative_plan(
+    derivative: HostFunction, args: tuple, extra: tuple, has_own: bool, of_args: bool = True
+) -> bool | None:
+    """How to differentiate ``derivative(*args, *extra)`` (a pullback or frule as a function).
+
+    The reverse engine traces it once, with the boxed ``args`` tracked (``extra``, the
+    cotangents or tangents, when ``of_args`` is false). The answer: ``True`` when its result depends on
+    ``args``; ``False`` when it does not (a linear function's pullback reads only shapes, and
+    then gets raw ``args``, so no box of autograd's outer levels is captured by its result);
+    ``None`` when the rule cannot run on tracked values and autograd's own rule takes over.
+    Without a rule of autograd's own, that case raises ``NotImplementedError`` naming the
+    function. Answers are kept per function and layout of the arguments.
+    """
+    from ..engines import NoRuleError, TrackingError, reverse
+    from ..engines.tracked import Tracked
+
+    raw = _raw(tuple(args))
+    values = (*raw, *extra)
+    # Every boxed argument, active or not: autograd differentiates the derivative in each.
+    boxed = [i for i, a in enumerate(args) if _boxed(a)]
+    positions = boxed if of_args else list(range(len(raw), len(values)))
+    key = (derivative.__name__, derivative.active, tuple(positions), _layout(values))
+    if key not in _plans:
+        holds_tracked = []
+
+        def probe(*tracked: Any) -> Any:
+            full = list(values)
+            for i, v in zip(positions, tracked, strict=True):
+                full[i] = v
+            out = derivative(*full)
+            holds_tracked.append(any(isinstance(v, Tracked) for v in _leaves(out)))
+            return out
+
+        try:
+            reverse.vjp(probe, *(values[i] for i in positions))
+            _plans[key] = holds_tracked[0]
+        except (TrackingError, NoRuleError) as error:
+            _plans[key] = error
+    plan = _plans[key]
+    if not isinstance(plan, Exception):
+        return plan
+    if has_own:
+        return None
+    raise NotImplementedError(
+        f"{derivative.__name__} cannot be differentiated: the rule runs SciPy or other "
+        f"compiled code that the engine's tracked values cannot pass through ({plan}), and "
+        f"autograd has no rule of its own to use instead"
+    ) from plan
+
+
+def _layout(values: tuple) -> tuple:
+    """What a derivative's traceability can depend on: types, shapes, dtypes, lengths."""
+    return tuple(
+        (
+            type(v).__name__,
+            np.shape(v) if hasattr(v, "shape") else None,
+            str(getattr(v, "dtype", "")),
+        )
+        if not isinstance(v, tuple | list)
+        else _layout(tuple(v))
+        for v in values
+    )
+
+
+def _leaves(x: Any) -> list:
+    if isinstance(x, tuple | list):
+        return [leaf for v in x for leaf in _leaves(v)]
+    return [x]
+
+
+def _raw(x: Any) -> Any:
+    """``x`` without autograd's boxes, at every level of nesting."""
+    from autograd.tracer import getval, isbox
+
+    while isbox(x):
+        x = getval(x)
+    if isinstance(x, tuple | list) and not hasattr(x, "_fields"):
+        return type(x)(map(_raw, x))
+    return x
+
+
+def _cotangent_sample(ans: Any) -> tuple:
+    """Cotangents of ``ans`` to trace a pullback with: one array per output."""
+    raw = _raw(ans)
+    outputs = raw if isinstance(raw, tuple | list) else (raw,)
+    return tuple(np.ones(np.shape(v), np.result_type(v)) for v in outputs)
 
 
 def _rule_applies(table: Any, f: Callable, args: tuple, kwargs: dict) -> bool:

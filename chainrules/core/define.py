@@ -29,7 +29,13 @@ from .registry import _Method, frule, function_name, mark_non_differentiable, rr
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
 
-__all__ = ["ignore_derivatives", "non_differentiable", "scalar_rule", "scalar_rule_like"]
+__all__ = [
+    "constant",
+    "ignore_derivatives",
+    "non_differentiable",
+    "scalar_rule",
+    "scalar_rule_like",
+]
 
 Partial = Callable[..., Any] | None
 _UFUNC_KEYWORDS = ("dtype", "casting", "order", "subok")
@@ -39,8 +45,8 @@ def scalar_rule(f: Any, *partials: Any, keywords: tuple[str, ...] | None = None)
     """Register the frule and the rrule of an elementwise function from its partials.
 
     ``partials`` holds one entry per input: a function ``(x1, ..., xn, y) -> df/dxi`` of the
-    inputs and the output, or ``None`` for an input without a tangent (an integer exponent,
-    say). For a function with several outputs, pass one tuple of such entries per output; ``y``
+    inputs and the output, ``constant(c)`` for a partial that is the number ``c`` everywhere,
+    or ``None`` for an input without a tangent (an integer exponent, say). For a function with several outputs, pass one tuple of such entries per output; ``y``
     is then the tuple of outputs, and an output of integer dtype (``frexp``'s exponent) has no
     tangent.
 
@@ -142,8 +148,53 @@ def _conj(p: Any) -> Any:
 _REAL_SCALARS = (float, np.float64, np.float32)
 
 
+class constant:  # noqa: N801 -- reads as a value in a scalar_rule row
+    """A partial derivative that is the number ``value`` at every input: ``constant(1.0)``.
+
+    Called like any partial, it gives ``value``. ``scalar_rule`` recognises the partials 1 and
+    -1: their pullbacks pass the cotangent through (negated after projection), with the same
+    result as multiplying by the partial, and no pass over the cotangent for the product.
+
+    >>> constant(-1.0)(2.0, 3.0, -1.0), constant(-1.0)
+    (-1.0, constant(-1.0))
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, *args: Any) -> Any:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"constant({self.value!r})"
+
+
+def _unit_sign(partial: Partial) -> int:
+    """1 or -1 for the partials ``constant(1)`` and ``constant(-1)``, 0 for any other."""
+    if isinstance(partial, constant) and isinstance(partial.value, int | float):
+        if partial.value == 1:
+            return 1
+        if partial.value == -1:
+            return -1
+    return 0
+
+
+def _unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
+    """``project(sign * dy)`` for ``sign`` 1 or -1, without a product over ``dy``.
+
+    Negating after projection is exact (rounding is symmetric), and un-broadcasting first
+    makes the negation cheap; projecting again keeps the primal's type (NumPy negates a 0-d
+    array into a scalar).
+    """
+    dx = project(dy)
+    return dx if sign > 0 else project(-dx)
+
+
 def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     """The common case, kept lean: one input, one output."""
+    sign = _unit_sign(partial)
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(x, **kwargs)
@@ -157,6 +208,8 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
                 dy = dy.unthunk()
             if isinstance(dy, AbstractZero):
                 return NO_TANGENT, project(dy)
+            if sign:
+                return NO_TANGENT, _unit_cotangent(sign, project, dy)
             d = partial(x, y)
             return NO_TANGENT, project((_conj(d) if conj else d) * dy)
 
@@ -169,6 +222,8 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
     if not multi and len(rows[0]) == 1 and rows[0][0] is not None:
         return _unary_rrule(f, rows[0][0])
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
+    # Only a single output's unit partial passes its cotangent through whole.
+    signs = [0 if multi else _unit_sign(p) for p in rows[0]]
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(*args, **kwargs)
@@ -182,6 +237,9 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
             for i, project in enumerate(projectors):
                 if project is None or isinstance(project, _ProjectNoTangent):
                     grads.append(NO_TANGENT)
+                    continue
+                if signs[i] and not isinstance(dy, AbstractZero):
+                    grads.append(_unit_cotangent(signs[i], project, dy))
                     continue
                 total: Any = ZERO_TANGENT
                 for r, dy_r in zip(rows, outputs, strict=True):
@@ -228,7 +286,11 @@ def _scalar_frule(
                 dx = unthunk(dx)
                 if partial is None or isinstance(dx, AbstractZero) or dx is None:
                     continue
-                total = total + partial(*args, y) * dx
+                sign = _unit_sign(partial)
+                if sign:
+                    total = total + (dx if sign > 0 else -dx)
+                else:
+                    total = total + partial(*args, y) * dx
             dys.append(_fit_to(total, y_r))
         return y, (Tangent(tuple, *dys) if multi else dys[0])
 

@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from ...core.define import _is_complex, scalar_rule
+from ...core.define import _is_complex, constant, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -44,8 +44,9 @@ _LN2 = math.log(2.0)
 
 # ---- sums and products ----------------------------------------------------------------------
 
-scalar_rule(np.add, lambda x1, x2, y: 1.0, lambda x1, x2, y: 1.0)
-scalar_rule(np.subtract, lambda x1, x2, y: 1.0, lambda x1, x2, y: -1.0)
+# Constant partials are marked, so that the pullbacks pass the cotangent through.
+scalar_rule(np.add, constant(1.0), constant(1.0))
+scalar_rule(np.subtract, constant(1.0), constant(-1.0))
 scalar_rule(np.multiply, lambda x1, x2, y: x2, lambda x1, x2, y: x1)
 # Through the namespace's divide: for Python floats 1 / 0 is inf, as for arrays, not an error.
 scalar_rule(
@@ -94,18 +95,18 @@ scalar_rule(np.float_power, power_base_partial, power_exponent_partial)
 scalar_rule(np.floor_divide, lambda x1, x2, y: ZERO_TANGENT, lambda x1, x2, y: ZERO_TANGENT)
 scalar_rule(
     np.remainder,
-    lambda x1, x2, y: 1.0,
+    constant(1.0),
     lambda x1, x2, y: -array_namespace(x1, x2).floor_divide(x1, x2),
 )
 scalar_rule(
     np.fmod,
-    lambda x1, x2, y: 1.0,
+    constant(1.0),
     lambda x1, x2, y: -array_namespace(x1, x2).trunc(x1 / x2),
 )
 scalar_rule(
     np.divmod,
     (lambda x1, x2, y: ZERO_TANGENT, lambda x1, x2, y: ZERO_TANGENT),
-    (lambda x1, x2, y: 1.0, lambda x1, x2, y: -y[0]),
+    (constant(1.0), lambda x1, x2, y: -y[0]),
 )
 
 # ---- selection: maximum, minimum, fmax, fmin ------------------------------------------------
@@ -191,7 +192,7 @@ scalar_rule(
     lambda x1, x2, y: array_namespace(x1).where(x1 == 0, 1.0, 0.0),
 )
 # nextafter(x1, x2) is x1 moved by one unit in the last place: the identity in x1.
-scalar_rule(np.nextafter, lambda x1, x2, y: 1.0, lambda x1, x2, y: ZERO_TANGENT)
+scalar_rule(np.nextafter, constant(1.0), lambda x1, x2, y: ZERO_TANGENT)
 
 
 # ---- clip -----------------------------------------------------------------------------------

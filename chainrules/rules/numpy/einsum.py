@@ -4,7 +4,9 @@
 output's cotangent with the other operands, conjugated, onto operand ``k``'s indices; an index
 that only operand ``k`` carries (summed within it) spreads the cotangent along that axis, and an
 index repeated within operand ``k`` (a diagonal) puts it back on the diagonal. ``...`` is
-spelled out as letters first. The interleaved form ``einsum(op, sublist, ...)`` has no rule.
+spelled out as letters first. The interleaved form ``einsum(op0, sublist0, op1, sublist1, ...,
+[sublist_out])`` is rewritten as a subscripts string (labels 0-25 as ``A-Z``, 26-51 as ``a-z``,
+as NumPy reads them) and takes the same rule; its sublists get ``NoTangent()``.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -105,9 +107,51 @@ def _einsum_cotangent(
     return g
 
 
+def _sublist_labels(sublist: Any) -> str:
+    """A sublist of ints (and ``Ellipsis``) as subscript letters, in NumPy's own labelling."""
+    letters = []
+    for label in sublist:
+        if label is Ellipsis:
+            letters.append("...")
+        elif 0 <= int(label) < 26:
+            letters.append(chr(ord("A") + int(label)))
+        elif 26 <= int(label) < 52:
+            letters.append(chr(ord("a") + int(label) - 26))
+        else:
+            raise ValueError(f"einsum: sublist label {label} is not in range(52)")
+    return "".join(letters)
+
+
+def _interleaved_subscripts(args: tuple) -> str:
+    """The subscripts string of ``einsum(op0, sublist0, op1, sublist1, ..., [sublist_out])``.
+
+    >>> _interleaved_subscripts((None, [0, 1], None, [1, Ellipsis], [0, Ellipsis]))
+    'AB,B...->A...'
+    """
+    inputs = ",".join(_sublist_labels(s) for s in args[1::2])
+    if len(args) % 2:
+        return inputs + "->" + _sublist_labels(args[-1])
+    return inputs
+
+
 def _einsum_rrule(subscripts: Any, *operands: Any, optimize: Any = False) -> Any:
-    if not isinstance(subscripts, str):
-        return None  # the interleaved (operand, sublist) form: no rule
+    if isinstance(subscripts, str):
+        return _subscripts_rrule(subscripts, *operands, optimize=optimize)
+    args = (subscripts, *operands)
+    count = len(args) // 2
+    y, pullback = _subscripts_rrule(
+        _interleaved_subscripts(args), *args[0::2][:count], optimize=optimize
+    )
+
+    def einsum_interleaved_pullback(dy: Any) -> tuple[Any, ...]:
+        cotangents = [NO_TANGENT] * (1 + len(args))
+        cotangents[1 : 2 * count : 2] = pullback(dy)[2:]
+        return tuple(cotangents)
+
+    return y, einsum_interleaved_pullback
+
+
+def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
     xp = array_namespace(*operands)
     y = np.einsum(subscripts, *operands, optimize=optimize)
     projects = [projector(op) for op in operands]
@@ -138,7 +182,10 @@ def _einsum_rrule(subscripts: Any, *operands: Any, optimize: Any = False) -> Any
 
 def _einsum_frule(tangents: tuple, subscripts: Any, *operands: Any, optimize: Any = False):
     if not isinstance(subscripts, str):
-        return None
+        args = (subscripts, *operands)
+        count = len(args) // 2
+        subscripts, operands = _interleaved_subscripts(args), args[0::2][:count]
+        tangents = (tangents[0], NO_TANGENT, *tuple(tangents[1::2])[:count])
 
     def product(*factors: Any) -> Any:
         return np.einsum(subscripts, *factors, optimize=optimize)

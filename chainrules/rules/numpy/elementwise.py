@@ -367,3 +367,49 @@ def _nan_to_num_frule(tangents, x, *, copy=True, nan=0.0, posinf=None, neginf=No
     if isinstance(dx, AbstractZero) or dx is None:
         return y, ProjectTo(y)(ZERO_TANGENT)
     return y, ProjectTo(y)(_finite_parts_tangent(xp, x, dx))
+
+
+# ---- array methods and attributes -----------------------------------------------------------
+# x.real and x.imag (keyed by their descriptors, as shape.py keys x.T) have the rules of np.real
+# and np.imag; x.clip has np.clip's, whose bounds likewise get no tangent.
+
+rrule.register(np.ndarray.real)(_real_rrule)
+frule.register(np.ndarray.real)(_real_frule)
+rrule.register(np.ndarray.imag)(_imag_rrule)
+frule.register(np.ndarray.imag)(_imag_frule)
+
+
+@rrule.register(np.ndarray.clip)
+def _clip_method_rrule(a, *bounds, min=None, max=None):
+    return rrule(np.clip, a, *bounds, min=min, max=max)
+
+
+@frule.register(np.ndarray.clip)
+def _clip_method_frule(tangents, a, *bounds, min=None, max=None):
+    return frule(tangents, np.clip, a, *bounds, min=min, max=max)
+
+
+# ---- real_if_close --------------------------------------------------------------------------
+# When the imaginary parts are negligible the result is np.real(x), with its rule; otherwise x
+# is returned unchanged and the rule is the identity.
+
+
+@rrule.register(np.real_if_close)
+def _real_if_close_rrule(a, *tol_arg, tol=100):
+    y = np.real_if_close(a, *tol_arg) if tol_arg else np.real_if_close(a, tol=tol)
+    project_a = ProjectTo(a)
+    no_tangents = (NO_TANGENT,) * len(tol_arg)
+
+    def real_if_close_pullback(dy):
+        return NO_TANGENT, project_a(unthunk(dy)), *no_tangents
+
+    return y, real_if_close_pullback
+
+
+@frule.register(np.real_if_close)
+def _real_if_close_frule(tangents, a, *tol_arg, tol=100):
+    y = np.real_if_close(a, *tol_arg) if tol_arg else np.real_if_close(a, tol=tol)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero) or da is None:
+        return y, ProjectTo(y)(ZERO_TANGENT)
+    return y, ProjectTo(y)(da)

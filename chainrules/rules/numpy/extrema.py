@@ -39,35 +39,65 @@ __all__: list[str] = []
 class _Selection:
     """Which elements a max/min picked (``mask``), and how many per slice (``count``, >= 1).
 
+    Built from the input ``x`` and the result ``y`` when first asked for, so that a forward
+    pass whose pullback never runs makes no pass over ``x`` beyond the reduction itself.
     ``nan_selected``: whether NaN elements are selected where the result is NaN (max and min
     propagate NaN; nanmax and nanmin never select it).
     """
 
-    __slots__ = ("count", "mask")
+    __slots__ = ("_count", "_mask", "axes", "keepdims", "nan_selected", "where", "x", "y")
 
     def __init__(self, x, y, axes: tuple[int, ...], keepdims: bool, where, nan_selected: bool):
-        xp = array_namespace(x)
-        x = xp.asarray(x)
+        self.x, self.y, self.axes, self.keepdims = x, y, axes, keepdims
+        self.where, self.nan_selected = where, nan_selected
+        self._mask = self._count = None
+
+    @property
+    def mask(self):
+        if self._mask is None:
+            self._select()
+        return self._mask
+
+    @property
+    def count(self):
+        if self._count is None:
+            self._select()
+        return self._count
+
+    def _select(self) -> None:
+        xp = array_namespace(self.x)
+        x = xp.asarray(self.x)
         shape = shape_of(x)
-        y_full = expand_reduced(y, shape, axes, keepdims)
-        mask = x == y_full
-        if nan_selected:
-            mask = mask | (xp.isnan(x) & xp.isnan(y_full))
-        if where is not None:
-            mask = mask & where
-        self.mask = mask
-        count = xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
-        self.count = xp.maximum(count, 1)
+        mask = x == expand_reduced(self.y, shape, self.axes, self.keepdims)
+        if self.nan_selected:
+            # A propagated NaN makes its slice's result NaN, so a NaN element is selected
+            # exactly where it could be (``where`` below removes those outside the reduction).
+            mask = mask | xp.isnan(x)
+        if self.where is not None:
+            mask = mask & self.where
+        self._mask = mask
+        self._count = xp.maximum(_count_selected(mask, self.axes), 1)
 
     def pullback(self, dy: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool):
         xp = array_namespace(dy)
-        share = expand_reduced(dy, self.count.shape, axes, keepdims) / self.count
+        count = self.count
+        share = expand_reduced(dy, count.shape, axes, keepdims) / count
         return xp.where(self.mask, xp.broadcast_to(share, shape), 0)
 
     def pushforward(self, dx: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
         xp = array_namespace(dx)
         picked = xp.sum(xp.where(self.mask, dx, 0), axis=axes, keepdims=True) / self.count
         return picked if keepdims else xp.squeeze(picked, axis=axes)
+
+
+def _count_selected(mask: Any, axes: tuple[int, ...]) -> Any:
+    """How many elements of each reduced slice ``mask`` selects, with the reduced axes kept."""
+    xp = array_namespace(mask)
+    shape = shape_of(mask)
+    if len(axes) == len(shape) and hasattr(xp, "count_nonzero"):
+        # Counting a whole array is one fast pass; counting along axes is not.
+        return xp.reshape(xp.asarray(xp.count_nonzero(mask)), (1,) * len(shape))
+    return xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
 
 
 def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:

@@ -368,32 +368,53 @@ def _cross_axes(
     return (axisa, axisb, axisc) if axis is None else (axis, axis, axis)
 
 
+def _vector_length(x: Any, axis: int) -> int | None:
+    shape = shape_of(x)
+    return shape[axis] if shape and -len(shape) <= axis < len(shape) else None
+
+
+def _three_components(xp: Any, v: Any, axis: int) -> Any:
+    """``v`` with its vector axis last and, for a two-component vector, a zero third component."""
+    v = np.moveaxis(v, axis, -1)
+    if v.shape[-1] == 2:
+        v = xp.concat([v, xp.zeros_like(v[..., :1])], axis=-1)
+    return v
+
+
 def _cross_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
     axisa, axisb, axisc = _cross_axes(*args, **kwargs)
     rest = (NO_TANGENT,) * len(args)
-    a_shape, b_shape = shape_of(a), shape_of(b)
-    if not a_shape or not b_shape or a_shape[axisa] != 3 or b_shape[axisb] != 3:
-        return None  # two-component vectors (deprecated by NumPy): no rule
+    n_a, n_b = _vector_length(a, axisa), _vector_length(b, axisb)
+    if n_a not in (2, 3) or n_b not in (2, 3):
+        return None  # NumPy raises for these
     y = np.cross(a, b, axisa, axisb, axisc)
     project_a, project_b = projector(a), projector(b)
+    a_shape, b_shape = shape_of(a), shape_of(b)
     # The vector axis as counted from the end, so that it survives broadcasting.
     back_a = normalize_axis(axisa, len(a_shape)) - len(a_shape)
     back_b = normalize_axis(axisb, len(b_shape)) - len(b_shape)
+    # Two two-component vectors give only the third component, without a vector axis.
+    scalar = n_a == 2 and n_b == 2
 
     def cross_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy), project_b(dy), *rest
         xp = array_namespace(dy, a, b)
-        g = np.moveaxis(dy, axisc, -1)
-        a_c = conj(xp, np.moveaxis(a, axisa, -1))
-        b_c = conj(xp, np.moveaxis(b, axisb, -1))
+        if scalar:
+            dy = xp.asarray(dy)
+            zero = xp.zeros_like(dy)
+            g = xp.stack([zero, zero, dy], axis=-1)
+        else:
+            g = np.moveaxis(dy, axisc, -1)
+        a_c = conj(xp, _three_components(xp, a, axisa))
+        b_c = conj(xp, _three_components(xp, b, axisb))
         return (
             *_pair(
                 project_a,
                 project_b,
-                lambda: np.moveaxis(np.cross(b_c, g), -1, back_a),
-                lambda: np.moveaxis(np.cross(g, a_c), -1, back_b),
+                lambda: np.moveaxis(np.cross(b_c, g)[..., :n_a], -1, back_a),
+                lambda: np.moveaxis(np.cross(g, a_c)[..., :n_b], -1, back_b),
             ),
             *rest,
         )
@@ -401,12 +422,25 @@ def _cross_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
     return y, cross_pullback
 
 
+def _cross_of_three(a: Any, b: Any, *, axisa: int, axisb: int, axisc: int) -> Any:
+    """``np.cross`` with two-component vectors read as three-component ones (no deprecation)."""
+    xp = array_namespace(a, b)
+    scalar = _vector_length(a, axisa) == 2 and _vector_length(b, axisb) == 2
+    a3, b3 = _three_components(xp, a, axisa), _three_components(xp, b, axisb)
+    y = np.cross(a3, b3)
+    return y[..., 2] if scalar else np.moveaxis(y, -1, axisc)
+
+
 def _cross_frule(tangents: tuple, a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
     axisa, axisb, axisc = _cross_axes(*args, **kwargs)
-    a_shape, b_shape = shape_of(a), shape_of(b)
-    if not a_shape or not b_shape or a_shape[axisa] != 3 or b_shape[axisb] != 3:
+    n_a, n_b = _vector_length(a, axisa), _vector_length(b, axisb)
+    if n_a not in (2, 3) or n_b not in (2, 3):
         return None
-    return multilinear_frule(np.cross, tangents, a, b, axisa=axisa, axisb=axisb, axisc=axisc)
+    y = np.cross(a, b, axisa, axisb, axisc)
+    _, dy = multilinear_frule(
+        _cross_of_three, tangents, a, b, axisa=axisa, axisb=axisb, axisc=axisc
+    )
+    return y, dy
 
 
 register_rules(np.cross, _cross_rrule, _cross_frule, keywords=("axisa", "axisb", "axisc", "axis"))

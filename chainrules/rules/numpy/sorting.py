@@ -9,7 +9,9 @@ arrangement of the partitioned output.
 
 ``unique`` (the values; with ``return_index``/``return_inverse``/``return_counts`` the integer
 outputs have no tangent) gives each unique value's cotangent to the elements equal to it, shared
-equally among them, as the reductions share ties.
+equally among them, as the reductions share ties. ``unique_values``, ``unique_counts``,
+``unique_inverse`` and ``unique_all`` do the same for their ``values``; their counts, indices and
+inverse indices are integers, with ``NoTangent()``.
 
 ``ndarray.sort`` and ``ndarray.partition`` sort in place and return None: a rule cannot describe
 a mutation of its argument, so they have none. Use ``np.sort``; an engine that meets the methods
@@ -35,6 +37,7 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
 from .arguments import positional_cotangents
 from .axes import is_zero, normalize_axis, shape_of
+from .linear_maps import register_rules
 
 __all__ = ["inverse_permutation"]
 
@@ -321,3 +324,61 @@ def _unique_values_rrule(x):
 def _unique_values_frule(tangents, x):
     y, dy = _unique_frule(tangents, x, equal_nan=False)
     return (y, dy) if _unique_values_match(x, y) else None
+
+
+# ---- unique_counts, unique_inverse, unique_all: the values and integer companions -----------
+
+
+def _values_cotangent(dy: Any) -> Any:
+    """The cotangent of the ``values`` field of a unique_* result (a namedtuple)."""
+    dy = unthunk(dy)
+    if is_zero(dy):
+        return dy
+    if isinstance(dy, Tangent) and not dy.is_positional:
+        return unthunk(dy.backing.get("values", ZERO_TANGENT))
+    return unthunk(dy[0])
+
+
+def _sorted_as_unique(x: Any, values: Any) -> bool:
+    # NumPy leaves the order of these values unspecified; the rule holds while it is np.unique's.
+    return bool(np.array_equal(values, np.unique(x, equal_nan=False), equal_nan=True))
+
+
+def _register_unique_result(f: Any) -> None:
+    """Rules for ``f(x)``, a namedtuple of ``np.unique(x)``'s sorted values and integer arrays."""
+    name = f.__name__
+
+    @positional_cotangents
+    def unique_result_rrule(x):
+        y = f(x)
+        if not _sorted_as_unique(x, y.values):
+            return None
+        grouping = _Grouping(x, None, False)
+        project_x = ProjectTo(x)
+
+        def unique_result_pullback(dy):
+            dv = _values_cotangent(dy)
+            if is_zero(dv):
+                return NO_TANGENT, project_x(ZERO_TANGENT)
+            return NO_TANGENT, project_x(grouping.pullback(dv))
+
+        unique_result_pullback.__name__ = f"{name}_pullback"
+        unique_result_pullback.__qualname__ = unique_result_pullback.__name__
+        return y, unique_result_pullback
+
+    def unique_result_frule(tangents, x):
+        y = f(x)
+        if not _sorted_as_unique(x, y.values):
+            return None
+        dx = unthunk(tangents[1])
+        if is_zero(dx):
+            return y, ZERO_TANGENT
+        d_values = ProjectTo(y.values)(_Grouping(x, None, False).pushforward(dx))
+        others = {field: NO_TANGENT for field in y._fields if field != "values"}
+        return y, Tangent(type(y), values=d_values, **others)
+
+    register_rules(f, unique_result_rrule, unique_result_frule, name=name)
+
+
+for _f in (np.unique_counts, np.unique_inverse, np.unique_all):
+    _register_unique_result(_f)

@@ -9,14 +9,22 @@ Conventions:
   ``correction``), ``keepdims`` and ``where``; the NaN forms skip NaN elements, whose cotangent
   is zero. For complex data the variance is real and its cotangent is ``2 (x - mean) dy / (N -
   ddof)``.
+* ``mean=`` (NumPy 2) gives the centre, to spare its computation. It is a keyword, so it has
+  no tangent: ``var`` is differentiated as the mean square about that fixed centre, ``2 (x -
+  mean) dy / (N - ddof)``. Where ``mean`` is the data's mean, as NumPy expects, this is the
+  ordinary first derivative (the derivative in the centre vanishes there); second derivatives
+  differ by the centring term, so differentiate twice without ``mean=``.
 * ``std`` at zero variance: where every element of a slice equals the mean (and ``N - ddof`` is
   positive) the standard deviation is not differentiable (it behaves like ``|t|`` along every
   non-constant direction); its derivative there is taken as 0, the subgradient of least norm,
   never NaN.
 * ``average`` takes ``weights`` (the same shape as ``a``, or one-dimensional along ``axis``)
-  and differentiates with respect to both; ``returned=`` is not supported.
-* ``cov`` and ``corrcoef`` take ``y``, ``rowvar``, ``bias``, ``ddof`` and ``dtype``; frequency and
-  analytic weights are not supported. ``corrcoef`` clips its result to ``[-1, 1]`` as NumPy does;
+  and differentiates with respect to both. With ``returned=True`` the output is the pair
+  (average, sum of the weights); the sum's cotangent goes to the weights, and without weights
+  the sum is the count of elements, a constant.
+* ``cov`` and ``corrcoef`` take ``y``, ``rowvar``, ``bias``, ``ddof`` and ``dtype``; ``cov`` also
+  takes ``fweights`` (integer counts, without a tangent) and ``aweights``, differentiated
+  like the data when passed by position. ``corrcoef`` clips its result to ``[-1, 1]`` as NumPy does;
   the derivative is that of the unclipped quotient.
 
 >>> import numpy as np
@@ -35,10 +43,18 @@ import numpy as np
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
 from .arguments import given_options, positional_cotangents
-from .axes import count_reduced, expand_reduced, is_zero, normalize_axes, normalize_axis, shape_of
+from .axes import (
+    count_reduced,
+    expand_reduced,
+    is_zero,
+    normalize_axes,
+    normalize_axis,
+    reduced_shape,
+    shape_of,
+)
 from .linear_maps import register_rules
 
 __all__: list[str] = []
@@ -51,12 +67,13 @@ class _Spread:
     """What var and std need to differentiate: the centred data and the denominator ``N - ddof``.
 
     ``where`` is the mask of elements taking part (the caller's ``where``, and for the NaN
-    forms the elements that are not NaN), or None for all of them.
+    forms the elements that are not NaN), or None for all of them. ``mean``, when given, is
+    the centre (held fixed) in place of the data's mean.
     """
 
     __slots__ = ("axes", "centred", "denominator", "keepdims", "shape", "where")
 
-    def __init__(self, a, axis, dtype, ddof, keepdims, where):
+    def __init__(self, a, axis, dtype, ddof, keepdims, where, mean=None):
         xp = array_namespace(a)
         x = xp.asarray(a)
         if dtype is not None:
@@ -67,14 +84,14 @@ class _Spread:
         self.where = where
         if where is None:
             count: Any = count_reduced(self.shape, self.axes)
-            total = xp.sum(x, axis=self.axes, keepdims=True)
+            total = xp.sum(x, axis=self.axes, keepdims=True) if mean is None else None
         else:
             mask = xp.broadcast_to(xp.asarray(where), self.shape)
             count = xp.sum(xp.astype(mask, xp.int64), axis=self.axes, keepdims=True)
             total = xp.sum(xp.where(mask, x, 0), axis=self.axes, keepdims=True)
         # Empty slices give 0/0 here as in NumPy; their cotangent is masked to zero below.
         with np.errstate(invalid="ignore", divide="ignore"):
-            centred = x - total / xp.maximum(count, 1)
+            centred = x - (total / xp.maximum(count, 1) if mean is None else mean)
         self.centred = centred if where is None else xp.where(where, centred, 0)
         self.denominator = count - ddof
 
@@ -114,15 +131,19 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``: var, or std (``root``), or their NaN forms (``nan``)."""
     name = f.__name__
 
+    def evaluate(a, axis, dtype, ddof, keepdims, where=None, correction=None, mean=None):
+        ddof = ddof if correction is None else correction
+        options = given_options(dtype=dtype, keepdims=keepdims, where=where, mean=mean)
+        mask = _taking_part(a, where, nan)
+        spread = _Spread(a, axis, dtype, ddof, keepdims, mask, mean)
+        return f(a, axis, ddof=ddof, **options), mask, spread
+
     @positional_cotangents
     def spread_rrule(
-        a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
+        a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None, mean=None
     ):
-        ddof = ddof if correction is None else correction
-        y = f(a, axis, ddof=ddof, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+        y, mask, spread = evaluate(a, axis, dtype, ddof, keepdims, where, correction, mean)
         project_a = ProjectTo(a)
-        mask = _taking_part(a, where, nan)
-        spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
 
         def spread_pullback(dy):
             dy = unthunk(dy)
@@ -136,23 +157,19 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
         spread_pullback.__name__ = spread_pullback.__qualname__ = f"{name}_pullback"
         return y, spread_pullback
 
-    def spread_frule(
-        tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None
-    ):
-        ddof = ddof if correction is None else correction
-        y = f(a, axis, ddof=ddof, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+    def spread_frule(tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, **options):
+        y, mask, spread = evaluate(a, axis, dtype, ddof, keepdims, **options)
         da = unthunk(tangents[1])
         if is_zero(da):
             return y, ZERO_TANGENT
-        mask = _taking_part(a, where, nan)
-        spread = _Spread(a, axis, dtype, ddof, keepdims, mask)
         dvar = spread.var_pushforward(
             da if mask is None else array_namespace(da).where(mask, da, 0)
         )
         dy = dvar / (2 * _nonzero(y)) if root else dvar
         return y, ProjectTo(y)(dy)
 
-    register_rules(f, spread_rrule, spread_frule, name=name, also=also)
+    keywords = ("a", "axis", "dtype", "ddof", "keepdims", "where", "correction", "mean")
+    register_rules(f, spread_rrule, spread_frule, keywords=keywords, name=name, also=also)
 
 
 _register_spread(np.var, False, False, also=(np.ndarray.var,))
@@ -180,42 +197,65 @@ def _weights_layout(a: Any, weights: Any, axis: Any) -> tuple[Any, tuple[int, ..
     return array_namespace(weights).reshape(weights, layout), others
 
 
+def _returned_parts(dy: Any, returned: bool) -> tuple[Any, Any]:
+    """The cotangents of the average and, with ``returned=True``, of the sum of the weights."""
+    dy = unthunk(dy)
+    if not returned:
+        return dy, ZERO_TANGENT
+    if is_zero(dy):
+        return dy, dy
+    return unthunk(dy[0]), unthunk(dy[1])
+
+
 @rrule.register(np.average)
 @positional_cotangents
-def _average_rrule(a, axis=None, weights=None, *, keepdims=False):
-    y = np.average(a, axis, weights, **given_options(keepdims=keepdims))
+def _average_rrule(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    y = np.average(a, axis, weights, returned, **given_options(keepdims=keepdims))
     if weights is None:
+        # The sum of the weights is then the count of elements: a constant.
         _, mean_pullback = rrule(np.mean, a, axis, keepdims=keepdims)
-        return y, mean_pullback
+
+        def average_pullback(dy):
+            return mean_pullback(_returned_parts(dy, returned)[0])
+
+        return y, average_pullback
     shape = shape_of(a)
     axes = normalize_axes(axis, len(shape))
     project_a, project_w = ProjectTo(a), ProjectTo(weights)
     xp = array_namespace(a, weights)
     w, spread_axes = _weights_layout(a, weights, axis)
     total_weight = xp.sum(xp.broadcast_to(w, shape), axis=axes, keepdims=True)
-    y_kept = xp.reshape(xp.asarray(y), tuple(1 if i in axes else n for i, n in enumerate(shape)))
+    kept = reduced_shape(shape, axes)
+    y_kept = xp.reshape(xp.asarray(y[0] if returned else y), kept)
 
-    def average_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
+    def weighted_average_pullback(dy):
+        d_average, d_total = _returned_parts(dy, returned)
+        if is_zero(d_average) and is_zero(d_total):
             return NO_TANGENT, project_a(ZERO_TANGENT), NO_TANGENT, project_w(ZERO_TANGENT)
-        xp = array_namespace(a, weights, dy)
-        share = expand_reduced(dy, shape_of(total_weight), axes, keepdims) / xp.conj(total_weight)
-        da = xp.conj(w) * share
-        dw = xp.conj(a - y_kept) * share
+        xp = array_namespace(a, weights, d_average, d_total)
+        da: Any = ZERO_TANGENT
+        dw: Any = ZERO_TANGENT
+        if not is_zero(d_average):
+            share = expand_reduced(d_average, kept, axes, keepdims) / xp.conj(total_weight)
+            da = xp.conj(w) * share
+            dw = xp.conj(a - y_kept) * share
+        if not is_zero(d_total):
+            dw = dw + expand_reduced(d_total, shape, axes, keepdims)
         if spread_axes:
             dw = xp.reshape(xp.sum(dw, axis=spread_axes), shape_of(weights))
         # weights is the third positional parameter; axis, before it, has no tangent.
         return NO_TANGENT, project_a(da), NO_TANGENT, project_w(dw)
 
-    return y, average_pullback
+    return y, weighted_average_pullback
 
 
 @frule.register(np.average)
-def _average_frule(tangents, a, axis=None, weights=None, *, keepdims=False):
+def _average_frule(tangents, a, axis=None, weights=None, returned=False, *, keepdims=False):
+    y = np.average(a, axis, weights, returned, **given_options(keepdims=keepdims))
+    average = y[0] if returned else y
     if weights is None:
-        return frule(tangents[:2], np.mean, a, axis, keepdims=keepdims)
-    y = np.average(a, axis, weights, **given_options(keepdims=keepdims))
+        _, dy = frule(tangents[:2], np.mean, a, axis, keepdims=keepdims)
+        return y, Tangent(tuple, dy, ZERO_TANGENT) if returned else dy
     shape = shape_of(a)
     axes = normalize_axes(axis, len(shape))
     da = unthunk(tangents[1])
@@ -223,31 +263,43 @@ def _average_frule(tangents, a, axis=None, weights=None, *, keepdims=False):
     xp = array_namespace(a, weights)
     w, _ = _weights_layout(a, weights, axis)
     total_weight = xp.sum(xp.broadcast_to(w, shape), axis=axes, keepdims=True)
-    kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
     change: Any = ZERO_TANGENT
+    d_total: Any = ZERO_TANGENT
     if not is_zero(da):
         change = change + xp.sum(da * w, axis=axes, keepdims=True)
     if not is_zero(dw):
         dw, _ = _weights_layout(a, dw, axis)
-        change = change + xp.sum(
-            dw * (a - xp.reshape(xp.asarray(y), kept)), axis=axes, keepdims=True
+        centred = a - xp.reshape(xp.asarray(average), reduced_shape(shape, axes))
+        change = change + xp.sum(dw * centred, axis=axes, keepdims=True)
+        if returned:
+            d_total = xp.sum(xp.broadcast_to(dw, shape), axis=axes, keepdims=keepdims)
+            d_total = ProjectTo(y[1])(xp.broadcast_to(d_total, shape_of(y[1])))
+    d_average: Any = ZERO_TANGENT
+    if not is_zero(change):
+        d_average = change / total_weight
+        d_average = ProjectTo(average)(
+            d_average if keepdims else xp.reshape(d_average, shape_of(average))
         )
-    if is_zero(change):
-        return y, ZERO_TANGENT
-    dy = change / total_weight
-    return y, ProjectTo(y)(dy if keepdims else xp.reshape(dy, shape_of(y)))
+    return y, Tangent(tuple, d_average, d_total) if returned else d_average
 
 
 # ---- cov and corrcoef -----------------------------------------------------------------------
 
 
 class _Observations:
-    """The variables-by-observations matrix that cov builds from ``m`` and ``y``, centred."""
+    """The variables-by-observations matrix that cov builds from ``m`` and ``y``, centred.
 
-    __slots__ = ("centred", "factor", "parts", "xp")
+    With frequency weights ``f`` and analytic weights ``v``, observation ``k`` weighs ``w_k =
+    f_k v_k``: the centre is the weighted mean and ``C = Xc diag(w) Xc^H / factor``, with
+    NumPy's ``factor`` (``W - ddof``, or ``W - ddof sum(w v) / W`` with analytic weights, ``W =
+    sum(w)``). Since ``Xc w = 0``, moving the centre changes ``C`` only to second order: the
+    centring drops out of every first derivative.
+    """
 
-    def __init__(self, m, y, rowvar, bias, ddof, dtype):
-        xp = self.xp = array_namespace(m, y)
+    __slots__ = ("analytic", "centred", "ddof", "factor", "frequency", "parts", "total", "weights")
+
+    def __init__(self, m, y, rowvar, bias, ddof, dtype, fweights=None, aweights=None):
+        xp = array_namespace(m, y, aweights)
         self.parts = []  # for each input: (shape, transposed, number of rows)
         rows = []
         for v in (m, y):
@@ -261,17 +313,40 @@ class _Observations:
             self.parts.append((shape, transposed, v2.shape[0]))
             rows.append(v2)
         x = rows[0] if len(rows) == 1 else xp.concat(rows, axis=0)
-        self.centred = x - xp.mean(x, axis=1, keepdims=True)
-        ddof = (0 if bias else 1) if ddof is None else ddof
-        self.factor = x.shape[1] - ddof
+        self.ddof = (0 if bias else 1) if ddof is None else ddof
+        # Frequency weights are counts: integers, without a tangent.
+        frequency = None if fweights is None else np.asarray(fweights, dtype=float)
+        self.frequency = frequency
+        self.analytic = aweights
+        self.weights: Any = None
+        self.total: Any = None
+        if fweights is None and aweights is None:
+            self.centred = x - xp.mean(x, axis=1, keepdims=True)
+            self.factor = x.shape[1] - self.ddof
+            return
+        w = None if aweights is None else xp.asarray(aweights)
+        if frequency is not None:
+            w = frequency if w is None else frequency * w
+        self.weights, self.total = w, xp.sum(w)
+        self.centred = x - xp.sum(x * w, axis=1, keepdims=True) / self.total
+        self.factor = self.total - (
+            self.ddof if aweights is None else self.ddof * xp.sum(w * aweights) / self.total
+        )
+
+    def _weighted(self) -> Any:
+        return self.centred if self.weights is None else self.centred * self.weights
+
+    def _square(self, dc: Any) -> Any:
+        xp = array_namespace(dc, self.centred)
+        p = self.centred.shape[0]
+        return xp.reshape(xp.asarray(dc), (p, p))
 
     def pullback(self, dc: Any) -> tuple[Any, ...]:
         """The cotangents of ``m`` (and ``y``) given the covariance matrix's cotangent ``dc``."""
         xp = array_namespace(dc, self.centred)
-        p = self.centred.shape[0]
-        dc = xp.reshape(xp.asarray(dc), (p, p))
-        # The centring is a projection that (dC + dC^H) Xc already lies in: rows sum to zero.
-        dx = xp.matmul(dc + xp.conj(xp.matrix_transpose(dc)), self.centred) / self.factor
+        dc = self._square(dc)
+        # The centring is a projection that (dC + dC^H) Xc W already lies in: rows sum to zero.
+        dx = xp.matmul(dc + xp.conj(xp.matrix_transpose(dc)), self._weighted()) / self.factor
         cotangents, start = [], 0
         for shape, transposed, n in self.parts:
             part = dx[start : start + n, :]
@@ -280,8 +355,21 @@ class _Observations:
             cotangents.append(xp.reshape(part, shape))
         return tuple(cotangents)
 
-    def pushforward(self, dm: Any, dy: Any) -> Any:
-        xp = self.xp
+    def analytic_pullback(self, dc: Any) -> Any:
+        """The cotangent of the analytic weights given the covariance matrix's cotangent."""
+        xp = array_namespace(dc, self.centred, self.analytic)
+        dc, xc, v = self._square(dc), self.centred, self.analytic
+        # d C / d w_k = (xc_k xc_k^H - C d factor / d w_k) / factor, xc_k the k-th column.
+        through_sum = xp.real(xp.sum(xc * xp.conj(xp.matmul(dc, xc)), axis=0))
+        cov = xp.matmul(self._weighted(), xp.conj(xp.matrix_transpose(xc))) / self.factor
+        through_factor = xp.real(xp.sum(xp.conj(dc) * cov))
+        spread = 2 * v / self.total - xp.sum(self.weights * v) / self.total**2
+        dv = (through_sum - through_factor * (1 - self.ddof * spread)) / self.factor
+        return dv if self.frequency is None else self.frequency * dv
+
+    def pushforward(self, dm: Any, dy: Any, dv: Any = ZERO_TANGENT) -> Any:
+        """The tangent of the covariance matrix given those of ``m``, ``y`` and ``aweights``."""
+        xp = array_namespace(self.centred, dm, dy)
         rows = []
         for (shape, transposed, n), d in zip(self.parts, (dm, dy), strict=False):
             if is_zero(d):
@@ -292,9 +380,19 @@ class _Observations:
             rows.append(d)
         dx = rows[0] if len(rows) == 1 else xp.concat(rows, axis=0)
         dxc = dx - xp.mean(dx, axis=1, keepdims=True)
-        xh = xp.conj(xp.matrix_transpose(self.centred))
-        dxh = xp.conj(xp.matrix_transpose(dxc))
-        return (xp.matmul(dxc, xh) + xp.matmul(self.centred, dxh)) / self.factor
+        weighted, xh = self._weighted(), xp.conj(xp.matrix_transpose(self.centred))
+        dc = xp.matmul(dxc, xp.conj(xp.matrix_transpose(weighted)))
+        dc = (dc + xp.matmul(weighted, xp.conj(xp.matrix_transpose(dxc)))) / self.factor
+        if is_zero(dv) or self.analytic is None:
+            return dc
+        dw = dv if self.frequency is None else self.frequency * dv
+        w, total = self.weights, self.total
+        d_sum = xp.sum(dw)
+        d_factor = d_sum - self.ddof * (
+            2 * xp.sum(w * dv) / total - xp.sum(w * self.analytic) * d_sum / total**2
+        )
+        cov = xp.matmul(weighted, xh) / self.factor
+        return dc + (xp.matmul(self.centred * dw, xh) - cov * d_factor) / self.factor
 
 
 def _tangent_list(tangents: tuple, count: int) -> list[Any]:
@@ -304,29 +402,50 @@ def _tangent_list(tangents: tuple, count: int) -> list[Any]:
 
 @rrule.register(np.cov)
 @positional_cotangents
-def _cov_rrule(m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
-    c = np.cov(m, y, rowvar, bias, ddof, **given_options(dtype=dtype))
-    observations = _Observations(m, y, rowvar, bias, ddof, dtype)
+def _cov_rrule(
+    m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None
+):
+    c = np.cov(m, y, rowvar, bias, ddof, fweights, aweights, **given_options(dtype=dtype))
+    observations = _Observations(m, y, rowvar, bias, ddof, dtype, fweights, aweights)
     projectors = [ProjectTo(v) for v in (m, y) if v is not None]
+    project_v = None if aweights is None else ProjectTo(aweights)
 
     def cov_pullback(dc):
         dc = unthunk(dc)
         if is_zero(dc):
-            return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projectors))
-        cotangents = observations.pullback(dc)
-        return (NO_TANGENT, *(p(d) for p, d in zip(projectors, cotangents, strict=True)))
+            cotangents = [p(ZERO_TANGENT) for p in projectors]
+        else:
+            pulled = observations.pullback(dc)
+            cotangents = [p(d) for p, d in zip(projectors, pulled, strict=True)]
+        if project_v is None:
+            return (NO_TANGENT, *cotangents)
+        dv = project_v(ZERO_TANGENT if is_zero(dc) else observations.analytic_pullback(dc))
+        # After m and y: rowvar, bias, ddof and fweights, without tangents, then aweights.
+        cotangents += [NO_TANGENT] * (6 - len(cotangents))
+        return (NO_TANGENT, *cotangents, dv)
 
     return c, cov_pullback
 
 
 @frule.register(np.cov)
-def _cov_frule(tangents, m, y=None, rowvar=True, bias=False, ddof=None, *, dtype=None):
-    c = np.cov(m, y, rowvar, bias, ddof, **given_options(dtype=dtype))
-    dm, dy = _tangent_list(tangents, 2)
-    if is_zero(dm) and is_zero(dy):
+def _cov_frule(
+    tangents,
+    m,
+    y=None,
+    rowvar=True,
+    bias=False,
+    ddof=None,
+    fweights=None,
+    aweights=None,
+    *,
+    dtype=None,
+):
+    c = np.cov(m, y, rowvar, bias, ddof, fweights, aweights, **given_options(dtype=dtype))
+    dm, dy, *_, dv = _tangent_list(tangents, 7)
+    if is_zero(dm) and is_zero(dy) and is_zero(dv):
         return c, ZERO_TANGENT
-    observations = _Observations(m, y, rowvar, bias, ddof, dtype)
-    dc = observations.pushforward(dm, dy)
+    observations = _Observations(m, y, rowvar, bias, ddof, dtype, fweights, aweights)
+    dc = observations.pushforward(dm, dy, dv)
     return c, ProjectTo(c)(array_namespace(dc).reshape(dc, shape_of(c)))
 
 
@@ -337,7 +456,7 @@ class _Correlation:
 
     def __init__(self, x, y, rowvar, dtype):
         self.observations = _Observations(x, y, rowvar, False, None, dtype)
-        xp = self.observations.xp
+        xp = array_namespace(self.observations.centred)
         centred = self.observations.centred
         cov = xp.matmul(centred, xp.conj(xp.matrix_transpose(centred))) / self.observations.factor
         p = cov.shape[0]
@@ -356,9 +475,9 @@ class _Correlation:
         return self.observations.pullback(dc)
 
     def pushforward(self, dm: Any, dy: Any) -> Any:
-        xp = self.observations.xp
         s, r = self.scale, self.correlation
         dc = self.observations.pushforward(dm, dy)
+        xp = array_namespace(dc)
         p = r.shape[0]
         ds = xp.real(xp.reshape(dc, (-1,))[:: p + 1]) / (2 * s)
         return dc / (s[:, None] * s[None, :]) - r * (ds[:, None] / s[:, None] + ds[None, :] / s)

@@ -5,7 +5,9 @@ broadcast and un-broadcast like the ufuncs they call); ``pow`` shares NumPy's ``
 partials, ``abs`` shares NumPy's ``abs`` rule (``abs'(0) = 0``, complex from the real
 Jacobian), and ``matmul`` is the bilinear rule of ``@`` on arrays of one or more dimensions.
 Sequence concatenation and repetition (``[1.0] + [2.0]``, ``(x,) * 3``) have no rule here:
-engines trace into them.
+engines trace into them. ``getitem`` on an array has the rule of ``x[key]``; ``getitem`` on a
+list or tuple and ``concat`` of two lists or tuples pass each element's cotangent back to
+the element it came from.
 
 >>> import operator
 >>> from chainrules.core.registry import rrule
@@ -22,7 +24,7 @@ from ...core.define import scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, opt_out, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from ...core.thunks import unthunk
 from ..numpy.arithmetic import power_base_partial, power_exponent_partial
 
@@ -122,3 +124,71 @@ def _matmul_frule(tangents, a, b):
     if not (db is None or isinstance(db, AbstractZero)):
         dy = dy + xp.matmul(a, db)
     return y, ProjectTo(y)(dy)
+
+
+# ---- getitem and concat ---------------------------------------------------------------------
+# On arrays, getitem is x[key] and has its rule; on lists and tuples the cotangent of the
+# result goes back to the elements it was read from. Keys have no tangent. Other containers
+# (dicts, strings) have no rule here.
+
+
+def _elements(dy, n):
+    """The cotangents of the ``n`` elements of a sequence, from the sequence's cotangent."""
+    if isinstance(dy, AbstractZero | NoTangent):
+        return [ZERO_TANGENT] * n
+    return [unthunk(t) for t in dy]
+
+
+@rrule.register(operator.getitem)
+def _getitem_rrule(a, key):
+    if isinstance(a, np.ndarray):
+        return rrule(np.ndarray.__getitem__, a, key)
+    if not isinstance(a, list | tuple) or not isinstance(key, int | slice):
+        return None
+    project_a = ProjectTo(a)
+    n = len(a)
+
+    def getitem_pullback(dy):
+        dy = unthunk(dy)
+        items = [ZERO_TANGENT] * n
+        if isinstance(key, slice):
+            items[key] = _elements(dy, len(range(*key.indices(n))))
+        else:
+            items[key] = dy
+        return NO_TANGENT, project_a(type(a)(items)), NO_TANGENT
+
+    return a[key], getitem_pullback
+
+
+@frule.register(operator.getitem)
+def _getitem_frule(tangents, a, key):
+    if isinstance(a, np.ndarray):
+        return frule(tangents, np.ndarray.__getitem__, a, key)
+    if not isinstance(a, list | tuple) or not isinstance(key, int | slice):
+        return None
+    y = a[key]
+    items = _elements(unthunk(tangents[1]), len(a))
+    return y, ProjectTo(y)(type(y)(items[key]) if isinstance(key, slice) else items[key])
+
+
+@rrule.register(operator.concat)
+def _concat_rrule(a, b):
+    if not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
+        return None
+    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    n = len(a)
+
+    def concat_pullback(dy):
+        items = _elements(unthunk(dy), n + len(b))
+        return NO_TANGENT, project_a(type(a)(items[:n])), project_b(type(b)(items[n:]))
+
+    return operator.concat(a, b), concat_pullback
+
+
+@frule.register(operator.concat)
+def _concat_frule(tangents, a, b):
+    if not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
+        return None
+    y = operator.concat(a, b)
+    items = _elements(unthunk(tangents[1]), len(a)) + _elements(unthunk(tangents[2]), len(b))
+    return y, ProjectTo(y)(type(y)(items))

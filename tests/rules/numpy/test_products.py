@@ -38,6 +38,15 @@ ROWS = [
     (np.cross, [(3, 5), (3, 5)], (), {"axis": 0}),
 ]
 
+# Two-component vectors (deprecated by NumPy, still computed): the third component is zero.
+CROSS_2D_ROWS = [
+    ([(2,), (2,)], {}),
+    ([(4, 2), (2,)], {}),
+    ([(2, 4), (4, 3)], {"axisa": 0}),
+    ([(3,), (5, 2)], {"axisc": 0}),
+    ([(2, 5), (3, 5)], {"axis": 0}),
+]
+
 
 def sample(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
     x = rng.standard_normal(shape)
@@ -62,6 +71,36 @@ def test_products(row: tuple, dtype: Any) -> None:
     others = [with_tangent(o, NO) for o in others]
     test_rrule(f, *factors, *others, fkwargs=kwargs, seed=1)
     test_frule(f, *factors, *others, fkwargs=kwargs, seed=1)
+
+
+@pytest.mark.filterwarnings("ignore:Arrays of 2-dimensional vectors:DeprecationWarning")
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shapes, kwargs", CROSS_2D_ROWS, ids=str)
+def test_cross_two_components(shapes: list, kwargs: dict, dtype: Any) -> None:
+    rng = np.random.default_rng(0)
+    a, b = (sample(s, dtype, rng) for s in shapes)
+    test_rrule(np.cross, a, b, fkwargs=kwargs, seed=1)
+    test_frule(np.cross, a, b, fkwargs=kwargs, seed=1)
+
+
+@pytest.mark.filterwarnings("ignore:Arrays of 2-dimensional vectors:DeprecationWarning")
+def test_cross_two_components_values() -> None:
+    a, b = np.array([1.0, 2.0]), np.array([3.0, 4.0])
+    # y = a0 b1 - a1 b0: the gradients are (b1, -b0) and (-a1, a0).
+    y, pullback = cr.rrule(np.cross, a, b)
+    assert y == -2.0
+    _, da, db = (unthunk(c) for c in pullback(2.0))
+    np.testing.assert_array_equal(da, [8.0, -6.0])
+    np.testing.assert_array_equal(db, [-4.0, 2.0])
+    _, dy = cr.frule((NO, np.array([1.0, 0.0]), np.array([0.0, 1.0])), np.cross, a, b)
+    assert dy == 4.0 + 1.0
+    # Against a three-component vector the missing component is zero and gets no cotangent.
+    c = np.array([1.0, 2.0, 3.0])
+    y, pullback = cr.rrule(np.cross, a, c)
+    np.testing.assert_array_equal(y, np.cross(np.append(a, 0.0), c))
+    _, da, dc = (unthunk(t) for t in pullback(np.array([1.0, 0.0, 0.0])))
+    np.testing.assert_array_equal(da, [0.0, 3.0])
+    np.testing.assert_array_equal(dc, [0.0, 0.0, 2.0])
 
 
 def test_mixed_real_and_complex_factors() -> None:

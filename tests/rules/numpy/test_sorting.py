@@ -137,6 +137,42 @@ def test_unique_with_index_outputs():
     assert cotangents[2:] == (NoTangent(),) * 3
 
 
+UNIQUE_RESULTS = [np.unique_counts, np.unique_inverse, np.unique_all]
+UNIQUE_FLAGS = [(True, False, False), (False, True, True), (True, True, True)]
+
+
+@pytest.mark.parametrize("f", UNIQUE_RESULTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_unique_results(f, dtype):
+    x = distinct((3, 4), dtype)
+    test_rrule(f, x)
+    test_frule(f, x)
+
+
+@pytest.mark.parametrize("flags", UNIQUE_FLAGS, ids=str)
+@pytest.mark.parametrize("axis", [None, 0], ids=str)
+def test_unique_flags(flags, axis):
+    x = distinct((3, 4))
+    test_rrule(np.unique, x, *(with_tangent(f, NoTangent()) for f in flags), fkwargs={"axis": axis})
+    test_frule(np.unique, x, *(with_tangent(f, NoTangent()) for f in flags), fkwargs={"axis": axis})
+
+
+@pytest.mark.parametrize("f", UNIQUE_RESULTS, ids=lambda f: f.__name__)
+def test_unique_results_share_repeated_values(f):
+    x = np.array([[3.0, 1.0], [3.0, 2.0], [3.0, 2.0]])
+    y, pullback = cr.rrule(f, x)
+    assert np.array_equal(y.values, [1.0, 2.0, 3.0])
+    dv = np.array([1.0, 10.0, 30.0])
+    others = {name: NoTangent() for name in y._fields if name != "values"}
+    expected = [[10.0, 1.0], [10.0, 5.0], [10.0, 5.0]]
+    assert np.array_equal(pullback(cr.Tangent(type(y), values=dv, **others))[1], expected)
+    assert np.array_equal(pullback((dv, *others.values()))[1], expected)
+    assert pullback(cr.Tangent(type(y), **others)) == (NoTangent(), ZeroTangent())
+    _, dy = cr.frule((NoTangent(), np.arange(6.0).reshape(3, 2)), f, x)
+    assert np.allclose(dy.values, [1.0, 4.0, 2.0])  # tied elements: their mean tangent
+    assert all(getattr(dy, name) == NoTangent() for name in others)
+
+
 def test_zero_cotangent_and_float32():
     x = distinct(5, np.float32)
     for f in (np.sort, np.unique):

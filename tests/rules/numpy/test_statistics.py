@@ -84,6 +84,48 @@ def test_zero_variance_gives_zero_derivative(f, x, kwargs):
     assert np.all(np.isfinite(dy))
 
 
+def centre(x, axis=None, where=None):
+    return np.mean(x, axis=axis, keepdims=True, where=True if where is None else where)
+
+
+X3 = sample((2, 3, 4), seed=5)
+MEANS = [
+    # f, keywords (mean= is NumPy 2's: the centre, held fixed)
+    (np.var, {"mean": centre(X3)}),
+    (np.std, {"axis": 1, "mean": centre(X3, 1)}),
+    (np.var, {"axis": (0, 2), "ddof": 1, "keepdims": True, "mean": centre(X3, (0, 2))}),
+    (np.std, {"axis": -1, "where": X3 > -0.8, "mean": centre(X3, -1, X3 > -0.8)}),
+    (np.nanvar, {"axis": 0, "mean": centre(X3, 0)}),
+    (np.nanstd, {"mean": centre(X3)}),
+    (np.ndarray.var, {"axis": 2, "mean": centre(X3, 2)}),
+    (np.ndarray.std, {"axis": 0, "ddof": 1, "mean": centre(X3, 0)}),
+]
+
+
+@pytest.mark.parametrize("f, kwargs", MEANS, ids=lambda v: getattr(v, "__qualname__", ""))
+def test_spread_with_mean(f, kwargs):
+    test_rrule(f, X3, fkwargs=kwargs)
+    test_frule(f, X3, fkwargs=kwargs)
+    # At the data's own mean the derivative is the ordinary one.
+    dy = np.ones(np.shape(f(X3, **kwargs)))
+    given = {k: v for k, v in kwargs.items() if k != "mean"}
+    _, with_mean = cr.rrule(f, X3, **kwargs)
+    _, without = cr.rrule(f, X3, **given)
+    np.testing.assert_allclose(with_mean(dy)[1], without(dy)[1], rtol=1e-12, atol=1e-15)
+
+
+def test_spread_about_a_fixed_mean():
+    # mean= is held fixed: var about 0 of [1, 3] is 5, and its gradient is 2 x / N.
+    x = np.array([1.0, 3.0])
+    y, pullback = cr.rrule(np.var, x, mean=np.zeros(1))
+    assert y == 5.0
+    np.testing.assert_array_equal(pullback(1.0)[1], [1.0, 3.0])
+    _, dy = cr.frule((NoTangent(), np.array([1.0, 0.0])), np.var, x, mean=np.zeros(1))
+    assert dy == 1.0
+    y, pullback = cr.rrule(np.std, x, mean=np.zeros(1))
+    np.testing.assert_allclose(pullback(1.0)[1], x / (2 * np.sqrt(5.0)))
+
+
 def test_std_derivative_values():
     x = np.array([1.0, 3.0])  # mean 2, std 1: d std / dx = (x - mean) / (n std)
     _, pullback = cr.rrule(np.std, x)
@@ -119,6 +161,50 @@ def test_average(args, kwargs, dtype):
     x = sample((2, 3, 4), dtype)
     test_rrule(np.average, x, *args, fkwargs=kwargs)
     test_frule(np.average, x, *args, fkwargs=kwargs)
+
+
+RETURNED = [
+    # args after the data (returned=True last), keywords
+    ((None, None, True), {}),
+    ((1, None, True), {"keepdims": True}),
+    ((None, WEIGHTS, True), {}),
+    ((1, WEIGHTS, True), {}),
+    ((-1, WEIGHTS[0, 0], True), {}),
+    (((0, 2), WEIGHTS, True), {"keepdims": True}),
+    ((0,), {"weights": WEIGHTS, "returned": True}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", RETURNED, ids=range(len(RETURNED)))
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_average_returned(args, kwargs, dtype):
+    x = sample((2, 3, 4), dtype)
+    test_rrule(np.average, x, *args, fkwargs=kwargs)
+    test_frule(np.average, x, *args, fkwargs=kwargs)
+
+
+def test_average_returned_values():
+    x, w = np.array([1.0, 3.0]), np.array([1.0, 3.0])
+    (average, total), pullback = cr.rrule(np.average, x, 0, w, True)
+    assert (average, total) == (2.5, 4.0)
+    # The sum of the weights passes its cotangent to every weight.
+    _, da, _, dw, _ = pullback(cr.Tangent(tuple, 1.0, 10.0))
+    np.testing.assert_allclose(da, [0.25, 0.75])
+    np.testing.assert_allclose(dw, [10.0 + (1.0 - 2.5) / 4, 10.0 + (3.0 - 2.5) / 4])
+    assert pullback((ZeroTangent(), 1.0))[3].tolist() == [1.0, 1.0]
+    _, (d_average, d_total) = cr.frule(
+        (NoTangent(), np.ones(2), NoTangent(), np.array([1.0, 1.0]), NoTangent()),
+        np.average,
+        x,
+        0,
+        w,
+        True,
+    )
+    assert (d_average, d_total) == (1.0 + (-1.5 + 0.5) / 4, 2.0)
+    # Without weights the sum of the weights is the count of elements: a constant.
+    (_, count), pullback = cr.rrule(np.average, x, None, None, True)
+    assert count == 2.0
+    np.testing.assert_array_equal(pullback((1.0, 5.0))[1], [0.5, 0.5])
 
 
 def test_average_weights_values():
@@ -159,6 +245,53 @@ def test_cov_keywords(kwargs):
     test_frule(np.cov, m, fkwargs=kwargs)
 
 
+FREQUENCIES = np.array([1, 2, 1, 3, 1, 2])
+ANALYTIC = sample(6, seed=6, low=0.5, high=1.5)
+WEIGHTED_COVARIANCES = [
+    # positional arguments after the data, keywords; aweights by position get a cotangent
+    ((None, True, False, None, FREQUENCIES), {}),
+    ((None, True, False, None, None, ANALYTIC), {}),
+    ((None, True, False, None, FREQUENCIES, ANALYTIC), {}),
+    ((None, True, False, 0, FREQUENCIES, ANALYTIC), {}),
+    ((None, True, True, None, None, ANALYTIC), {}),
+    ((None, True, False, 2, FREQUENCIES, ANALYTIC), {}),
+    ((Y,), {"fweights": FREQUENCIES, "aweights": ANALYTIC}),
+    ((), {"aweights": ANALYTIC, "ddof": 0}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", WEIGHTED_COVARIANCES, ids=range(len(WEIGHTED_COVARIANCES)))
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_cov_weights(args, kwargs, dtype):
+    m = M if dtype == np.float64 else M + 1j * sample((3, 6), seed=7)
+    test_rrule(np.cov, m, *args, fkwargs=kwargs)
+    test_frule(np.cov, m, *args, fkwargs=kwargs)
+
+
+def test_cov_frequency_weights_repeat_observations():
+    # A frequency weight of k counts an observation k times.
+    repeated = np.repeat(M, FREQUENCIES, axis=1)
+    dc = sample((3, 3), seed=8)
+    c, pullback = cr.rrule(np.cov, M, fweights=FREQUENCIES)
+    c_repeated, pullback_repeated = cr.rrule(np.cov, repeated)
+    np.testing.assert_allclose(c, c_repeated)
+    dm = pullback_repeated(dc)[1]
+    summed = np.add.reduceat(dm, np.cumsum(FREQUENCIES) - FREQUENCIES, axis=1)
+    np.testing.assert_allclose(pullback(dc)[1], summed)
+
+
+def test_cov_analytic_weights_values():
+    # One variable, ddof=0: C = sum(v (x - mu)^2) / sum(v) with mu = sum(v x) / sum(v).
+    x, v = np.array([0.0, 2.0]), np.array([1.0, 3.0])
+    c, pullback = cr.rrule(np.cov, x, None, True, False, 0, None, v)
+    assert c == 0.75  # mu = 1.5
+    cotangents = pullback(1.0)
+    # dC/dx_k = 2 v_k (x_k - mu) / sum(v); dC/dv_k = ((x_k - mu)^2 - C) / sum(v).
+    np.testing.assert_allclose(cotangents[1], [-0.75, 0.75])
+    np.testing.assert_allclose(cotangents[7], [(2.25 - 0.75) / 4, (0.25 - 0.75) / 4])
+    assert cotangents[2:7] == (NoTangent(),) * 5
+
+
 @pytest.mark.parametrize("f", [np.cov, np.corrcoef], ids=lambda f: f.__name__)
 def test_covariance_complex(f):
     z = M + 1j * sample((3, 6), seed=4)
@@ -178,6 +311,9 @@ SECOND_ORDER = [
     (np.average, (sample((3, 4)), 1, sample((3, 4), seed=9, low=0.5, high=1.5)), {}),
     (np.cov, (M,), {}),
     (np.corrcoef, (M, Y), {}),
+    (np.var, (sample((3, 4)),), {"axis": 1, "mean": centre(sample((3, 4)), 1)}),
+    (np.average, (sample((3, 4)), 1, sample((3, 4), seed=9, low=0.5, high=1.5), True), {}),
+    (np.cov, (M, None, True, False, 1, FREQUENCIES, ANALYTIC), {}),
 ]
 
 
