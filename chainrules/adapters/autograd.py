@@ -3,13 +3,19 @@
 autograd keeps a map from each NumPy and SciPy function to the primitive that wraps it.
 ``install()`` visits every function of the rule table that has such a primitive and puts, in
 autograd's own tables, a VJP built from its rrule and a JVP built from its frule.
-``uninstall()`` puts autograd's own back. A call the rule table does not cover (a keyword the
-rule does not take, argument types no rule accepts) goes to autograd's own rule, so
-installing never removes a derivative.
+``uninstall()`` puts autograd's own back. Keywords are passed as the rules take them:
+``out=None`` is dropped, and a keyword naming one of the NumPy function's positional
+parameters (``np.swapaxes(x, axis1=0, axis2=1)``, ``np.clip(x, a_min=0, a_max=1)``) is
+passed by position. A call the rule table still does not cover goes to autograd's own rule,
+so installing never removes a derivative.
 
 Rules compute through the array namespace of their inputs, and ``install()`` registers
-``autograd.numpy`` as the namespace of autograd's boxes: when autograd differentiates a
-gradient, the rule's pullback runs on boxes and is recorded, so higher orders work.
+``autograd.numpy`` as the namespace of autograd's boxes. When autograd differentiates a
+derivative, the rule's pullback (or frule) is called as a primitive of its own, which the
+reverse and forward engines differentiate with the rules again, to every order. A rule whose
+pullback calls SciPy's compiled code (``scipy.linalg.sqrtm``, ``solve_sylvester``) has no
+derivative of its own: autograd's rule then takes over above the first order when autograd
+has one, and otherwise ``NotImplementedError`` names the function.
 
 autograd's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
 ``f'(z) * g``): the VJP is ``conj(pullback(conj(g)))``. Tangents of forward mode need no
@@ -26,13 +32,14 @@ conversion.
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..core.errors import RuleKeywordError
+from ..core.names import function_name
 from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
@@ -102,6 +109,7 @@ def uninstall() -> None:
                 else:
                     table[primitive] = own
         _saved.clear()
+        _plans.clear()
 
 
 def installed() -> bool:
@@ -128,32 +136,30 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
     own = own or _no_rule("VJP", f)
 
     def chainrules_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
+        call = _as_rule_takes(rrule, f, args, kwargs)
+        if call is None:
+            return own(argnums, ans, args, kwargs)
+        rule_args, rule_kwargs = call
+        host = HostFunction(f, rule_kwargs, argnums, _n_outputs(ans))
         if _boxed(args):
             # Differentiating a gradient: the pullback runs as a primitive of its own.
-            if not _rule_applies(rrule, f, args, kwargs):
-                return own(argnums, ans, args, kwargs)
-            host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
-            pullback_of = host.pullback_function(len(args))
-            plan = _derivative_plan(pullback_of, args, _cotangent_sample(ans), has_own)
+            pullback_of = host.pullback_function(len(rule_args))
+            plan = _derivative_plan(f, pullback_of, rule_args, _cotangent_sample(ans), has_own)
             if plan is None:
                 return own(argnums, ans, args, kwargs)
-            return _host_vjp(host, args if plan else _raw(args))
-        try:
-            found = rrule(f, *args, **kwargs)
-        except RuleKeywordError:
-            found = None
+            return _host_vjp(host, rule_args if plan else _raw(rule_args))
+        found = rrule(f, *rule_args, **rule_kwargs)
         if found is None:
             return own(argnums, ans, args, kwargs)
         _, pullback = found
 
         def chainrules_vjp(g: Any) -> tuple:
             if _boxed(g):
-                host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
-                pullback_of = host.pullback_function(len(args))
+                pullback_of = host.pullback_function(len(rule_args))
                 gs = tuple(_raw(g)) if host.n_outputs else (_raw(g),)
-                if _derivative_plan(pullback_of, args, gs, has_own, of_args=False) is None:
+                if _derivative_plan(f, pullback_of, rule_args, gs, has_own, of_args=False) is None:
                     return own(argnums, ans, args, kwargs)(g)
-                return _host_vjp(host, args)(g)
+                return _host_vjp(host, rule_args)(g)
             cotangents = pullback(_conj(g))
             return tuple(_conj(_dense(cotangents[1 + i], args[i])) for i in argnums)
 
@@ -167,22 +173,21 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
     own = own or _no_rule("JVP", f)
 
     def chainrules_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
+        call = _as_rule_takes(frule, f, args, kwargs)
+        if call is None:
+            return own(argnums, gs, ans, args, kwargs)
+        rule_args, rule_kwargs = call
         if _boxed(args) or _boxed(gs):
-            if not _rule_applies(frule, f, args, kwargs):
-                return own(argnums, gs, ans, args, kwargs)
-            host = HostFunction(f, kwargs, argnums, _n_outputs(ans))
-            jvp_of = host.jvp_function(len(args))
-            plan = _derivative_plan(jvp_of, args, _raw(tuple(gs)), has_own, _boxed(args))
+            host = HostFunction(f, rule_kwargs, argnums, _n_outputs(ans))
+            jvp_of = host.jvp_function(len(rule_args))
+            plan = _derivative_plan(f, jvp_of, rule_args, _raw(tuple(gs)), has_own, _boxed(args))
             if plan is None:
                 return own(argnums, gs, ans, args, kwargs)
-            return _host_primitive(jvp_of)(*(args if plan else _raw(args)), *gs)
-        tangents: list[Any] = [ZERO_TANGENT] * len(args)
+            return _host_primitive(jvp_of)(*(rule_args if plan else _raw(rule_args)), *gs)
+        tangents: list[Any] = [ZERO_TANGENT] * len(rule_args)
         for i, g in zip(argnums, gs, strict=True):
             tangents[i] = g
-        try:
-            found = frule((NO_TANGENT, *tangents), f, *args, **kwargs)
-        except RuleKeywordError:
-            found = None
+        found = frule((NO_TANGENT, *tangents), f, *rule_args, **rule_kwargs)
         if found is None:
             return own(argnums, gs, ans, args, kwargs)
         y, dy = found
@@ -192,6 +197,65 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
         return _dense(dy, y)
 
     return chainrules_jvp_maker
+
+
+# ---- keywords: autograd passes the caller's, rules take NumPy's meaning by position --------
+
+
+def _as_rule_takes(table: Any, f: Callable, args: tuple, kwargs: dict) -> tuple | None:
+    """``(args, kwargs)`` in a form that ``table``'s rule for ``f`` takes; ``None``: no rule.
+
+    ``out=None`` is NumPy's default and is dropped. A keyword the rule does not take but
+    that names one of ``f``'s positional parameters (``np.swapaxes(x, axis1=0, axis2=1)``,
+    ``np.clip(x, a_min=0, a_max=1)``, ``np.partition(x, kth=2)``) is passed by position, with
+    the defaults of the parameters in between: the rule's positions follow ``f``'s. Any
+    other keyword the rule does not take leaves the call to autograd's own rule.
+    """
+    from autograd.tracer import getval
+
+    kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
+    method = table._find(f, tuple(map(getval, args)), None)
+    if method is not None and (method.keywords is None or set(kwargs) <= method.keywords):
+        return args, kwargs
+    refused = list(kwargs) if method is None else [k for k in kwargs if k not in method.keywords]
+    moved = _keywords_as_positions(f, args, kwargs, refused)
+    if moved is None:
+        return None
+    args, kwargs = moved
+    method = table._find(f, tuple(map(getval, args)), None)
+    if method is None or not (method.keywords is None or set(kwargs) <= method.keywords):
+        return None
+    return args, kwargs
+
+
+_signatures: dict[Any, Any] = {}
+
+
+def _keywords_as_positions(f: Callable, args: tuple, kwargs: dict, names: list) -> tuple | None:
+    """``(args, kwargs)`` with the keywords ``names`` passed by position; ``None``: impossible.
+
+    The parameters between the last positional argument and the last moved one take their
+    defaults. Only ``f``'s positional parameters can move.
+    """
+    try:
+        signature = _signatures.get(f) or _signatures.setdefault(f, inspect.signature(f))
+    except (TypeError, ValueError):  # ufuncs and compiled functions have none
+        return None
+    params = list(signature.parameters.values())
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [k for k in names if k in positional]
+    if not names:
+        return None
+    kwargs = dict(kwargs)
+    moved = list(args)
+    for p in params[len(args) : max(positional.index(k) for k in names) + 1]:
+        if p.name in kwargs:
+            moved.append(kwargs.pop(p.name))
+        elif p.default is not p.empty and p.default is not np._NoValue:
+            moved.append(p.default)
+        else:
+            return None
+    return tuple(moved), kwargs
 
 
 # ---- higher orders: rules run on raw values, each derivative a primitive of its own --------
@@ -206,19 +270,24 @@ _plans: dict[tuple, Any] = {}  # see _derivative_plan; keyed by function and arg
 
 
 def _derivative_plan(
-    derivative: HostFunction, args: tuple, extra: tuple, has_own: bool, of_args: bool = True
+    f: Callable,
+    derivative: HostFunction,
+    args: tuple,
+    extra: tuple,
+    has_own: bool,
+    of_args: bool = True,
 ) -> bool | None:
     """How to differentiate ``derivative(*args, *extra)`` (a pullback or frule as a function).
 
     The reverse engine traces it once, with the boxed ``args`` tracked (``extra``, the
-    cotangents or tangents, when ``of_args`` is false). The answer: ``True`` when its result depends on
-    ``args``; ``False`` when it does not (a linear function's pullback reads only shapes, and
-    then gets raw ``args``, so no box of autograd's outer levels is captured by its result);
-    ``None`` when the rule cannot run on tracked values and autograd's own rule takes over.
-    Without a rule of autograd's own, that case raises ``NotImplementedError`` naming the
-    function. Answers are kept per function and layout of the arguments.
+    cotangents or tangents, when ``of_args`` is false). The answer is ``True`` when its result
+    depends on ``args``; ``False`` when it does not (a linear function's pullback reads only
+    shapes): it then gets raw ``args``, so its result captures no box of autograd's outer
+    levels. ``None`` when the rule cannot run on tracked values (it calls SciPy's compiled
+    code) and autograd has a rule of its own to take over; without one, ``NotImplementedError``
+    names the function. Answers are kept per function and layout of the arguments.
     """
-    from ..engines import NoRuleError, TrackingError, reverse
+    from ..engines import reverse
     from ..engines.tracked import Tracked
 
     raw = _raw(tuple(args))
@@ -226,7 +295,7 @@ def _derivative_plan(
     # Every boxed argument, active or not: autograd differentiates the derivative in each.
     boxed = [i for i, a in enumerate(args) if _boxed(a)]
     positions = boxed if of_args else list(range(len(raw), len(values)))
-    key = (derivative.__name__, derivative.active, tuple(positions), _layout(values))
+    key = (f, derivative.__name__, derivative.active, tuple(positions), _layout(values))
     if key not in _plans:
         holds_tracked = []
 
@@ -241,7 +310,7 @@ def _derivative_plan(
         try:
             reverse.vjp(probe, *(values[i] for i in positions))
             _plans[key] = holds_tracked[0]
-        except (TrackingError, NoRuleError) as error:
+        except Exception as error:  # the same call succeeded on raw values: tracing failed
             _plans[key] = error
     plan = _plans[key]
     if not isinstance(plan, Exception):
@@ -249,9 +318,9 @@ def _derivative_plan(
     if has_own:
         return None
     raise NotImplementedError(
-        f"{derivative.__name__} cannot be differentiated: the rule runs SciPy or other "
-        f"compiled code that the engine's tracked values cannot pass through ({plan}), and "
-        f"autograd has no rule of its own to use instead"
+        f"autograd is differentiating the derivative of {function_name(f)}, which its rule "
+        f"cannot give (the rule calls code that the engine's tracked values cannot pass "
+        f"through: {type(plan).__name__}), and autograd has no rule of its own to use instead"
     ) from plan
 
 
@@ -291,16 +360,6 @@ def _cotangent_sample(ans: Any) -> tuple:
     raw = _raw(ans)
     outputs = raw if isinstance(raw, tuple | list) else (raw,)
     return tuple(np.ones(np.shape(v), np.result_type(v)) for v in outputs)
-
-
-def _rule_applies(table: Any, f: Callable, args: tuple, kwargs: dict) -> bool:
-    """Whether ``table`` has a rule for ``f`` at these arguments that takes these keywords."""
-    from autograd.tracer import getval
-
-    method = table._find(f, tuple(map(getval, args)), None)
-    if method is None:
-        return False
-    return method.keywords is None or all(k in method.keywords for k in kwargs)
 
 
 def _boxed(values: Any) -> bool:

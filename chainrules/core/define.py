@@ -46,9 +46,9 @@ def scalar_rule(f: Any, *partials: Any, keywords: tuple[str, ...] | None = None)
 
     ``partials`` holds one entry per input: a function ``(x1, ..., xn, y) -> df/dxi`` of the
     inputs and the output, ``constant(c)`` for a partial that is the number ``c`` everywhere,
-    or ``None`` for an input without a tangent (an integer exponent, say). For a function with several outputs, pass one tuple of such entries per output; ``y``
-    is then the tuple of outputs, and an output of integer dtype (``frexp``'s exponent) has no
-    tangent.
+    or ``None`` for an input without a tangent (an integer exponent, say). For a function
+    with several outputs, pass one tuple of such entries per output; ``y`` is then the tuple
+    of outputs, and an output of integer dtype (``frexp``'s exponent) has no tangent.
 
     Partials of a complex function are its complex derivative, so they describe holomorphic
     functions; write non-holomorphic ones (``abs``, ``angle``) as full rules. ``keywords`` are
@@ -148,7 +148,7 @@ def _conj(p: Any) -> Any:
 _REAL_SCALARS = (float, np.float64, np.float32)
 
 
-class constant:  # noqa: N801 -- reads as a value in a scalar_rule row
+class constant:  # lower case: it reads as a value in a scalar_rule row
     """A partial derivative that is the number ``value`` at every input: ``constant(1.0)``.
 
     Called like any partial, it gives ``value``. ``scalar_rule`` recognises the partials 1 and
@@ -182,11 +182,12 @@ def _unit_sign(partial: Partial) -> int:
 
 
 def _unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
-    """``project(sign * dy)`` for ``sign`` 1 or -1, without a product over ``dy``.
+    """``project(sign * dy)`` for ``sign`` 1 or -1 and real values, with no product over ``dy``.
 
     Negating after projection is exact (rounding is symmetric), and un-broadcasting first
     makes the negation cheap; projecting again keeps the primal's type (NumPy negates a 0-d
-    array into a scalar).
+    array into a scalar). Complex values take the product instead, which treats the signs of
+    zero parts differently from a negation.
     """
     dx = project(dy)
     return dx if sign > 0 else project(-dx)
@@ -208,7 +209,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
                 dy = dy.unthunk()
             if isinstance(dy, AbstractZero):
                 return NO_TANGENT, project(dy)
-            if sign:
+            if sign and not conj and not _is_complex(dy):
                 return NO_TANGENT, _unit_cotangent(sign, project, dy)
             d = partial(x, y)
             return NO_TANGENT, project((_conj(d) if conj else d) * dy)
@@ -222,13 +223,13 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
     if not multi and len(rows[0]) == 1 and rows[0][0] is not None:
         return _unary_rrule(f, rows[0][0])
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
-    # Only a single output's unit partial passes its cotangent through whole.
-    signs = [0 if multi else _unit_sign(p) for p in rows[0]]
+    signs = [_unit_sign(p) for p in rows[0]]
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(*args, **kwargs)
         projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
         complex_case = any(map(_is_complex, args)) or any(map(_is_complex, y if multi else (y,)))
+        real_case = not (multi or complex_case)
 
         def scalar_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
@@ -238,7 +239,7 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
                 if project is None or isinstance(project, _ProjectNoTangent):
                     grads.append(NO_TANGENT)
                     continue
-                if signs[i] and not isinstance(dy, AbstractZero):
+                if signs[i] and real_case and not _is_complex(dy):
                     grads.append(_unit_cotangent(signs[i], project, dy))
                     continue
                 total: Any = ZERO_TANGENT
@@ -287,7 +288,7 @@ def _scalar_frule(
                 if partial is None or isinstance(dx, AbstractZero) or dx is None:
                     continue
                 sign = _unit_sign(partial)
-                if sign:
+                if sign and not _is_complex(dx):
                     total = total + (dx if sign > 0 else -dx)
                 else:
                     total = total + partial(*args, y) * dx

@@ -392,3 +392,74 @@ def test_scalar_rule_like_needs_a_scalar_rule():
 
     with pytest.raises(RuleDefinitionError, match="has no rule made by scalar_rule"):
         scalar_rule_like(cube_by_logs, half_known)
+
+
+# ---- constant partials: the cotangent passes through, with the product's exact result -------
+
+
+def difference(x, y):
+    return x - y
+
+
+def difference_by_products(x, y):
+    return x - y
+
+
+def identity_plus(x):
+    return x + 0.0
+
+
+def identity_by_product(x):
+    return x + 0.0
+
+
+def _constant_partials():
+    from chainrules.core.define import constant
+
+    scalar_rule(difference, constant(1.0), constant(-1.0))
+    scalar_rule(difference_by_products, lambda x, y, z: 1.0, lambda x, y, z: -1.0)
+    scalar_rule(identity_plus, constant(1.0))
+    scalar_rule(identity_by_product, lambda x, y: 1.0)
+
+
+_constant_partials()
+
+COLUMN = np.array([[1.5], [-2.0]])
+F32 = np.array([0.5, -1.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "dz"),
+    [
+        (1.5, -0.25, 2.0),
+        (np.asarray(3.0), np.asarray(1.0), np.asarray(-0.0)),
+        (np.ones((2, 3)), COLUMN, np.arange(6.0).reshape(2, 3) - 2.5),
+        (np.float32(1.0), F32, np.array([0.25, np.inf])),
+        (np.array([1 + 1j, 2.0]), 0.5, np.array([1.0 - 0.0j, -0.0 + 2j])),
+        (np.ones(2), np.ones(2), np.ones(2, dtype=np.float32)),
+    ],
+    ids=["floats", "0-d", "broadcast", "float32", "complex", "float32 cotangent"],
+)
+def test_constant_partials_give_the_products_results(x, y, dz):
+    _, by_constant = rrule(difference, x, y)
+    _, by_product = rrule(difference_by_products, x, y)
+    for got, want in zip(by_constant(dz), by_product(dz), strict=True):
+        assert type(got) is type(want)
+        if isinstance(want, np.ndarray | np.generic | float | complex):
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+    for dx, dy in [(np.ones(np.shape(x)), 2.0 * np.ones(np.shape(y))), (Z, 1.0)]:
+        got = frule((N, dx, dy), difference, x, y)[1]
+        want = frule((N, dx, dy), difference_by_products, x, y)[1]
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+
+
+def test_a_unit_partial_passes_the_cotangent_through():
+    dz = np.array([1.0, -2.0])
+    _, pullback = rrule(identity_plus, np.zeros(2))
+    assert pullback(dz)[1] is dz
+    _, pullback = rrule(identity_by_product, np.zeros(2))
+    np.testing.assert_array_equal(pullback(dz)[1], dz)
+    _, pullback = rrule(difference, np.zeros(2), 0.0)
+    assert pullback(dz)[1] is dz
+    assert pullback(dz)[2] == 1.0

@@ -2,6 +2,7 @@
 
 from . import arithmetic as arithmetic
 from . import arrangement as arrangement
+from . import calculus as calculus
 from . import constructors as constructors
 from . import convolution as convolution
 from . import differences as differences
@@ -9,6 +10,7 @@ from . import einsum as einsum
 from . import elementwise as elementwise
 from . import extrema as extrema
 from . import fft as fft
+from . import histograms as histograms
 from . import indexing as indexing
 from . import joining as joining
 from . import linalg as linalg
@@ -18,6 +20,7 @@ from . import linalg_pinv as linalg_pinv
 from . import linalg_spectral as linalg_spectral
 from . import nondiff as nondiff
 from . import norms as norms
+from . import polynomial as polynomial
 from . import products as products
 from . import quantiles as quantiles
 from . import reductions as reductions

@@ -16,7 +16,7 @@
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(np.interp, 0.25, np.array([0.0, 1.0]), np.array([1.0, 3.0]))
 >>> pullback(1.0)[1:]
-(np.float64(2.0), array([-1.5, -0.5]), array([0.75, 0.25]))
+(2.0, array([-1.5, -0.5]), array([0.75, 0.25]))
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ def _bounds(bounds, left, right):
 
 @rrule.register(np.interp)
 def _interp_rrule(x, xp, fp, *bounds, left=None, right=None):
+    if shape_of(xp)[0] < 2:
+        return None  # a single knot has no segment: engines trace into interp
     left, right = _bounds(bounds, left, right)
     xq = array_namespace(x, xp, fp)
     y = np.interp(x, xp, fp, left, right)
@@ -115,6 +117,8 @@ def _interp_rrule(x, xp, fp, *bounds, left=None, right=None):
 
 @frule.register(np.interp)
 def _interp_frule(tangents, x, xp, fp, *bounds, left=None, right=None):
+    if shape_of(xp)[0] < 2:
+        return None
     left, right = _bounds(bounds, left, right)
     xq = array_namespace(x, xp, fp)
     y = np.interp(x, xp, fp, left, right)
@@ -124,9 +128,7 @@ def _interp_frule(tangents, x, xp, fp, *bounds, left=None, right=None):
     if not _is_zero(dx):
         dy = dy + seg.s * xq.reshape(xq.asarray(dx), (-1,))
     if not _is_zero(dxp):
-        dy = dy + seg.s * (
-            (seg.t - 1.0) * xq.take(dxp, seg.j) - seg.t * xq.take(dxp, seg.j + 1)
-        )
+        dy = dy + seg.s * ((seg.t - 1.0) * xq.take(dxp, seg.j) - seg.t * xq.take(dxp, seg.j + 1))
     if not _is_zero(dfp):
         w0, w1 = seg.weights(xq, left, right)
         dy = dy + w0 * xq.take(dfp, seg.j) + w1 * xq.take(dfp, seg.j + 1)

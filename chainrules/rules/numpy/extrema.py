@@ -68,11 +68,10 @@ class _Selection:
         xp = array_namespace(self.x)
         x = xp.asarray(self.x)
         shape = shape_of(x)
-        mask = x == expand_reduced(self.y, shape, self.axes, self.keepdims)
-        if self.nan_selected:
-            # A propagated NaN makes its slice's result NaN, so a NaN element is selected
-            # exactly where it could be (``where`` below removes those outside the reduction).
-            mask = mask | xp.isnan(x)
+        y_full = expand_reduced(self.y, shape, self.axes, self.keepdims)
+        mask = x == y_full
+        if self.nan_selected and _may_hold_nan(self.y):
+            mask = mask | (xp.isnan(x) & xp.isnan(y_full))
         if self.where is not None:
             mask = mask & self.where
         self._mask = mask
@@ -81,13 +80,30 @@ class _Selection:
     def pullback(self, dy: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool):
         xp = array_namespace(dy)
         count = self.count
-        share = expand_reduced(dy, count.shape, axes, keepdims) / count
-        return xp.where(self.mask, xp.broadcast_to(share, shape), 0)
+        share = xp.broadcast_to(expand_reduced(dy, count.shape, axes, keepdims) / count, shape)
+        mask = self.mask
+        if type(share) is np.ndarray and type(mask) is np.ndarray:
+            # The same values as ``where`` below, writing only the selected elements.
+            dx = np.zeros(shape, share.dtype)
+            np.copyto(dx, share, where=mask)
+            return dx
+        return xp.where(mask, share, 0)
 
     def pushforward(self, dx: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
         xp = array_namespace(dx)
         picked = xp.sum(xp.where(self.mask, dx, 0), axis=axes, keepdims=True) / self.count
         return picked if keepdims else xp.squeeze(picked, axis=axes)
+
+
+def _may_hold_nan(y: Any) -> bool:
+    """Whether the result ``y`` may hold a NaN: False only for NumPy values known to hold none.
+
+    A slice whose maximum is not NaN holds no NaN, so the NaN test over the input is skipped;
+    values of other libraries (tracers among them) always take it.
+    """
+    if isinstance(y, np.ndarray | np.generic | float):
+        return bool(np.isnan(y).any())
+    return True
 
 
 def _count_selected(mask: Any, axes: tuple[int, ...]) -> Any:

@@ -2,19 +2,21 @@
 
 * Counts are piecewise constant in the samples: their derivative in the samples is zero (the
   count of a bin jumps when a sample crosses an edge, which has no derivative).
-* With ``weights=``, a bin holds the sum of the weights of its samples: linear in the weights,
+* With weights, a bin holds the sum of the weights of its samples: linear in the weights,
   whose cotangent is the cotangent of the bin each sample fell in (0 outside the range).
+  Keyword arguments get no cotangent, so weights are taken by position; with a ``weights=``
+  keyword array the rules return ``None``.
 * Edges computed from the data (no ``range``, ``bins`` a count or an estimator's name) are
   ``lo + (hi - lo) k / n`` with ``lo, hi`` the data's min and max (per coordinate): they move
   with the samples that attain the min and the max, a tie sharing equally. Edges from
-  ``range=`` are constants; edges given as an array ``bins`` (``histogram``,
-  ``histogram_bin_edges``) are that array, whose cotangent is theirs when it is passed by
-  position.
+  ``range = (lo, hi)`` are the same line in the range's ends, which get the cotangent when the
+  range is passed by position (``histogram``, ``histogram_bin_edges``). Edges given as an array
+  ``bins`` are that array, whose cotangent is theirs when passed by position.
 * ``density=True`` divides by the total and by each cell's volume, both differentiable
   (the volume through the edges, the total through the weights).
 
-Arrays of edges in ``histogram2d``/``histogramdd`` have no rule here (the rules return
-``None``); ``range`` and ``density`` are taken by keyword.
+Arrays of edges, a positional ``range`` and a sample given as a sequence of coordinates in
+``histogram2d``/``histogramdd`` have no rule here (the rules return ``None``).
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -73,7 +75,7 @@ class _Binning:
     def edges_to_samples(self, edge_cotangents):
         """The cotangent of each coordinate from the cotangents of the data-driven edges."""
         xq = self.xq
-        result = []
+        result: list = []
         for d, (column, e) in enumerate(zip(self.columns, self.edges, strict=True)):
             de = edge_cotangents[d]
             if not self.from_data[d] or _is_zero(de):
@@ -83,15 +85,15 @@ class _Binning:
             position = np.arange(n + 1) / n
             d_hi = xq.sum(de * xq.asarray(position))
             d_lo = xq.sum(de) - d_hi
-            result.append(_share(xq, column, xq.min(column), d_lo) + _share(
-                xq, column, xq.max(column), d_hi
-            ))
+            result.append(
+                _share(xq, column, xq.min(column), d_lo) + _share(xq, column, xq.max(column), d_hi)
+            )
         return result
 
     def samples_to_edges(self, sample_tangents):
         """The tangents of the data-driven edges from the tangents of the coordinates."""
         xq = self.xq
-        result = []
+        result: list = []
         for column, e, dc, on in zip(
             self.columns, self.edges, sample_tangents, self.from_data, strict=True
         ):
@@ -117,6 +119,10 @@ class _Binning:
         kept = np.flatnonzero(self.inside)
         values = self.xq.take(self.xq.reshape(dw, (-1,)), kept)
         return self.xq.reshape(accumulate(self.cell[kept], values, size), self.shape)
+
+    def count(self):
+        """How many samples fell inside the range (a NumPy integer)."""
+        return np.count_nonzero(self.inside)
 
     def volumes(self):
         """Each cell's volume, the product of its widths, shaped like the histogram."""
@@ -211,8 +217,10 @@ class _Histogram:
 
     def output_tangent(self, y, dh, d_edges):
         hist, edges = self.split(y)
-        d_edges = [ProjectTo(e)(ZERO_TANGENT if de is None else de) for e, de in zip(
-            edges, d_edges, strict=True)]
+        d_edges = [
+            ProjectTo(e)(ZERO_TANGENT if de is None else de)
+            for e, de in zip(edges, d_edges, strict=True)
+        ]
         if self.layout == "edges":
             return d_edges[0]
         dh = ProjectTo(hist)(ZERO_TANGENT if dh is None else dh)
@@ -237,6 +245,9 @@ def _setup(spec, args, kwargs):
     if kwargs.get("weights") is not None:
         return None
     params = dict(zip(spec.names, args, strict=False)) | kwargs
+    range_at = spec.names.index("range")
+    if spec.layout in ("2d", "dd") and len(args) > range_at and args[range_at] is not None:
+        return None  # a positional range of several coordinates: pass it by keyword
     arrays = args[: spec.sample_arity]
     xq = array_namespace(*arrays)
     columns = spec.columns(xq, args)
@@ -252,11 +263,8 @@ def _setup(spec, args, kwargs):
     density = bool(params.get("density")) and spec.layout != "edges"
     total = None
     if density:
-        # The weighted counts behind the density, and their total.
-        samples = args[: spec.sample_arity]
-        bins = edges[0] if len(edges) == 1 else edges
-        counts = spec.f(*samples, bins=bins, weights=weights)[0]
-        total = xq.sum(xq.asarray(counts))
+        # The total of the weighted counts behind the density.
+        total = xq.sum(binning.scatter(weights)) if weights is not None else binning.count()
     return xq, y, hist, binning, weights, density, total
 
 
@@ -271,6 +279,7 @@ def _histogram_rules(spec):
         projectors = [ProjectTo(a) for a in args]
         weights_at = spec.names.index("weights") if weights is not None else None
         bins_at = spec.names.index("bins")
+        range_at = spec.names.index("range")
         edges_are_bins = spec.layout in ("1d", "edges") and _is_edge_array(
             args[bins_at] if len(args) > bins_at else None
         )
@@ -284,8 +293,10 @@ def _histogram_rules(spec):
                 dn = dh
                 if density:
                     dn, from_volume = _density_pullback(binning, hist, total, dh)
-                    d_edges = [v if _is_zero(e) else e + v
-                               for e, v in zip(d_edges, from_volume, strict=True)]
+                    d_edges = [
+                        v if _is_zero(e) else e + v
+                        for e, v in zip(d_edges, from_volume, strict=True)
+                    ]
                 if weights is not None:
                     d_weights = binning.gather(dn)
             d_columns = binning.edges_to_samples(d_edges)
@@ -299,6 +310,8 @@ def _histogram_rules(spec):
                     cotangents.append(project(d_edges[0]))
                 elif i == weights_at:
                     cotangents.append(project(ZERO_TANGENT))
+                elif i == range_at and a is not None:
+                    cotangents.append(project(_range_cotangent(xq, d_edges[0], a)))
                 else:
                     cotangents.append(NO_TANGENT)
             return tuple(cotangents)
@@ -315,11 +328,12 @@ def _histogram_rules(spec):
         d_columns = _sample_tangents(xq, spec, args, tangents)
         d_edges = binning.samples_to_edges(d_columns)
         bins_at = spec.names.index("bins")
-        if spec.layout in ("1d", "edges") and len(args) > bins_at and _is_edge_array(
-            args[bins_at]
-        ):
+        if spec.layout in ("1d", "edges") and len(args) > bins_at and _is_edge_array(args[bins_at]):
             db = tangents[bins_at]
             d_edges = [None if _is_zero(db) else db]
+        range_at = spec.names.index("range")
+        if len(args) > range_at and args[range_at] is not None:
+            d_edges = [_range_tangent(xq, tangents[range_at], binning.edges[0])]
         dn = None
         if weights is not None and not _is_zero(tangents[spec.names.index("weights")]):
             dn = binning.scatter(tangents[spec.names.index("weights")])
@@ -332,6 +346,26 @@ def _histogram_rules(spec):
         rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
         rule._chainrules_keywords = spec.names[spec.sample_arity :]  # type: ignore[attr-defined]
         table.register(spec.f)(rule)
+
+
+def _range_cotangent(xq, de, range):
+    """The cotangents of ``range = (lo, hi)``, whose edges are ``lo + (hi - lo) k / n``."""
+    if _is_zero(de):
+        return ZERO_TANGENT
+    n = shape_of(de)[0] - 1
+    d_hi = xq.sum(de * xq.asarray(np.arange(n + 1) / n))
+    return type(range)((xq.sum(de) - d_hi, d_hi))
+
+
+def _range_tangent(xq, dr, edges):
+    """The tangent of the edges from the tangent of ``range = (lo, hi)``."""
+    if _is_zero(dr):
+        return None
+    d_lo, d_hi = (unthunk(t) for t in dr)
+    d_lo = 0.0 if _is_zero(d_lo) else d_lo
+    d_hi = 0.0 if _is_zero(d_hi) else d_hi
+    n = len(edges) - 1
+    return d_lo + (d_hi - d_lo) * xq.asarray(np.arange(n + 1) / n)
 
 
 def _sample_cotangent(xq, spec, a, i, d_columns):
@@ -381,6 +415,4 @@ _histogram_rules(
 _histogram_rules(
     _Histogram(np.histogramdd, ("sample", "bins", "range", "density", "weights"), 1, "dd")
 )
-_histogram_rules(
-    _Histogram(np.histogram_bin_edges, ("a", "bins", "range", "weights"), 1, "edges")
-)
+_histogram_rules(_Histogram(np.histogram_bin_edges, ("a", "bins", "range", "weights"), 1, "edges"))

@@ -47,7 +47,8 @@ def _has_poly1d(*args):
     return any(isinstance(a, np.poly1d) for a in args)
 
 
-def _sum_columns(xq, terms):
+def _sum_terms(terms):
+    """The sum of the tangent terms that are not None, ZeroTangent() when there are none."""
     total = ZERO_TANGENT
     for term in terms:
         if term is not None:
@@ -67,7 +68,7 @@ def _map_matrices(f, args, kwargs, active):
     """
     base = [np.zeros(shape_of(a)) if on else a for a, on in zip(args, active, strict=True)]
     offset = np.ravel(f(*base, **kwargs))
-    matrices = []
+    matrices: list = []
     for i, a in enumerate(args):
         if not active[i]:
             matrices.append(None)
@@ -124,7 +125,7 @@ def _linear_rules(f, active_positions, keywords=()):
             t = unthunk(t)
             if matrix is not None and not _is_zero(t):
                 terms.append(xq.matmul(xq.asarray(matrix), xq.reshape(xq.asarray(t), (-1,))))
-        dy = _sum_columns(xq, terms)
+        dy = _sum_terms(terms)
         if isinstance(dy, AbstractZero):
             return y, ProjectTo(y)(dy)
         return y, ProjectTo(y)(xq.reshape(dy, shape_of(y)))
@@ -272,7 +273,7 @@ def _polyval_frule(tangents, p, x):
         None if _is_zero(dp) else xq.sum(powers * dp, axis=-1),
         None if _is_zero(dx) else slope * dx,
     ]
-    return y, ProjectTo(y)(_sum_columns(xq, terms))
+    return y, ProjectTo(y)(_sum_terms(terms))
 
 
 # ---- roots and poly -------------------------------------------------------------------------

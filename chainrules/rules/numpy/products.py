@@ -5,8 +5,11 @@ with that factor replaced by its tangent; the pullback contracts the output cota
 other factors, conjugated (the holomorphic convention: ``d_a = dy @ conj(b).T`` for
 ``a @ b``), and projects the result onto the factor, which sums over broadcast axes. ``vdot``,
 ``vecdot`` and ``vecmat`` conjugate their first factor, whose cotangent is then ``b * conj(dy)``
-(summed or contracted as the product asks). ``einsum`` has a module of its own. Cotangents of the
-factors are ``Thunk``\\s: an engine that needs one of them never computes the other.
+(summed or contracted as the product asks). ``cross`` also takes two-component vectors
+(deprecated by NumPy) as vectors whose third component is zero; the rules compute with them
+so, and the third component of their cotangent is dropped. ``einsum`` has a module of its
+own. Cotangents of the factors are ``Thunk``\\s: an engine that needs one of them never computes
+the other.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule

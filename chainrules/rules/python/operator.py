@@ -132,6 +132,11 @@ def _matmul_frule(tangents, a, b):
 # (dicts, strings) have no rule here.
 
 
+def _is_array(a):
+    """NumPy arrays, and the tracked arrays of engines that stand for them."""
+    return isinstance(a, np.ndarray) or hasattr(a, "__array_namespace__")
+
+
 def _elements(dy, n):
     """The cotangents of the ``n`` elements of a sequence, from the sequence's cotangent."""
     if isinstance(dy, AbstractZero | NoTangent):
@@ -141,7 +146,7 @@ def _elements(dy, n):
 
 @rrule.register(operator.getitem)
 def _getitem_rrule(a, key):
-    if isinstance(a, np.ndarray):
+    if _is_array(a):
         return rrule(np.ndarray.__getitem__, a, key)
     if not isinstance(a, list | tuple) or not isinstance(key, int | slice):
         return None
@@ -162,7 +167,7 @@ def _getitem_rrule(a, key):
 
 @frule.register(operator.getitem)
 def _getitem_frule(tangents, a, key):
-    if isinstance(a, np.ndarray):
+    if _is_array(a):
         return frule(tangents, np.ndarray.__getitem__, a, key)
     if not isinstance(a, list | tuple) or not isinstance(key, int | slice):
         return None

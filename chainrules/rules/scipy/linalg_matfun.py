@@ -67,6 +67,22 @@ def frechet(f: Callable[[Any], Any], a: Any, e: Any) -> Any:
     return f(_block(a, e))[..., :n, n:]
 
 
+def frechet_adjoint(f: Callable[[Any], Any], a: Any, g: Any) -> Any:
+    """The adjoint of ``E -> L_f(a, E)`` applied to ``g``: ``L_f(a, g^H)^H``.
+
+    This equals ``L_f(a^H, g)`` when ``f(conj z) = conj f(z)``, but not on a branch cut: the
+    principal square root of a real matrix with negative eigenvalues is one case. Evaluating
+    at ``a`` itself keeps the branch of the forward pass.
+
+    >>> import numpy as np
+    >>> a = np.array([[-2.0, 1.0], [0.5, -1.0]])
+    >>> g = np.ones((2, 2))
+    >>> np.allclose(frechet_adjoint(sla.expm, a, g), frechet(sla.expm, a.T, g))
+    True
+    """
+    return mH(frechet(f, a, mH(g)))
+
+
 def _register_matrix_function(f: Callable[[Any], Any]) -> None:
     """Both rules of a primary matrix function ``f(A)`` with real power-series coefficients."""
 
@@ -78,7 +94,7 @@ def _register_matrix_function(f: Callable[[Any], Any]) -> None:
             dy = unthunk(dy)
             if isinstance(dy, AbstractZero):
                 return NO_TANGENT, project_a(dy)
-            return NO_TANGENT, project_a(frechet(f, mH(a), dy))
+            return NO_TANGENT, project_a(frechet_adjoint(f, a, dy))
 
         matrix_function_pullback.__name__ = f"{f.__name__}_pullback"
         return y, matrix_function_pullback
@@ -118,7 +134,7 @@ def _fractional_matrix_power_rrule(A, t):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy), project_t(dy)
-        da = project_a(frechet(power, mH(A), dy))
+        da = project_a(frechet_adjoint(power, A, dy))
         if not isinstance(t, float | np.floating):
             return NO_TANGENT, da, NO_TANGENT
         dt = np.sum(np.real(np.conj(dy) * (y @ sla.logm(A))))

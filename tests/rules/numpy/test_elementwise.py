@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from chainrules_testing import test_frule, test_rrule, test_scalar
+from chainrules_testing import test_frule, test_rrule, test_scalar, with_tangent
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -275,3 +275,51 @@ def test_several_outputs():
     np.testing.assert_array_equal(dx, 2.0**-exponent)
     _, tangent = cr.frule((NoTangent(), np.ones(2)), np.frexp, x)
     assert tangent[1] is NoTangent()
+
+
+# ---- array methods and attributes, real_if_close ---------------------------------------------
+
+Z = np.array([0.5 - 1.0j, -0.25 + 0.75j, 2.0 + 0.0j])
+METHODS = [
+    # function, args, keywords
+    # clip's bounds have no tangent (np.clip's rule); x.real and x.imag, attributes that the
+    # harness cannot call, are checked by value below.
+    (
+        np.ndarray.clip,
+        (Z.real, with_tangent(-0.3, NoTangent()), with_tangent(1.0, NoTangent())),
+        {},
+    ),
+    (np.ndarray.clip, (Z.real,), {"max": 1.0}),
+    (np.real_if_close, (Z.real + 1e-20j,), {}),
+    (np.real_if_close, (Z,), {}),
+    (np.real_if_close, (Z.real + 1e-10j, 1e7), {}),
+]
+
+
+@pytest.mark.parametrize(
+    "f, args, kwargs", METHODS, ids=[f"{f.__name__}-{i}" for i, (f, _, _) in enumerate(METHODS)]
+)
+def test_methods(f, args, kwargs):
+    test_rrule(f, *args, fkwargs=kwargs)
+    test_frule(f, *args, fkwargs=kwargs)
+
+
+def test_method_values():
+    # x.real and x.imag have the rules of np.real and np.imag.
+    y, pullback = cr.rrule(np.ndarray.real, Z)
+    assert np.array_equal(y, Z.real)
+    assert np.array_equal(pullback(np.array([1.0, 2.0, 3.0]))[1], [1.0, 2.0, 3.0])
+    assert pullback(np.ones(3))[1].dtype == np.complex128
+    y, pullback = cr.rrule(np.ndarray.imag, Z)
+    assert np.array_equal(y, Z.imag)
+    assert np.array_equal(pullback(np.ones(3))[1], [1j, 1j, 1j])
+    assert np.array_equal(cr.rrule(np.ndarray.imag, Z.real)[1](np.ones(3))[1], np.zeros(3))
+    assert np.array_equal(cr.frule((NoTangent(), Z), np.ndarray.imag, Z)[1], Z.imag)
+    assert cr.rrule(np.ndarray.real, Z)[1](ZeroTangent())[1] == ZeroTangent()
+    _, pullback = cr.rrule(np.ndarray.clip, np.array([-1.0, 0.0, 2.0]), 0.0, 1.0)
+    # The closed interval passes: a value on a bound keeps its cotangent.
+    _, da, dlo, dhi = pullback(np.ones(3))
+    assert np.array_equal(da, [0.0, 1.0, 0.0]) and dlo == dhi == NoTangent()
+    y, pullback = cr.rrule(np.real_if_close, np.array([1.0 + 1e-20j]))
+    assert y.dtype == np.float64
+    assert np.array_equal(pullback(np.array([2.0]))[1], [2.0 + 0.0j])

@@ -88,3 +88,33 @@ def test_sequences_have_no_rule():
     assert cr.rrule(operator.add, [1.0], [2.0]) is None
     assert cr.rrule(operator.mul, (1.0,), 3) is None
     assert cr.frule((NoTangent(), NoTangent(), NoTangent()), operator.add, "a", "b") is None
+
+
+# ---- getitem and concat ---------------------------------------------------------------------
+
+SEQUENCE_CASES = [
+    (operator.getitem, (A, (0, slice(1, None)))),
+    (operator.getitem, (A, 1)),
+    (operator.getitem, ([0.5, np.ones(2), 1.5], 1)),
+    (operator.getitem, ((0.5, -1.5, 2.5), slice(0, 2))),
+    (operator.concat, ([0.5, 1.5], [2.5])),
+    (operator.concat, ((0.5,), (np.ones(2), 1.5))),
+]
+
+
+@pytest.mark.parametrize(
+    "f, args", SEQUENCE_CASES, ids=[f"{f.__name__}-{i}" for i, (f, _) in enumerate(SEQUENCE_CASES)]
+)
+def test_getitem_and_concat(f, args):
+    test_rrule(f, *args)
+    test_frule(f, *args)
+
+
+def test_getitem_and_concat_values():
+    _, pullback = cr.rrule(operator.getitem, [1.0, 2.0, 3.0], 1)
+    assert list(pullback(5.0)[1]) == [ZeroTangent(), 5.0, ZeroTangent()]
+    _, pullback = cr.rrule(operator.concat, [1.0], [2.0, 3.0])
+    _, da, db = pullback(cr.Tangent(list, 5.0, 6.0, 7.0))
+    assert list(da) == [5.0] and list(db) == [6.0, 7.0]
+    assert cr.rrule(operator.getitem, {"a": 1.0}, "a") is None
+    assert cr.rrule(operator.concat, "a", "b") is None
