@@ -6,10 +6,11 @@ the fast output where the ideal derivative is a function of it (exp: ``y``; tanh
 ``1 - y*y``; sigmoid: ``y*(1 - y)``). The result is the derivative of the ideal function
 at the input, with a relative error bounded by the primal's stated accuracy.
 
-The reductions get their rules from factories that take the forward function
-(``make_softmax_rules(f, forward)`` and its kin), so the same rules serve the fast kernels
-and, by passing SciPy's functions, their exact twins. The twins that NumPy and SciPy lack
-(``fastmath.exact``: rsqrt, softplus, gelu) get their scalar rules here.
+The reductions get their rules from the factories that define the rules of their SciPy twins
+(``make_softmax_rules(f, forward)`` and its kin, parameterized by the forward function and,
+for logsumexp, by the keywords taken: axis and keepdims here), so each formula is written
+once. The twins that NumPy and SciPy lack (``fastmath.exact``: rsqrt, softplus, gelu) get
+their scalar rules here.
 
 >>> import numpy as np
 >>> from chainrules import fastmath
@@ -21,19 +22,15 @@ and, by passing SciPy's functions, their exact twins. The twins that NumPy and S
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .. import fastmath
 from ..core.define import scalar_rule, scalar_rule_like
 from ..core.namespace import array_namespace
-from ..core.projection import ProjectTo
-from ..core.registry import frule, rrule
-from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
-from ..core.thunks import unthunk
 from ..fastmath import exact
 from . import numpy as _numpy_rules  # noqa: F401  the twins' rules, instantiated below
 from . import scipy as _scipy_rules  # noqa: F401
+from .scipy.softmax import make_log_softmax_rules, make_logsumexp_rules, make_softmax_rules
 
 __all__ = ["make_log_softmax_rules", "make_logsumexp_rules", "make_softmax_rules"]
 
@@ -64,114 +61,7 @@ for _fast, _twin in fastmath.TWINS.items():
         scalar_rule_like(_fast, _twin)
 
 
-# ---- softmax, log_softmax, logsumexp: rule factories ----------------------------------------
-
-
-def make_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
-    """Register the rrule and frule of ``f(x, axis=None)``, a softmax computed by ``forward``.
-
-    The derivative is the ideal softmax's, evaluated on the output ``y``:
-    ``dx = y * (dy - sum(dy * y, axis))``.
-    """
-
-    @rrule.register(f)
-    def softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        project_x = ProjectTo(x)
-
-        def softmax_pullback(dy: Any) -> tuple[Any, Any]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, ZERO_TANGENT
-            xp = array_namespace(y, dy)
-            return NO_TANGENT, project_x(y * (dy - xp.sum(dy * y, axis=axis, keepdims=True)))
-
-        return y, softmax_pullback
-
-    @frule.register(f)
-    def softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        dx = unthunk(tangents[1])
-        if isinstance(dx, AbstractZero):
-            return y, dx
-        xp = array_namespace(y, dx)
-        return y, ProjectTo(y)(y * (dx - xp.sum(y * dx, axis=axis, keepdims=True)))
-
-
-def make_log_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
-    """Register the rrule and frule of ``f(x, axis=None)``, a log_softmax computed by ``forward``.
-
-    ``dx = dy - exp(y) * sum(dy, axis)``, from the output ``y``.
-    """
-
-    @rrule.register(f)
-    def log_softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        project_x = ProjectTo(x)
-
-        def log_softmax_pullback(dy: Any) -> tuple[Any, Any]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, ZERO_TANGENT
-            xp = array_namespace(y, dy)
-            return NO_TANGENT, project_x(dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True))
-
-        return y, log_softmax_pullback
-
-    @frule.register(f)
-    def log_softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        dx = unthunk(tangents[1])
-        if isinstance(dx, AbstractZero):
-            return y, dx
-        xp = array_namespace(y, dx)
-        return y, ProjectTo(y)(dx - xp.sum(xp.exp(y) * dx, axis=axis, keepdims=True))
-
-
-def _kept(xp: Any, v: Any, ndim: int, axis: Any, keepdims: bool) -> Any:
-    """A reduced value with the reduced axes back, as size 1, for broadcasting."""
-    if keepdims:
-        return v
-    if axis is None:
-        return xp.reshape(xp.asarray(v), (1,) * ndim)
-    return xp.expand_dims(xp.asarray(v), axis=axis)
-
-
-def make_logsumexp_rules(f: Any, forward: Callable[[Any, Any, bool], Any]) -> None:
-    """Register the rrule and frule of ``f(x, axis=None, keepdims=False)``, a logsumexp.
-
-    ``dx = exp(x - y) * dy``: the softmax, from the output ``y``.
-    """
-
-    @rrule.register(f)
-    def logsumexp_rrule(x: Any, axis: Any = None, keepdims: bool = False) -> tuple[Any, Any]:
-        y = forward(x, axis, keepdims)
-        project_x = ProjectTo(x)
-        ndim = len(getattr(x, "shape", ()))
-
-        def logsumexp_pullback(dy: Any) -> tuple[Any, Any]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, ZERO_TANGENT
-            xp = array_namespace(x, y, dy)
-            weights = xp.exp(x - _kept(xp, y, ndim, axis, keepdims))
-            return NO_TANGENT, project_x(weights * _kept(xp, dy, ndim, axis, keepdims))
-
-        return y, logsumexp_pullback
-
-    @frule.register(f)
-    def logsumexp_frule(
-        tangents: tuple, x: Any, axis: Any = None, keepdims: bool = False
-    ) -> tuple[Any, Any]:
-        y = forward(x, axis, keepdims)
-        dx = unthunk(tangents[1])
-        if isinstance(dx, AbstractZero):
-            return y, dx
-        xp = array_namespace(x, y, dx)
-        ndim = len(getattr(x, "shape", ()))
-        weights = xp.exp(x - _kept(xp, y, ndim, axis, keepdims))
-        return y, ProjectTo(y)(xp.sum(weights * dx, axis=axis, keepdims=keepdims))
-
+# ---- softmax, log_softmax, logsumexp: the twins' rule factories ------------------------------
 
 make_softmax_rules(fastmath.softmax, fastmath.softmax)
 make_log_softmax_rules(fastmath.log_softmax, fastmath.log_softmax)

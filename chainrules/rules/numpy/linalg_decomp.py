@@ -48,7 +48,7 @@ from .matrix_algebra import (
     solve_triangular_right,
 )
 
-__all__ = ["cholesky_pullback_of", "qr_pullback_of"]
+__all__ = ["cholesky_pullback_of", "cut_complete_qr_cotangents", "qr_pullback_of"]
 
 
 def _half_lower(x: Any) -> Any:
@@ -181,20 +181,32 @@ def _qr_check_mode(mode: str) -> None:
         )
 
 
-def _qr_complete_cotangents(a: Any, g_q: Any, g_r: Any) -> tuple[Any, Any]:
-    """Cut the cotangents of a complete QR of a tall ``a`` to the reduced factors."""
+def cut_complete_qr_cotangents(
+    a: Any, g_q: Any, g_r: Any, call: str, reduced: str
+) -> tuple[Any, Any]:
+    """Cut the cotangents of a complete QR of ``a`` to the reduced factors.
+
+    The last m - n columns of Q of a tall m x n matrix are not determined by it: a nonzero
+    cotangent there raises a ValueError naming ``call`` and suggesting ``mode=reduced``.
+    Only a NumPy cotangent can be inspected; an engine's values pass with that part ignored.
+
+    >>> import numpy as np
+    >>> g_q, g_r = cut_complete_qr_cotangents(
+    ...     np.ones((3, 2)), np.zeros((3, 3)), np.ones((3, 2)), "qr", "reduced"
+    ... )
+    >>> g_q.shape, g_r.shape
+    ((3, 2), (2, 2))
+    """
     m, n = a.shape[-2:]
-    if isinstance(g_q, AbstractZero):
-        extra_q = None
-    else:
-        extra_q, g_q = g_q[..., :, n:], g_q[..., :, :n]
-    # Only a NumPy cotangent can be inspected; an engine's values pass with the rest ignored.
-    if type(extra_q) is np.ndarray and np.any(extra_q != 0):
-        raise ValueError(
-            f"pullback of numpy.linalg.qr(mode='complete') of a {m}x{n} matrix: the last "
-            f"{m - n} columns of Q are not determined by the matrix, so they take no "
-            "cotangent; use mode='reduced'"
-        )
+    if m <= n:
+        return g_q, g_r
+    if not isinstance(g_q, AbstractZero):
+        extra, g_q = g_q[..., :, n:], g_q[..., :, :n]
+        if type(extra) is np.ndarray and np.any(extra != 0):
+            raise ValueError(
+                f"pullback of {call} of a {m}x{n} matrix: the last {m - n} columns of Q are "
+                f"not determined by the matrix, so they take no cotangent; use mode='{reduced}'"
+            )
     if not isinstance(g_r, AbstractZero):
         g_r = g_r[..., :n, :]
     return g_q, g_r
@@ -221,7 +233,9 @@ def _qr_rrule(a, mode="reduced"):
         if isinstance(g_q, AbstractZero) and isinstance(g_r, AbstractZero):
             return NO_TANGENT, project_a(ZERO_TANGENT)
         if complete:
-            g_q, g_r = _qr_complete_cotangents(a, g_q, g_r)
+            g_q, g_r = cut_complete_qr_cotangents(
+                a, g_q, g_r, "numpy.linalg.qr(mode='complete')", "reduced"
+            )
         return NO_TANGENT, project_a(qr_pullback_of(a, q, r, g_q, g_r))
 
     return (result.R if mode == "r" else result), qr_pullback

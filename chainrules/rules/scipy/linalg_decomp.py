@@ -46,7 +46,11 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
 from ..numpy.arguments import positional_cotangents
-from ..numpy.linalg_decomp import qr_pullback_of, qr_pushforward_of
+from ..numpy.linalg_decomp import (
+    cut_complete_qr_cotangents,
+    qr_pullback_of,
+    qr_pushforward_of,
+)
 from ..numpy.linalg_det import adjugate
 from ..numpy.linalg_pinv import pinv_pullback_of, pinv_pushforward_of
 from ..numpy.linalg_spectral import (
@@ -86,24 +90,6 @@ def _qr(a: Any, mode: str) -> tuple:
     return tuple(xp.linalg.qr(a, mode=_QR_MODES[mode]))
 
 
-def _cut_complete(a: Any, g_q: Any, g_r: Any) -> tuple[Any, Any]:
-    """Cotangents of a complete QR of ``a``, cut to the reduced factors."""
-    m, n = a.shape[-2:]
-    if m <= n:
-        return g_q, g_r
-    if not isinstance(g_q, AbstractZero):
-        extra, g_q = g_q[..., :, n:], g_q[..., :, :n]
-        if type(extra) is np.ndarray and np.any(extra != 0):
-            raise ValueError(
-                f"pullback of scipy.linalg.qr(mode='full') of a {m}x{n} matrix: the last "
-                f"{m - n} columns of Q are not determined by the matrix, so they take no "
-                "cotangent; use mode='economic'"
-            )
-    if not isinstance(g_r, AbstractZero):
-        g_r = g_r[..., :n, :]
-    return g_q, g_r
-
-
 @rrule.register(sla.qr)
 def _qr_rrule(a, *, mode="full", check_finite=True):
     xp = array_namespace(a)
@@ -126,7 +112,9 @@ def _qr_rrule(a, *, mode="full", check_finite=True):
             g_q, g_r = output_fields(dy, ("Q", "R"))
         if isinstance(g_q, AbstractZero) and isinstance(g_r, AbstractZero):
             return NO_TANGENT, project_a(ZERO_TANGENT)
-        g_q, g_r = _cut_complete(a, g_q, g_r)
+        g_q, g_r = cut_complete_qr_cotangents(
+            a, g_q, g_r, "scipy.linalg.qr(mode='full')", "economic"
+        )
         return NO_TANGENT, project_a(qr_pullback_of(a, q, r, g_q, g_r))
 
     return result, qr_pullback
@@ -244,6 +232,15 @@ def _eigh(a: Any, lower: bool, eigvals_only: bool, by_index: Any, by_value: Any,
     return w if eigvals_only else (w, v)
 
 
+def _standard_eigh(
+    a: Any, b: Any, lower: bool, by_index: Any, by_value: Any, driver: Any
+) -> tuple[Any, Any]:
+    """The eigenpairs of the standard problem; the generalized one (``b`` given) has no rule."""
+    if b is not None:
+        raise ValueError("scipy.linalg.eigh with b (the generalized problem) has no rule")
+    return _eigh(a, lower, False, by_index, by_value, driver)
+
+
 def _window(w: Any, by_value: Any) -> tuple[int, int]:
     """``subset_by_index`` for SciPy's window ``(low, high]`` of the eigenvalues ``w``.
 
@@ -278,12 +275,10 @@ def _eigh_rrule(
     subset_by_value=None,
     driver=None,
 ):
-    if b is not None:
-        raise ValueError("scipy.linalg.eigh with b (the generalized problem) has no rule")
     xp = array_namespace(a)
     project_a = ProjectTo(a)
     subset = subset_by_index is not None or subset_by_value is not None
-    w, v = _eigh(a, lower, False, subset_by_index, subset_by_value, driver)
+    w, v = _standard_eigh(a, b, lower, subset_by_index, subset_by_value, driver)
 
     def eigh_pullback(dy):
         if eigvals_only:
@@ -320,10 +315,8 @@ def _eigh_frule(
     subset_by_value=None,
     driver=None,
 ):
-    if b is not None:
-        raise ValueError("scipy.linalg.eigh with b (the generalized problem) has no rule")
     xp = array_namespace(a)
-    w, v = _eigh(a, lower, False, subset_by_index, subset_by_value, driver)
+    w, v = _standard_eigh(a, b, lower, subset_by_index, subset_by_value, driver)
     y = w if eigvals_only else (w, v)
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):

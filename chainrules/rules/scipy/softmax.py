@@ -9,7 +9,9 @@ zero tangent. Where ``b == 0`` the term is absent, so its derivative in ``a`` is
 Complex ``a`` follows the holomorphic convention: the cotangent is ``conj(dy/da) * dy``.
 
 softmax and log_softmax take real input. The values come from SciPy itself; the pullbacks
-compute in the array namespace of their inputs.
+compute in the array namespace of their inputs. The rules are written once, as factories of
+the forward function (``make_softmax_rules``, ``make_log_softmax_rules``,
+``make_logsumexp_rules``), which ``chainrules.fastmath`` instantiates for its fast kernels.
 
 >>> import numpy as np
 >>> import scipy.special as sc
@@ -22,6 +24,7 @@ array([0.25, 0.75])
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,14 +37,17 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
 from .parametric import is_complex
 
-
-def _logsumexp_parameters(
-    a: Any, axis: Any = None, b: Any = None, keepdims: bool = False, return_sign: bool = False
-) -> None:
-    """The signature of ``scipy.special.logsumexp``, for binding the rules' arguments."""
+# The keywords of ``scipy.special.logsumexp`` with their defaults, in positional order.
+_LOGSUMEXP_DEFAULTS = {"axis": None, "b": None, "keepdims": False, "return_sign": False}
 
 
-_LOGSUMEXP = inspect.signature(_logsumexp_parameters)
+def _logsumexp_signature(keywords: tuple[str, ...]) -> inspect.Signature:
+    """``(a, *keywords)`` with SciPy's defaults, for binding the rules' arguments."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    return inspect.Signature(
+        [inspect.Parameter("a", kind)]
+        + [inspect.Parameter(k, kind, default=_LOGSUMEXP_DEFAULTS[k]) for k in keywords]
+    )
 
 
 def _reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
@@ -139,125 +145,157 @@ def _log_softmax(x: Any, axis: Any) -> Any:
 # ---- logsumexp ------------------------------------------------------------------------------
 
 
-def _logsumexp_rrule(a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-    bound = _LOGSUMEXP.bind(a, *args, **kwargs).arguments
-    axis, b, keepdims = bound.get("axis"), bound.get("b"), bound.get("keepdims", False)
-    return_sign = bound.get("return_sign", False)
-    n_positional = 1 + len(args)
-    out = _logsumexp(a, axis, b, keepdims, return_sign)
-    y, sign = out if return_sign else (out, None)
-    a_arr = _as_array(a)
-    b_arr = None if b is None else _as_array(b)
-    project_a = ProjectTo(a)
-    project_b: Any = ProjectTo(b) if b is not None else None
-    conjugate = is_complex(a_arr) or (b_arr is not None and is_complex(b_arr))
-    b_slot = 3 if n_positional >= 3 and b is not None else None  # keywords get no cotangent
+def make_logsumexp_rules(
+    f: Any, forward: Callable[..., Any], keywords: tuple[str, ...] = ("axis", "keepdims")
+) -> None:
+    """Register the rrule and frule of ``f(a, *keywords)``, a logsumexp computed by ``forward``.
 
-    def logsumexp_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if return_sign and not isinstance(dy, AbstractZero):
-            dy = unthunk(dy[0])
-        cotangents: list[Any] = [NO_TANGENT] * (n_positional + 1)
-        if isinstance(dy, AbstractZero):
-            cotangents[1] = ZERO_TANGENT
-            if b_slot is not None:
-                cotangents[b_slot] = ZERO_TANGENT
+    ``keywords`` are those of ``scipy.special.logsumexp`` that ``f`` takes, in its positional
+    order (a subset of axis, b, keepdims, return_sign); ``forward(a, **keywords)`` computes the
+    value. The rules use the output ``y``: ``dy/da = b exp(a - y)`` and ``dy/db = exp(a - y)``.
+    """
+    signature = _logsumexp_signature(keywords)
+    b_slot = keywords.index("b") + 2 if "b" in keywords else None  # (df, da, ...) position
+
+    def arguments(a: Any, args: tuple, kwargs: dict) -> dict[str, Any]:
+        bound = signature.bind(a, *args, **kwargs)
+        bound.apply_defaults()
+        return {k: bound.arguments[k] for k in keywords}
+
+    def logsumexp_rrule(a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        given = arguments(a, args, kwargs)
+        axis, b, return_sign = given["axis"], given.get("b"), given.get("return_sign", False)
+        n_positional = 1 + len(args)
+        out = forward(a, **given)
+        y, sign = out if return_sign else (out, None)
+        a_arr = _as_array(a)
+        b_arr = None if b is None else _as_array(b)
+        project_a = ProjectTo(a)
+        project_b: Any = ProjectTo(b) if b is not None else None
+        conjugate = is_complex(a_arr) or (b_arr is not None and is_complex(b_arr))
+        # a keyword b gets no cotangent slot
+        b_cotangent = (
+            b_slot if b_slot is not None and n_positional >= b_slot and b is not None else None
+        )
+
+        def logsumexp_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if return_sign and not isinstance(dy, AbstractZero):
+                dy = unthunk(dy[0])
+            cotangents: list[Any] = [NO_TANGENT] * (n_positional + 1)
+            if isinstance(dy, AbstractZero):
+                cotangents[1] = ZERO_TANGENT
+                if b_cotangent is not None:
+                    cotangents[b_cotangent] = ZERO_TANGENT
+                return tuple(cotangents)
+            xp = array_namespace(a_arr, dy)
+            weight_a, weight_b = _logsumexp_weights(a_arr, b_arr, y, sign, axis)
+            shape = tuple(weight_a.shape)
+            dy_kept = _with_kept_dims(xp, dy, shape, _reduced_axes(axis, len(shape)))
+            if conjugate:
+                weight_a = xp.conj(weight_a)
+                weight_b = None if weight_b is None else xp.conj(weight_b)
+            cotangents[1] = project_a(_times(xp, weight_a, dy_kept))
+            if b_cotangent is not None:
+                cotangents[b_cotangent] = project_b(weight_b * dy_kept)
             return tuple(cotangents)
-        xp = array_namespace(a_arr, dy)
+
+        return out, logsumexp_pullback
+
+    def logsumexp_frule(tangents: tuple, a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        given = arguments(a, args, kwargs)
+        axis, b, return_sign = given["axis"], given.get("b"), given.get("return_sign", False)
+        out = forward(a, **given)
+        y, sign = out if return_sign else (out, None)
+        da = unthunk(tangents[1])
+        # Tangents follow the positional arguments: (df, da, daxis, db, ...).
+        has_db = b_slot is not None and len(tangents) > b_slot and b is not None
+        db = unthunk(tangents[b_slot]) if has_db else ZERO_TANGENT
+        a_arr = _as_array(a)
+        b_arr = None if b is None else _as_array(b)
         weight_a, weight_b = _logsumexp_weights(a_arr, b_arr, y, sign, axis)
-        shape = tuple(weight_a.shape)
-        dy_kept = _with_kept_dims(xp, dy, shape, _reduced_axes(axis, len(shape)))
-        if conjugate:
-            weight_a = xp.conj(weight_a)
-            weight_b = None if weight_b is None else xp.conj(weight_b)
-        cotangents[1] = project_a(_times(xp, weight_a, dy_kept))
-        if b_slot is not None:
-            cotangents[b_slot] = project_b(weight_b * dy_kept)
-        return tuple(cotangents)
+        xp = array_namespace(weight_a)
+        total: Any = ZERO_TANGENT
+        if not isinstance(da, AbstractZero):
+            total = total + weight_a * da
+        if not isinstance(db, AbstractZero):
+            total = total + weight_b * db
+        if not isinstance(total, AbstractZero):
+            total = xp.sum(total, axis=axis, keepdims=given.get("keepdims", False))
+            total = ProjectTo(y)(total)
+        return out, (Tangent(tuple, total, ZERO_TANGENT) if return_sign else total)
 
-    return out, logsumexp_pullback
+    rule: Any
+    for rule in (logsumexp_rrule, logsumexp_frule):
+        rule._chainrules_keywords = keywords
+    rrule.register(f)(logsumexp_rrule)
+    frule.register(f)(logsumexp_frule)
 
-
-def _logsumexp_frule(tangents: tuple, a: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-    bound = _LOGSUMEXP.bind(a, *args, **kwargs).arguments
-    axis, b, keepdims = bound.get("axis"), bound.get("b"), bound.get("keepdims", False)
-    return_sign = bound.get("return_sign", False)
-    out = _logsumexp(a, axis, b, keepdims, return_sign)
-    y, sign = out if return_sign else (out, None)
-    da = unthunk(tangents[1])
-    # Tangents follow the positional arguments: (df, da, daxis, db, ...).
-    db = unthunk(tangents[3]) if len(tangents) > 3 and b is not None else ZERO_TANGENT
-    a_arr = _as_array(a)
-    b_arr = None if b is None else _as_array(b)
-    weight_a, weight_b = _logsumexp_weights(a_arr, b_arr, y, sign, axis)
-    xp = array_namespace(weight_a)
-    total: Any = ZERO_TANGENT
-    if not isinstance(da, AbstractZero):
-        total = total + weight_a * da
-    if not isinstance(db, AbstractZero):
-        total = total + weight_b * db
-    if not isinstance(total, AbstractZero):
-        total = xp.sum(total, axis=axis, keepdims=keepdims)
-        total = ProjectTo(y)(total)
-    return out, (Tangent(tuple, total, ZERO_TANGENT) if return_sign else total)
-
-
-_rule: Any
-for _rule in (_logsumexp_rrule, _logsumexp_frule):
-    _rule._chainrules_keywords = ("axis", "b", "keepdims", "return_sign")
-rrule.register(sc.logsumexp)(_logsumexp_rrule)
-frule.register(sc.logsumexp)(_logsumexp_frule)
 
 # ---- softmax and log_softmax ----------------------------------------------------------------
 
 
-@rrule.register(sc.softmax)
-def _softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
-    y = _softmax(x, axis)
-    project_x = ProjectTo(x)
+def make_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
+    """Register the rrule and frule of ``f(x, axis=None)``, a softmax computed by ``forward``.
 
-    def softmax_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, ZERO_TANGENT
-        xp = array_namespace(y, dy)
-        dx = y * (dy - xp.sum(dy * y, axis=axis, keepdims=True))
-        return NO_TANGENT, project_x(dx)
+    The derivative is the ideal softmax's, evaluated on the output ``y``:
+    ``dx = y * (dy - sum(dy * y, axis))``.
+    """
 
-    return y, softmax_pullback
+    @rrule.register(f)
+    def softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
+        y = forward(x, axis)
+        project_x = ProjectTo(x)
 
+        def softmax_pullback(dy: Any) -> tuple[Any, Any]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, ZERO_TANGENT
+            xp = array_namespace(y, dy)
+            return NO_TANGENT, project_x(y * (dy - xp.sum(dy * y, axis=axis, keepdims=True)))
 
-@frule.register(sc.softmax)
-def _softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
-    y = _softmax(x, axis)
-    dx = unthunk(tangents[1])
-    if isinstance(dx, AbstractZero):
-        return y, dx
-    xp = array_namespace(y, dx)
-    return y, ProjectTo(y)(y * (dx - xp.sum(y * dx, axis=axis, keepdims=True)))
+        return y, softmax_pullback
 
-
-@rrule.register(sc.log_softmax)
-def _log_softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
-    y = _log_softmax(x, axis)
-    project_x = ProjectTo(x)
-
-    def log_softmax_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, ZERO_TANGENT
-        xp = array_namespace(y, dy)
-        dx = dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True)
-        return NO_TANGENT, project_x(dx)
-
-    return y, log_softmax_pullback
+    @frule.register(f)
+    def softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
+        y = forward(x, axis)
+        dx = unthunk(tangents[1])
+        if isinstance(dx, AbstractZero):
+            return y, dx
+        xp = array_namespace(y, dx)
+        return y, ProjectTo(y)(y * (dx - xp.sum(y * dx, axis=axis, keepdims=True)))
 
 
-@frule.register(sc.log_softmax)
-def _log_softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
-    y = _log_softmax(x, axis)
-    dx = unthunk(tangents[1])
-    if isinstance(dx, AbstractZero):
-        return y, dx
-    xp = array_namespace(y, dx)
-    return y, ProjectTo(y)(dx - xp.sum(xp.exp(y) * dx, axis=axis, keepdims=True))
+def make_log_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
+    """Register the rrule and frule of ``f(x, axis=None)``, a log_softmax computed by ``forward``.
+
+    ``dx = dy - exp(y) * sum(dy, axis)``, from the output ``y``.
+    """
+
+    @rrule.register(f)
+    def log_softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
+        y = forward(x, axis)
+        project_x = ProjectTo(x)
+
+        def log_softmax_pullback(dy: Any) -> tuple[Any, Any]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, ZERO_TANGENT
+            xp = array_namespace(y, dy)
+            return NO_TANGENT, project_x(dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True))
+
+        return y, log_softmax_pullback
+
+    @frule.register(f)
+    def log_softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
+        y = forward(x, axis)
+        dx = unthunk(tangents[1])
+        if isinstance(dx, AbstractZero):
+            return y, dx
+        xp = array_namespace(y, dx)
+        return y, ProjectTo(y)(dx - xp.sum(xp.exp(y) * dx, axis=axis, keepdims=True))
+
+
+make_logsumexp_rules(sc.logsumexp, _logsumexp, tuple(_LOGSUMEXP_DEFAULTS))
+make_softmax_rules(sc.softmax, _softmax)
+make_log_softmax_rules(sc.log_softmax, _log_softmax)

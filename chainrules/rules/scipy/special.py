@@ -17,6 +17,16 @@ bessel             j0 j1 jv y0 y1 yn yv i0 i0e i1 i1e iv ive k0 k0e k1 k1e kn kv
 integrals          expi exp1 expn sici shichi fresnel spence zeta zetac ellipk ellipe
 hypergeometric     hyp1f1 hyp2f1
 distributions      chdtr chdtrc gdtr gdtrc pdtr pdtrc stdtr
+distributions_more bdtr bdtrc nbdtr nbdtrc fdtr fdtrc smirnov kolmogorov voigt_profile softplus
+                   and the inverses bdtri nbdtri pdtri fdtri stdtrit chdtri
+elliptic           ellipkinc ellipeinc ellipkm1 ellipj elliprc elliprd elliprf elliprg agm
+bessel_more        spherical_jn spherical_yn spherical_in spherical_kn hankel1 hankel2
+                   hankel1e hankel2e jve yve jvp yvp ivp kvp h1vp h2vp airy airye struve
+                   modstruve
+orthogonal         eval_legendre eval_chebyt eval_chebyu eval_chebyc eval_chebys eval_jacobi
+                   eval_gegenbauer eval_laguerre eval_genlaguerre eval_hermite
+                   eval_hermitenorm eval_sh_legendre eval_sh_chebyt eval_sh_chebyu
+                   eval_sh_jacobi (derivative in x)
 convenience        cbrt exp2 exp10 expm1 log1p cosm1 exprel powm1 sindg cosdg tandg cotdg
                    radian huber pseudo_huber lambertw wrightomega
 =================  ==========================================================================
@@ -34,12 +44,16 @@ derivatives are ``NotImplementedTangent``, and why, is listed in the docs (speci
 """
 
 from . import bessel as bessel
+from . import bessel_more as bessel_more
 from . import convenience as convenience
 from . import distributions as distributions
+from . import distributions_more as distributions_more
+from . import elliptic as elliptic
 from . import error as error
 from . import gamma as gamma
 from . import hypergeometric as hypergeometric
 from . import incomplete as incomplete
 from . import information as information
 from . import integrals as integrals
+from . import orthogonal as orthogonal
 from . import softmax as softmax

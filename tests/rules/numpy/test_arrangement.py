@@ -1,42 +1,15 @@
 """Tests of the rules for tile, repeat, pad, flips, rolls, rotations, diagonals, insert, delete."""
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pytest
+from array_samples import A, Row, build
 from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
 from chainrules.rules.numpy.arrangement import embed_diagonal
-
-
-@dataclass(frozen=True)
-class A:
-    """An array argument of this shape, drawn in the case's dtype."""
-
-    shape: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Row:
-    f: Any
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        return f"{self.f.__name__}{self.args}{self.kwargs or ''}".replace(" ", "")
-
-
-def build(spec: Any, dtype: Any, rng: np.random.Generator) -> Any:
-    if isinstance(spec, A):
-        x = rng.standard_normal(spec.shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(spec.shape)
-        return np.asarray(x, dtype=dtype)
-    return spec
-
 
 X, M, V = A((3, 4, 5)), A((4, 5)), A((4,))
 PAD = ((1, 2), (0, 3), (2, 2))

@@ -1,47 +1,15 @@
 """Tests of the rules for joining and splitting arrays: concatenate, stack, split, block..."""
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pytest
+from array_samples import A, Row, build
 from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
 from chainrules import NoTangent, Tangent, ZeroTangent
 from chainrules.core.errors import RuleKeywordError
-
-
-@dataclass(frozen=True)
-class A:
-    """An array argument of this shape, drawn in the case's dtype."""
-
-    shape: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Row:
-    """A call ``f(*args, **kwargs)``: ``A`` entries become arrays, lists of them lists."""
-
-    f: Any
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        name = getattr(self.f, "__name__", None) or repr(self.f).split("'")[1]
-        return f"{name}{self.args}{self.kwargs or ''}".replace(" ", "")
-
-
-def build(spec: Any, dtype: Any, rng: np.random.Generator) -> Any:
-    if isinstance(spec, A):
-        x = rng.standard_normal(spec.shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(spec.shape)
-        return np.asarray(x, dtype=dtype)
-    if isinstance(spec, list | tuple):
-        return type(spec)(build(s, dtype, rng) for s in spec)
-    return spec
-
 
 X = A((2, 3, 4))
 ROWS = [

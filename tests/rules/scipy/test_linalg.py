@@ -5,25 +5,13 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
+from linalg_samples import DTYPES, ids, sample
 
 import chainrules as cr
 
 # Trial steps of the default finite differences can leave the positive definite matrices
 # (cholesky then raises): these checks use small steps.
 SMALL_STEPS = central_fdm(5, 1)
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def positive_definite(n, dtype, seed=0):

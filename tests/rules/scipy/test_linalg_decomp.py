@@ -5,23 +5,11 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
+from linalg_samples import DTYPES, ids, sample
 
 import chainrules as cr
 
 SMALL_STEPS = central_fdm(5, 1)  # singular vectors and eigenvectors flip sign at crossings
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 SHAPES = [(3, 3), (4, 2), (2, 4)]

@@ -5,11 +5,11 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
+from linalg_samples import DTYPES, ids, sample
 
 import chainrules as cr
 
 SMALL_STEPS = central_fdm(5, 1)  # Schur vectors flip sign where eigenvalues cross
-DTYPES = [np.float64, np.complex128]
 
 # Rows without a second-order check, with the reason ("second derivative: not available,
 # because ..."): the value and the pullback's adjoint solve are SciPy's compiled routines,
@@ -26,18 +26,6 @@ NO_SECOND_ORDER = {
 
 def second_order(f):
     return f not in NO_SECOND_ORDER
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)

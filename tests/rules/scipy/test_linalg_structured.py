@@ -4,22 +4,9 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
+from linalg_samples import DTYPES, ids, sample
 
 import chainrules as cr
-
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)

@@ -1,0 +1,194 @@
+"""Rules for incomplete elliptic integrals, Jacobi's elliptic functions, Carlson's forms and agm.
+
+Carlson's symmetric integrals differentiate into one another (DLMF 19.18):
+``dR_F/dz = -R_D(x, y, z) / 6`` (and symmetrically), ``R_C(x, y) = R_F(x, y, y)``, and for
+``R_D`` and ``R_J`` the derivative in a non-distinguished argument is a difference quotient,
+``dR_J/dx = (R_J(x, y, z, p) - R_D(y, z, x)) / (2 (p - x))``, the last one following from
+homogeneity (``R_J`` has degree -3/2). ``R_G``'s partials are ``(3 R_F - z R_D(x, y, z)) / 12``.
+Legendre's forms are written through them: ``F(phi|m) = s R_F(c**2, 1 - m s**2, 1)`` with
+``s, c = sin phi, cos phi``, so ``dF/dm = s**3 R_D(c**2, 1, 1 - m s**2) / 6`` and
+``dE/dm = -s**3 R_D(c**2, 1 - m s**2, 1) / 6`` with no division by ``m``; beyond
+``|phi| <= pi/2`` the quasi-periods ``2 K(m)`` and ``2 E(m)`` add their derivatives.
+``ellipj``'s derivatives in ``m`` follow from ``F(am(u|m)|m) = u``;
+``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``. Partials are written through rules of the table,
+so pullbacks differentiate again. ``scipy.special`` computes on NumPy arrays only.
+
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(sc.ellipkinc, 0.5, 0.0)  # F(phi|0) = phi
+>>> [float(g) for g in pullback(1.0)[1:]]
+[1.0, 0.01981612689901294]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from ...core.define import ignore_derivatives, scalar_rule
+from ...core.tangents import not_implemented
+from .parametric import parametric_rule
+
+
+def _rd_dx(x: Any, y: Any, z: Any) -> Any:
+    """dR_D(x, y, z)/dx, with its limits at the removable points x = z and x = y = z.
+
+    At x = z, dR_D/dx is a third of dR_D/dz (both are R_{-5/2}(1/2, 3; y, z) by DLMF 19.18.1
+    and 19.16.9), which Euler's relation then gives from dR_D/dy alone.
+    """
+    equal = x == z
+    x_safe = np.where(equal, x + 1.0, x)
+    general = (sc.elliprd(y, z, x_safe) - sc.elliprd(x_safe, y, z)) / (2 * (x_safe - z))
+    return np.where(equal, _rd_dx_at_z(np.where(equal, y, z + 1.0), z), general)
+
+
+def _rd_dx_at_z(y: Any, z: Any) -> Any:
+    same, zero = y == z, y == 0
+    # y dR_D/dy tends to 0 at y = 0; at y = z all three arguments are equal
+    y_safe = np.where(same | zero, z + 1.0, y)
+    rd_safe = sc.elliprd(z, y_safe, z)
+    y_dy = np.where(zero, 0.0, y_safe * (sc.elliprd(z, z, y_safe) - rd_safe) / (2 * (y_safe - z)))
+    return np.where(same, -0.3 * z**-2.5, (-1.5 * sc.elliprd(z, y, z) - y_dy) / (4 * z))
+
+
+def _times_rd_dx(x: Any, y: Any, z: Any) -> Any:
+    """x dR_D(x, y, z)/dx, which tends to 0 at x = 0, where dR_D/dx itself is infinite."""
+    zero = x == 0
+    x_safe = np.where(zero, 1.0, x)
+    return np.where(zero, 0.0, x_safe * _rd_dx(x_safe, y, z))
+
+
+def _rd_dz(x: Any, y: Any, z: Any, rd: Any) -> Any:
+    # Euler's relation for the degree -3/2
+    return (-1.5 * rd - _times_rd_dx(x, y, z) - _times_rd_dx(y, x, z)) / z
+
+
+def _rj_dp(x: Any, y: Any, z: Any, p: Any, rj: Any) -> Any:
+    """dR_J/dp by Euler's relation; where x = p, dR_J/dx is half of it (DLMF 19.18.1)."""
+    spatial = 0.0
+    halves = 0.0
+    for a, b, c in ((x, y, z), (y, z, x), (z, x, y)):
+        equal = a == p
+        a_safe = np.where(equal, p + 1.0, a)
+        zero = a == 0
+        a_safe = np.where(zero, 1.0, a_safe)
+        term = a_safe * (rj - sc.elliprd(b, c, a_safe)) / (2 * (p - a_safe))
+        spatial = spatial + np.where(equal | zero, 0.0, term)
+        halves = halves + np.where(equal, 0.5, 0.0)
+    return (-1.5 * rj - spatial) / (p * (1 + halves))
+
+
+def _rj_dx(x: Any, y: Any, z: Any, p: Any, rj: Any) -> Any:
+    equal = x == p
+    x_safe = np.where(equal, p + 1.0, x)
+    general = (rj - sc.elliprd(y, z, x_safe)) / (2 * (p - x_safe))
+    return np.where(equal, _rj_dp(x, y, z, p, rj) / 2, general)
+
+
+def _rg_dz(x: Any, y: Any, z: Any) -> Any:
+    return (3 * sc.elliprf(x, y, z) - z * sc.elliprd(x, y, z)) / 12
+
+
+def _reduce(phi: Any) -> tuple[Any, Any]:
+    """``phi = j pi + rest`` with ``|rest| <= pi/2``: the number of half periods ``j`` and ``rest``.
+
+    ``j`` is piecewise constant, so it is computed on the plain values.
+    """
+    j = np.round(np.asarray(ignore_derivatives(phi)).real / np.pi)
+    return j, phi - j * np.pi
+
+
+def _ellipkinc_dm(phi: Any, m: Any) -> Any:
+    j, rest = _reduce(phi)
+    s, c = np.sin(rest), np.cos(rest)
+    incomplete = s**3 * sc.elliprd(c * c, 1.0, 1 - m * s * s) / 6
+    return incomplete + 2 * j * sc.elliprd(0.0, 1.0, 1 - m) / 6
+
+
+def _ellipeinc_dm(phi: Any, m: Any) -> Any:
+    j, rest = _reduce(phi)
+    s, c = np.sin(rest), np.cos(rest)
+    incomplete = -(s**3) * sc.elliprd(c * c, 1 - m * s * s, 1.0) / 6
+    return incomplete - 2 * j * sc.elliprd(0.0, 1 - m, 1.0) / 6
+
+
+def _ellipj_dm(u: Any, m: Any, y: tuple) -> tuple[Any, Any, Any, Any]:
+    """d(sn, cn, dn, ph)/dm at fixed u, from F(ph|m) = u: dph/dm = -dn dF/dm."""
+    sn, cn, dn, ph = y
+    dph = -dn * _ellipkinc_dm(ph, m)
+    return cn * dph, -sn * dph, -(sn * sn + 2 * m * sn * cn * dph) / (2 * dn), dph
+
+
+# ---- Legendre's incomplete integrals and the complete K(1 - p) ------------------------------
+
+parametric_rule(
+    sc.ellipkinc,
+    lambda phi, m, y: 1 / np.sqrt(1 - m * np.sin(phi) ** 2),
+    lambda phi, m, y: _ellipkinc_dm(phi, m),
+)
+parametric_rule(
+    sc.ellipeinc,
+    lambda phi, m, y: np.sqrt(1 - m * np.sin(phi) ** 2),
+    lambda phi, m, y: _ellipeinc_dm(phi, m),
+)
+scalar_rule(sc.ellipkm1, lambda p, y: -sc.elliprd(0.0, 1.0, p) / 6)
+
+# ---- Jacobi's elliptic functions: sn cn dn ph -----------------------------------------------
+
+scalar_rule(
+    sc.ellipj,
+    (lambda u, m, y: y[1] * y[2], lambda u, m, y: _ellipj_dm(u, m, y)[0]),
+    (lambda u, m, y: -y[0] * y[2], lambda u, m, y: _ellipj_dm(u, m, y)[1]),
+    (lambda u, m, y: -m * y[0] * y[1], lambda u, m, y: _ellipj_dm(u, m, y)[2]),
+    (lambda u, m, y: y[2], lambda u, m, y: _ellipj_dm(u, m, y)[3]),
+)
+
+# ---- Carlson's symmetric forms (DLMF 19.18) -------------------------------------------------
+
+scalar_rule(
+    sc.elliprf,
+    lambda x, y, z, r: -sc.elliprd(y, z, x) / 6,
+    lambda x, y, z, r: -sc.elliprd(z, x, y) / 6,
+    lambda x, y, z, r: -sc.elliprd(x, y, z) / 6,
+)
+scalar_rule(
+    sc.elliprc,
+    lambda x, y, r: -sc.elliprd(y, y, x) / 6,
+    lambda x, y, r: -sc.elliprd(x, y, y) / 3,
+)
+scalar_rule(
+    sc.elliprd,
+    lambda x, y, z, r: _rd_dx(x, y, z),
+    lambda x, y, z, r: _rd_dx(y, x, z),
+    lambda x, y, z, r: _rd_dz(x, y, z, r),
+)
+scalar_rule(
+    sc.elliprj,
+    lambda x, y, z, p, r: _rj_dx(x, y, z, p, r),
+    lambda x, y, z, p, r: _rj_dx(y, z, x, p, r),
+    lambda x, y, z, p, r: _rj_dx(z, x, y, p, r),
+    lambda x, y, z, p, r: _rj_dp(x, y, z, p, r),
+)
+scalar_rule(
+    sc.elliprg,
+    lambda x, y, z, r: _rg_dz(y, z, x),
+    lambda x, y, z, r: _rg_dz(z, x, y),
+    lambda x, y, z, r: _rg_dz(x, y, z),
+)
+
+# ---- arithmetic-geometric mean and 0F1 ------------------------------------------------------
+
+parametric_rule(
+    sc.agm,
+    lambda a, b, y: 2 * a * y * y * sc.elliprd(0.0, b * b, a * a) / (3 * np.pi),
+    lambda a, b, y: 2 * b * y * y * sc.elliprd(0.0, a * a, b * b) / (3 * np.pi),
+)
+parametric_rule(
+    sc.hyp0f1,
+    not_implemented(
+        "derivative of hyp0f1 in its order v: no closed form, and no series method implemented"
+    ),
+    lambda v, z, y: sc.hyp0f1(np.add(v, 1), z) / v,
+)

@@ -1,0 +1,104 @@
+"""Tests of the rules for incomplete elliptic integrals, ellipj, Carlson's forms, agm and hyp0f1."""
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_frule, test_rrule, test_scalar
+from special_cases import Row, case_id, cases, check_frule, check_rrule, midpoint
+
+import chainrules as cr
+from chainrules import NotImplementedTangent, ZeroTangent
+
+ROWS = [
+    Row(sc.ellipkinc, ((-4.0, 4.0), (-0.8, 0.9))),
+    Row(sc.ellipeinc, ((-4.0, 4.0), (-0.8, 0.9))),
+    Row(sc.ellipkm1, ((0.05, 0.9),)),
+    Row(sc.elliprf, ((0.1, 2.0), (0.1, 2.0), (0.1, 2.0)), complex=True),
+    Row(sc.elliprc, ((0.1, 2.0), (0.1, 2.0)), complex=True),
+    Row(sc.elliprd, ((0.1, 2.0), (0.1, 2.0), (0.1, 2.0)), complex=True),
+    Row(sc.elliprg, ((0.1, 2.0), (0.1, 2.0), (0.1, 2.0)), complex=True),
+    Row(sc.elliprj, ((0.1, 2.0), (0.1, 2.0), (0.1, 2.0), (0.1, 2.0)), complex=True),
+    Row(sc.agm, ((0.2, 3.0), (0.2, 3.0))),
+    # the order has no implemented derivative: integer orders
+    Row(sc.hyp0f1, ((1, 4), (-2.0, 3.0)), integer=(0,), complex=True),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_elliptic(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_elliptic(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
+def test_scalar_elliptic(row):
+    test_scalar(row.f, midpoint(row), check_second_order=row.second_order)
+
+
+@pytest.mark.parametrize("u", [np.array([-1.3, 0.4, 2.7, 6.1]), np.array(0.8)])
+def test_ellipj(u):
+    m = np.full(u.shape, 0.6) if u.ndim else np.array(0.3)
+    test_rrule(sc.ellipj, u, m)
+    test_frule(sc.ellipj, u, m)
+
+
+# ---- hard points ----------------------------------------------------------------------------
+
+
+def cotangents(f, *args, dy=1.0):
+    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](dy)[1:])
+
+
+def test_legendre_forms_at_zero_parameter():
+    phi = 0.5
+    # F(phi|m) and E(phi|m) = phi +- m (phi - sin phi cos phi) / 4 + O(m**2)
+    first = (phi - np.sin(phi) * np.cos(phi)) / 4
+    assert cotangents(sc.ellipkinc, phi, 0.0) == pytest.approx((1.0, first), rel=1e-14)
+    assert cotangents(sc.ellipeinc, phi, 0.0) == pytest.approx((1.0, -first), rel=1e-14)
+
+
+def test_legendre_forms_beyond_a_half_period():
+    # F(phi + pi|m) = F(phi|m) + 2 K(m): derivatives in m differ by 2 K'(m)
+    phi, m = 0.4, 0.3
+    dk = cotangents(sc.ellipk, m)[0]
+    de = cotangents(sc.ellipe, m)[0]
+    assert cotangents(sc.ellipkinc, phi + np.pi, m)[1] == pytest.approx(
+        cotangents(sc.ellipkinc, phi, m)[1] + 2 * dk, rel=1e-13
+    )
+    assert cotangents(sc.ellipeinc, phi - 2 * np.pi, m)[1] == pytest.approx(
+        cotangents(sc.ellipeinc, phi, m)[1] - 4 * de, rel=1e-13
+    )
+
+
+def test_ellipj_at_zero_parameter():
+    # m = 0: sn = sin u, cn = cos u, dn = 1, ph = u
+    u = 0.7
+    du, _ = cotangents(sc.ellipj, u, 0.0, dy=(1.0, ZeroTangent(), ZeroTangent(), ZeroTangent()))
+    assert du == pytest.approx(np.cos(u), rel=1e-15)
+    du, _ = cotangents(sc.ellipj, u, 0.0, dy=(ZeroTangent(), ZeroTangent(), ZeroTangent(), 1.0))
+    assert du == 1.0
+
+
+def test_carlson_identities():
+    # R_F(x, x, x) = x**-1/2: each partial is -x**-3/2 / 6
+    assert cotangents(sc.elliprf, 4.0, 4.0 + 1e-3, 4.0 - 1e-3)[0] == pytest.approx(
+        -(4.0**-1.5) / 6, rel=1e-3
+    )
+    # R_C(0, y) = pi / (2 sqrt(y)), derivative in y: -pi / (4 y**1.5)
+    assert cotangents(sc.elliprc, 0.0, 4.0)[1] == pytest.approx(-np.pi / 32, rel=1e-14)
+
+
+def test_agm_of_equal_arguments():
+    # agm(a, a) = a: the partials are 1/2 each
+    assert cotangents(sc.agm, 2.0, 2.0) == pytest.approx((0.5, 0.5), rel=1e-14)
+
+
+def test_hyp0f1_order_is_not_implemented():
+    dv, dz = cotangents(sc.hyp0f1, 1.5, 0.7)
+    assert isinstance(dv, NotImplementedTangent)
+    assert dz == pytest.approx(sc.hyp0f1(2.5, 0.7) / 1.5, rel=1e-15)
