@@ -22,15 +22,17 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import conj, is_complex
 from .errors import RuleDefinitionError, TangentTypeError
 from .namespace import array_namespace
-from .projection import ProjectTo, _ProjectNoTangent, projector
+from .projection import ProjectTo, projector
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
 
 __all__ = [
     "constant",
+    "fit_to_output",
     "ignore_derivatives",
     "non_differentiable",
     "scalar_rule",
@@ -121,30 +123,6 @@ def scalar_rule_like(f: Any, like: Any, *, keywords: tuple[str, ...] | None = No
     )
 
 
-def _is_complex(x: Any) -> bool:
-    cls = type(x)
-    if cls is float:
-        return False
-    if cls is np.ndarray or isinstance(x, np.generic):
-        return x.dtype.kind == "c"
-    if isinstance(x, complex):
-        return True
-    dtype = getattr(x, "dtype", None)
-    if dtype is None:
-        return False
-    if isinstance(dtype, np.dtype):
-        return dtype.kind == "c"
-    return bool(getattr(dtype, "is_complex", False)) or "complex" in str(dtype)
-
-
-def _conj(p: Any) -> Any:
-    if isinstance(p, int | float | AbstractZero):
-        return p
-    if isinstance(p, complex):
-        return p.conjugate()
-    return array_namespace(p).conj(p)
-
-
 _REAL_SCALARS = (float, np.float64, np.float32)
 
 
@@ -200,8 +178,8 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(x, **kwargs)
         project = projector(x)
-        conj = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
-            _is_complex(x) or _is_complex(y)
+        complex_case = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
+            is_complex(x) or is_complex(y)
         )
 
         def scalar_pullback(dy: Any) -> tuple[Any, Any]:
@@ -209,10 +187,10 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
                 dy = dy.unthunk()
             if isinstance(dy, AbstractZero):
                 return NO_TANGENT, project(dy)
-            if sign and not conj and not _is_complex(dy):
+            if sign and not complex_case and not is_complex(dy):
                 return NO_TANGENT, _unit_cotangent(sign, project, dy)
             d = partial(x, y)
-            return NO_TANGENT, project((_conj(d) if conj else d) * dy)
+            return NO_TANGENT, project((conj(d) if complex_case else d) * dy)
 
         return y, scalar_pullback
 
@@ -228,7 +206,7 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = f(*args, **kwargs)
         projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
-        complex_case = any(map(_is_complex, args)) or any(map(_is_complex, y if multi else (y,)))
+        complex_case = any(map(is_complex, args)) or any(map(is_complex, y if multi else (y,)))
         real_case = not (multi or complex_case)
 
         def scalar_pullback(dy: Any) -> tuple[Any, ...]:
@@ -236,10 +214,10 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
             outputs = _output_cotangents(dy, len(rows)) if multi else (dy,)
             grads: list[Any] = [NO_TANGENT]
             for i, project in enumerate(projectors):
-                if project is None or isinstance(project, _ProjectNoTangent):
+                if project is None or not project.has_tangent_space:
                     grads.append(NO_TANGENT)
                     continue
-                if signs[i] and real_case and not _is_complex(dy):
+                if signs[i] and real_case and not is_complex(dy):
                     grads.append(_unit_cotangent(signs[i], project, dy))
                     continue
                 total: Any = ZERO_TANGENT
@@ -248,7 +226,7 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
                     if partial is None or isinstance(dy_r, AbstractZero):
                         continue
                     d = partial(*args, y)
-                    total = total + (_conj(d) if complex_case else d) * dy_r
+                    total = total + (conj(d) if complex_case else d) * dy_r
                 grads.append(project(total))
             return tuple(grads)
 
@@ -288,11 +266,11 @@ def _scalar_frule(
                 if partial is None or isinstance(dx, AbstractZero) or dx is None:
                     continue
                 sign = _unit_sign(partial)
-                if sign and not _is_complex(dx):
+                if sign and not is_complex(dx):
                     total = total + (dx if sign > 0 else -dx)
                 else:
                     total = total + partial(*args, y) * dx
-            dys.append(_fit_to(total, y_r))
+            dys.append(fit_to_output(total, y_r))
         return y, (Tangent(tuple, *dys) if multi else dys[0])
 
     return scalar_frule
@@ -305,7 +283,7 @@ def _has_tangent(y: Any) -> bool:
     return not isinstance(dtype, np.dtype) or dtype.kind in "fc"
 
 
-def _fit_to(dy: Any, y: Any) -> Any:
+def fit_to_output(dy: Any, y: Any) -> Any:
     """The frule's output tangent, broadcast to ``y``'s shape and projected onto its space."""
     if isinstance(dy, AbstractZero):
         return dy

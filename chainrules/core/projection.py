@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import is_complex_dtype
 from .errors import ProjectionError
 from .namespace import array_namespace
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
@@ -56,9 +57,12 @@ class ProjectTo:
 
     Calling ``ProjectTo(x)`` returns an instance of one of the subclasses below, chosen by the
     type of ``x``; the projector keeps only what it needs (shape, dtype), never ``x`` itself.
+    ``has_tangent_space`` is False for primals without one: every cotangent projects to
+    ``NoTangent()``, so a rule can skip computing it.
     """
 
     __slots__ = ()
+    has_tangent_space = True
 
     def __new__(cls, x: Any) -> Any:
         make = _FACTORIES.get(type(x))
@@ -82,6 +86,7 @@ class ProjectTo:
 
 class _ProjectNoTangent(ProjectTo):
     __slots__ = ()
+    has_tangent_space = False
 
     def _apply(self, dx: Any, memo: dict) -> Any:
         return NO_TANGENT
@@ -162,7 +167,7 @@ class _ProjectArray(_ProjectLeaf):
         self = cls._blank()
         self.shape = tuple(x.shape)
         self.dtype = x.dtype
-        self.complex = _is_complex_dtype(x.dtype)
+        self.complex = is_complex_dtype(x.dtype)
         self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
         return self
 
@@ -187,7 +192,7 @@ class _ProjectArray(_ProjectLeaf):
             dx = xp.reshape(dx, self.shape)
             if isinstance(dx, np.generic):  # NumPy reduces to a scalar; x is a 0-d array
                 dx = np.asarray(dx)
-        if not self.complex and _is_complex_dtype(dx.dtype):
+        if not self.complex and is_complex_dtype(dx.dtype):
             dx = xp.real(dx)
         if dx.dtype != self.dtype:
             dx = xp.astype(dx, self.dtype)
@@ -222,15 +227,6 @@ def unbroadcast_axes(shape: tuple[int, ...], dx_shape: tuple[int, ...]) -> tuple
             )
         axes.append(lead + i)
     return tuple(axes)
-
-
-def _is_complex_dtype(dtype: Any) -> bool:
-    if isinstance(dtype, np.dtype):
-        return dtype.kind == "c"
-    is_complex = getattr(dtype, "is_complex", None)  # torch
-    if is_complex is not None:
-        return bool(is_complex)
-    return "complex" in str(dtype)
 
 
 class _ProjectStructure(ProjectTo):

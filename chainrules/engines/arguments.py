@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import copy
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -44,6 +44,7 @@ __all__ = [
     "collect",
     "field_of",
     "tangent_of",
+    "unit_basis",
     "untrack",
     "unwrap",
     "zeros_like_leaf",
@@ -182,6 +183,20 @@ def zeros_like_leaf(x: Any) -> Any:
     if isinstance(x, np.generic):
         return x.dtype.type(0)
     return np.zeros(x.shape, x.dtype)
+
+
+def unit_basis(shape: tuple[int, ...], dtype: Any) -> Iterator[Any]:
+    """The standard basis of arrays of ``shape``: one-hot arrays in flat (C) order.
+
+    A 0-d basis element is yielded as a scalar, as a scalar function takes and returns one.
+
+    >>> [e.tolist() for e in unit_basis((2,), np.float64)]
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    for k in range(int(np.prod(shape))):
+        basis = np.zeros(shape, dtype)
+        basis.flat[k] = 1
+        yield basis if shape else basis[()]
 
 
 def collect(plan: Any, leaf_tangent: Callable[[Leaf], Any]) -> Any:

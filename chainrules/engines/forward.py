@@ -31,6 +31,7 @@ from .arguments import (
     collect,
     field_of,
     tangent_of,
+    unit_basis,
     untrack,
     unwrap,
     zeros_like_leaf,
@@ -221,10 +222,8 @@ def jacobian(f: Callable, argnums: int = 0) -> Callable:
             return f(*full, **kwargs)
 
         columns, y_shape = [], ()
-        for k in range(int(np.prod(x_shape))):
-            basis = np.zeros(x_shape, dtype)
-            basis.flat[k] = 1
-            y, dy = jvp(g, (x,), (basis if x_shape else basis[()],))
+        for basis in unit_basis(x_shape, dtype):
+            y, dy = jvp(g, (x,), (basis,))
             y_shape = tuple(getattr(y, "shape", ()))
             columns.append(dy)
         return np.reshape(np.stack(columns, axis=-1), y_shape + x_shape)

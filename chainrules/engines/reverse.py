@@ -26,7 +26,7 @@ from ..core.config import HasReverseMode, RuleConfig
 from ..core.projection import ProjectTo
 from ..core.tangents import AbstractZero
 from ..core.thunks import eager_thunks
-from .arguments import Leaf, Tracker, collect, untrack, zeros_like_leaf
+from .arguments import Leaf, Tracker, collect, unit_basis, untrack, zeros_like_leaf
 from .tape import ReverseLevel, ReverseTracked, backward, seeds_for
 
 __all__ = ["CONFIG", "ReverseConfig", "grad", "jacobian", "value_and_grad", "vjp"]
@@ -176,11 +176,7 @@ def jacobian(f: Callable, argnums: int = 0) -> Callable:
         y, pullback = vjp(_select(f, args, (argnums,), kwargs), x)
         y_shape = tuple(getattr(y, "shape", ()))
         dtype = getattr(y, "dtype", np.dtype(type(y)))
-        rows = []
-        for k in range(int(np.prod(y_shape))):
-            seed = np.zeros(y_shape, dtype)
-            seed.flat[k] = 1
-            rows.append(pullback(seed if y_shape else seed[()])[0])
+        rows = [pullback(seed)[0] for seed in unit_basis(y_shape, dtype)]
         return np.reshape(np.stack(rows), y_shape + tuple(np.shape(x)))
 
     return jacobian_f

@@ -28,7 +28,6 @@ import scipy.special as sc
 from . import exact
 
 __all__ = [
-    "EXACT",
     "KERNEL_DTYPES",
     "erf",
     "exp",

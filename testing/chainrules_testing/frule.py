@@ -215,7 +215,7 @@ def _check_against_rrule(setup: Setup, ydot: Any, w: Any) -> None:
         reverse += inner(c, setup.dxs[i])
         magnitude += abs_inner(c, setup.dxs[i])
     allowed = setup.tol.allowed(forward, reverse, magnitude, 0.0)
-    if abs(forward - reverse) > allowed:
+    if not abs(forward - reverse) <= allowed:  # a NaN on either side fails too
         setup.ctx.fail(
             RuleDisagreement,
             "the frule and the rrule disagree",

@@ -1,12 +1,11 @@
 """Tests for chainrules.core.structure: decompose, rebuild, has_tangent_space, leaves."""
 
-import dataclasses
 import math
 import types
-from collections import namedtuple
 
 import numpy as np
 import pytest
+from primal_types import Frozen, Mutable, Point, WithDict, WithSlots
 
 from chainrules.core.structure import (
     decompose,
@@ -16,32 +15,6 @@ from chainrules.core.structure import (
 )
 from chainrules.core.tangents import ZeroTangent
 from chainrules.core.thunks import Thunk
-
-Point = namedtuple("Point", "x y")
-
-
-@dataclasses.dataclass
-class Mutable:
-    a: float
-    b: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Frozen:
-    a: float
-    b: int
-
-
-class WithDict:
-    def __init__(self, a, b):
-        self.a, self.b = a, b
-
-
-class WithSlots:
-    __slots__ = ("a", "b")
-
-    def __init__(self, a, b):
-        self.a, self.b = a, b
 
 
 class SlotsChild(WithSlots):

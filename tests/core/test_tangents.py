@@ -1,14 +1,13 @@
 """Tests for chainrules.core.tangents: the zero algebra table, Tangent, MutableTangent."""
 
 import copy
-import dataclasses
 import operator
 import pickle
 import types
-from collections import namedtuple
 
 import numpy as np
 import pytest
+from primal_types import Frozen, Mutable, Point, WithDict, WithSlots
 
 from chainrules.core.algebra import tangents_equal
 from chainrules.core.tangents import (
@@ -22,7 +21,6 @@ from chainrules.core.tangents import (
 from chainrules.core.thunks import Thunk, unthunk
 
 Z, N = ZeroTangent(), NoTangent()
-Point = namedtuple("Point", "x y")
 
 
 # ---- the zero algebra table -------------------------------------------------------------------
@@ -145,30 +143,6 @@ def test_not_implemented_absorbs_all_but_zeros():
 
 
 # ---- Tangent over each kind of primal ---------------------------------------------------------
-
-
-@dataclasses.dataclass
-class Mutable:
-    a: float
-    b: float
-
-
-@dataclasses.dataclass(frozen=True)
-class Frozen:
-    a: float
-    b: float
-
-
-class WithDict:
-    def __init__(self, a, b):
-        self.a, self.b = a, b
-
-
-class WithSlots:
-    __slots__ = ("a", "b")
-
-    def __init__(self, a, b):
-        self.a, self.b = a, b
 
 
 def _closure_type():

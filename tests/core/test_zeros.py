@@ -1,28 +1,14 @@
 """Tests for chainrules.core.zeros: zero_tangent of leaves, structures, cycles and aliases."""
 
-import dataclasses
 import types
-from collections import namedtuple
 
 import numpy as np
 import pytest
+from primal_types import Frozen, Mutable, Point
 
 from chainrules.core.tangents import MutableTangent, NoTangent, Tangent
 
 N = NoTangent()
-Point = namedtuple("Point", "x y")
-
-
-@dataclasses.dataclass
-class Mutable:
-    a: float
-    b: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Frozen:
-    a: float
-    b: int
 
 
 class Node:

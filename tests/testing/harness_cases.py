@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
 from chainrules import InplaceableThunk, NoTangent, ProjectTo, Tangent, Thunk, unthunk
@@ -376,6 +377,26 @@ class Case:
     scaled: int = 1  # the input whose partial the "scaled" variant scales
     defect: float = 1e-6  # the relative error of the "scaled" and "wrong primal" variants
     second_order: bool = True  # False where the rules cannot run on an engine's tracked values
+
+    def check_rrule(self, **options) -> None:
+        """test_rrule on this case's correct rrule; ``options`` go to the harness as they are."""
+        # The registered rule is left to the harness to find, as a user's would be.
+        rule = None if self.rrule is cr.rrule else self.rrule
+        self._check(test_rrule, rrule_f=rule, **options)
+
+    def check_frule(self, **options) -> None:
+        """test_frule on this case's correct frule; ``options`` go to the harness as they are."""
+        rule = None if self.frule is cr.frule else self.frule
+        self._check(test_frule, frule_f=rule, **options)
+
+    def _check(self, harness: Callable, **options) -> None:
+        harness(
+            self.f,
+            *self.args(),
+            fkwargs=self.fkwargs,
+            check_second_order=self.second_order,
+            **options,
+        )
 
 
 def _registered(f: Callable) -> tuple[Callable, Callable]:

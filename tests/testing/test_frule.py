@@ -13,29 +13,13 @@ from chainrules import NoTangent, unthunk
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_correct_frules_pass_for_many_seeds(case):
-    rule = None if case.frule is cr.frule else case.frule
     for seed in range(25):
-        test_frule(
-            case.f,
-            *case.args(),
-            fkwargs=case.fkwargs,
-            frule_f=rule,
-            check_second_order=case.second_order,
-            seed=seed,
-        )
+        case.check_frule(seed=seed)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_correct_frules_pass_element_by_element(case):
-    rule = None if case.frule is cr.frule else case.frule
-    test_frule(
-        case.f,
-        *case.args(),
-        fkwargs=case.fkwargs,
-        frule_f=rule,
-        check_second_order=case.second_order,
-        full_jacobian=True,
-    )
+    case.check_frule(full_jacobian=True)
 
 
 def test_another_method_and_given_tangents():

@@ -23,29 +23,13 @@ SEEDS = range(25)
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_correct_rules_pass_for_many_seeds(case):
-    rule = None if case.rrule is cr.rrule else case.rrule
     for seed in SEEDS:
-        test_rrule(
-            case.f,
-            *case.args(),
-            fkwargs=case.fkwargs,
-            rrule_f=rule,
-            check_second_order=case.second_order,
-            seed=seed,
-        )
+        case.check_rrule(seed=seed)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_correct_rules_pass_with_the_full_jacobian(case):
-    rule = None if case.rrule is cr.rrule else case.rrule
-    test_rrule(
-        case.f,
-        *case.args(),
-        fkwargs=case.fkwargs,
-        rrule_f=rule,
-        check_second_order=case.second_order,
-        full_jacobian=True,
-    )
+    case.check_rrule(full_jacobian=True)
 
 
 def test_another_finite_difference_method():

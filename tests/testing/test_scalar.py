@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from chainrules_testing import ComplexConventionError, test_scalar
 from harness_cases import _csquare, _exp
+from wrong_rules import _csquare_noconj
 
 import chainrules as cr
 from chainrules import NoTangent, unthunk
@@ -61,20 +62,6 @@ def test_a_function_without_complex_input_is_tested_at_real_points_only():
     test_scalar(_real_only, 1.5, seed=0, check_second_order=False)
 
 
-def _square_without_conj(z):
-    return z * z
-
-
-@cr.rrule.register(_square_without_conj)
-def _square_without_conj_rrule(z):
-    return z * z, lambda dy: (NoTangent(), 2 * z * unthunk(dy))
-
-
-@cr.frule.register(_square_without_conj)
-def _square_without_conj_frule(tangents, z):
-    return z * z, 2 * z * unthunk(tangents[1])
-
-
 def test_a_missing_conj_is_named():
     with pytest.raises(ComplexConventionError, match="the conj is missing"):
-        test_scalar(_square_without_conj, 0.4, seed=0)
+        test_scalar(_csquare_noconj, 0.4, seed=0)

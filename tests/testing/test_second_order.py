@@ -42,3 +42,18 @@ def test_a_pullback_the_engine_cannot_see_through_fails():
 
     with pytest.raises(SecondOrderMismatch, match="by the reverse engine, disagrees"):
         test_rrule(_sin, X5.copy(), rrule_f=detached, check_second_order=True, seed=0)
+
+
+@pytest.mark.skipif(not ENGINE, reason="needs chainrules.engines.reverse")
+def test_a_pullback_whose_derivative_is_nan_fails():
+    def nan_inside(f, x):
+        def sin_pullback(dy):
+            # Right values, but the discarded branch has a NaN derivative that the mask
+            # multiplies by zero: 0 * NaN is NaN, and a NaN must never pass a comparison.
+            cos_x = np.where(np.ones(x.shape, dtype=bool), np.cos(x), np.nan * x)
+            return NoTangent(), cos_x * unthunk(dy)
+
+        return np.sin(x), sin_pullback
+
+    with pytest.raises(SecondOrderMismatch, match="nan"):
+        test_rrule(_sin, X5.copy(), rrule_f=nan_inside, check_second_order=True, seed=0)

@@ -5,6 +5,7 @@ from . import arrangement as arrangement
 from . import calculus as calculus
 from . import constructors as constructors
 from . import convolution as convolution
+from . import covariance as covariance
 from . import differences as differences
 from . import einsum as einsum
 from . import elementwise as elementwise

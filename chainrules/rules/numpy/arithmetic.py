@@ -31,7 +31,8 @@ import math
 
 import numpy as np
 
-from ...core.define import _is_complex, constant, scalar_rule
+from ...core.define import constant, scalar_rule
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -82,7 +83,7 @@ def power_exponent_partial(x, p, y):
     xp = array_namespace(x, p)
     at_zero = x == 0
     safe_x = xp.where(at_zero, 1.0, x)
-    log_x = xp.log(safe_x + 0j) if _is_complex(y) else xp.log(xp.abs(safe_x))
+    log_x = xp.log(safe_x + 0j) if is_complex(y) else xp.log(xp.abs(safe_x))
     return xp.where(at_zero, 0.0, y) * log_x
 
 

@@ -18,6 +18,7 @@ the cotangent. Constructors from a shape or a template (``zeros``, ``zeros_like`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -92,56 +93,46 @@ def _full(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
     return _fill(shape, fill_value, args[0] if args else kwargs.get("dtype"))
 
 
-def _full_like_rrule(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
-    y = _full_like(a, fill_value, *args, **kwargs)
-    project_a, project_fill = projector(a), projector(fill_value)
-    differentiable = has_tangent(y)
+def _full_rules(
+    f: Any, forward: Callable[..., Any], template: bool, keywords: tuple[str, ...]
+) -> None:
+    """Register the rules of ``f(first, fill_value, *args, **kwargs)``, linear in the fill value.
 
-    def full_like_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        rest = (NO_TANGENT,) * len(args)
-        if isinstance(dy, AbstractZero) or not differentiable:
-            return NO_TANGENT, project_a(ZERO_TANGENT), project_fill(ZERO_TANGENT), *rest
-        return NO_TANGENT, project_a(ZERO_TANGENT), project_fill(dy), *rest
+    ``first`` is a template array (``template``: full_like, whose cotangent is a zero of its
+    kind) or a shape (full, no tangent). The fill value's cotangent is the cotangent of the
+    output, projected (summed over the broadcast) onto it.
+    """
+    label = f.__name__
 
-    return y, full_like_pullback
+    def full_rrule(first: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
+        y = forward(first, fill_value, *args, **kwargs)
+        project_first = projector(first) if template else None
+        project_fill = projector(fill_value)
+        differentiable = has_tangent(y)
 
+        def full_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            d_first = NO_TANGENT if project_first is None else project_first(ZERO_TANGENT)
+            rest = (NO_TANGENT,) * len(args)
+            if isinstance(dy, AbstractZero) or not differentiable:
+                return NO_TANGENT, d_first, project_fill(ZERO_TANGENT), *rest
+            return NO_TANGENT, d_first, project_fill(dy), *rest
 
-def _full_like_frule(tangents: tuple, a: Any, fill_value: Any, *args: Any, **kwargs: Any):
-    y = _full_like(a, fill_value, *args, **kwargs)
-    d_fill = tangent_value(tangents[2], fill_value)
-    if not has_tangent(y):
-        return y, NO_TANGENT
-    return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
+        full_pullback.__name__ = full_pullback.__qualname__ = f"{label}_pullback"
+        return y, full_pullback
 
+    def full_frule(tangents: tuple, first: Any, fill_value: Any, *args: Any, **kwargs: Any):
+        y = forward(first, fill_value, *args, **kwargs)
+        d_fill = tangent_value(tangents[2], fill_value)
+        if not has_tangent(y):
+            return y, NO_TANGENT
+        return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
 
-def _full_rrule(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
-    y = _full(shape, fill_value, *args, **kwargs)
-    project_fill = projector(fill_value)
-    differentiable = has_tangent(y)
-
-    def full_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        rest = (NO_TANGENT,) * len(args)
-        if isinstance(dy, AbstractZero) or not differentiable:
-            return NO_TANGENT, NO_TANGENT, project_fill(ZERO_TANGENT), *rest
-        return NO_TANGENT, NO_TANGENT, project_fill(dy), *rest
-
-    return y, full_pullback
-
-
-def _full_frule(tangents: tuple, shape: Any, fill_value: Any, *args: Any, **kwargs: Any):
-    y = _full(shape, fill_value, *args, **kwargs)
-    d_fill = tangent_value(tangents[2], fill_value)
-    if not has_tangent(y):
-        return y, NO_TANGENT
-    return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
+    register_rules(f, full_rrule, full_frule, keywords=keywords, name=label)
 
 
-register_rules(
-    np.full_like, _full_like_rrule, _full_like_frule, keywords=("dtype", "order", "subok", "shape")
-)
-register_rules(np.full, _full_rrule, _full_frule, keywords=("dtype", "order"))
+_full_rules(np.full_like, _full_like, True, ("dtype", "order", "subok", "shape"))
+_full_rules(np.full, _full, False, ("dtype", "order"))
 
 # ---- linspace ---------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
+from .linear_maps import register_rules
 
 __all__: list[str] = []
 
@@ -224,67 +225,59 @@ frule.register(np.sign)(_sign_frule)
 # dy -> i dy and dy -> conj(dy). For real x, real and conj are the identity and imag is 0.
 
 
-@rrule.register(np.real)
-def _real_rrule(x):
-    project_x = ProjectTo(x)
+def _register_real_linear(f, name, primal, tangent, adjoint, also=()):
+    """Register the rules of ``f``, a real-linear map, as ``{name}_rrule`` and ``{name}_frule``.
 
-    def real_pullback(dy):
-        return NO_TANGENT, project_x(unthunk(dy))
+    ``primal(x)`` computes ``f``; ``tangent(x, dx)`` maps a tangent and ``adjoint(x, dy)`` a
+    cotangent (neither is called on a zero).
+    """
 
-    return np.real(x), real_pullback
+    def real_linear_rrule(x):
+        project_x = ProjectTo(x)
 
+        def real_linear_pullback(dy):
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, project_x(dy)
+            return NO_TANGENT, project_x(adjoint(x, dy))
 
-@frule.register(np.real)
-def _real_frule(tangents, x):
-    dx = unthunk(tangents[1])
-    y = np.real(x)
-    if isinstance(dx, AbstractZero) or dx is None:
-        return y, ProjectTo(y)(ZERO_TANGENT)
-    return y, ProjectTo(y)(_xp(dx).real(dx))
+        real_linear_pullback.__name__ = real_linear_pullback.__qualname__ = f"{name}_pullback"
+        return primal(x), real_linear_pullback
 
+    def real_linear_frule(tangents, x):
+        y = primal(x)
+        dx = unthunk(tangents[1])
+        if isinstance(dx, AbstractZero) or dx is None:
+            return y, ProjectTo(y)(ZERO_TANGENT)
+        return y, ProjectTo(y)(tangent(x, dx))
 
-@rrule.register(np.imag)
-def _imag_rrule(x):
-    project_x = ProjectTo(x)
-
-    def imag_pullback(dy):
-        dy = unthunk(dy)
-        return NO_TANGENT, project_x(1j * dy)
-
-    return np.imag(x), imag_pullback
-
-
-@frule.register(np.imag)
-def _imag_frule(tangents, x):
-    dx = unthunk(tangents[1])
-    y = np.imag(x)
-    if isinstance(dx, AbstractZero) or dx is None:
-        return y, ProjectTo(y)(ZERO_TANGENT)
-    return y, ProjectTo(y)(_xp(dx).imag(dx))
+    register_rules(f, real_linear_rrule, real_linear_frule, name=name, also=also)
 
 
-@rrule.register(np.conj)
-def _conj_rrule(x):
-    xp = _xp(x)
-    project_x = ProjectTo(x)
-
-    def conj_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_x(dy)
-        return NO_TANGENT, project_x(xp.conj(dy))
-
-    return xp.conj(x), conj_pullback
-
-
-@frule.register(np.conj)
-def _conj_frule(tangents, x):
-    xp = _xp(x)
-    y = xp.conj(x)
-    dx = unthunk(tangents[1])
-    if isinstance(dx, AbstractZero) or dx is None:
-        return y, ProjectTo(y)(ZERO_TANGENT)
-    return y, ProjectTo(y)(xp.conj(dx))
+# x.real and x.imag are keyed by their descriptors, as shape.py keys x.T.
+_register_real_linear(
+    np.real,
+    "real",
+    np.real,
+    lambda x, dx: _xp(dx).real(dx),
+    lambda x, dy: dy,
+    also=(np.ndarray.real,),
+)
+_register_real_linear(
+    np.imag,
+    "imag",
+    np.imag,
+    lambda x, dx: _xp(dx).imag(dx),
+    lambda x, dy: 1j * dy,
+    also=(np.ndarray.imag,),
+)
+_register_real_linear(
+    np.conj,
+    "conj",
+    lambda x: _xp(x).conj(x),
+    lambda x, dx: _xp(x).conj(dx),
+    lambda x, dy: _xp(x).conj(dy),
+)
 
 
 @rrule.register(np.angle)
@@ -369,14 +362,8 @@ def _nan_to_num_frule(tangents, x, *, copy=True, nan=0.0, posinf=None, neginf=No
     return y, ProjectTo(y)(_finite_parts_tangent(xp, x, dx))
 
 
-# ---- array methods and attributes -----------------------------------------------------------
-# x.real and x.imag (keyed by their descriptors, as shape.py keys x.T) have the rules of np.real
-# and np.imag; x.clip has np.clip's, whose bounds likewise get no tangent.
-
-rrule.register(np.ndarray.real)(_real_rrule)
-frule.register(np.ndarray.real)(_real_frule)
-rrule.register(np.ndarray.imag)(_imag_rrule)
-frule.register(np.ndarray.imag)(_imag_frule)
+# ---- array methods --------------------------------------------------------------------------
+# x.clip has np.clip's rules, whose bounds likewise get no tangent.
 
 
 @rrule.register(np.ndarray.clip)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo, _ProjectNoTangent
+from chainrules.core.projection import ProjectTo
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
 
@@ -155,7 +155,7 @@ def _split(f: Any) -> None:
 
         def split_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            if isinstance(dy, AbstractZero) or isinstance(project_x, _ProjectNoTangent):
+            if isinstance(dy, AbstractZero) or not project_x.has_tangent_space:
                 return (NO_TANGENT, project_x(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
             pieces = [
                 float_zeros(s, dtype, x) if isinstance(t, AbstractZero) else t

@@ -36,9 +36,9 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
 from .arguments import positional_cotangents
-from .matrix_algebra import Factored, eye_like, is_complex, mH
+from .matrix_algebra import Factored, as_given, as_matrix, eye_like, is_complex, mH
 
-__all__: list[str] = []
+__all__ = ["inv_pullback_of", "inv_pushforward_of"]
 
 
 def _zeros_for(*projectors: Any) -> Callable[[Any], tuple]:
@@ -53,31 +53,23 @@ def _zeros_for(*projectors: Any) -> Callable[[Any], tuple]:
 # ---- solve ------------------------------------------------------------------------------
 
 
-def _as_matrix(b: Any, vector: bool) -> Any:
-    return b[..., None] if vector else b
-
-
-def _as_given(x: Any, vector: bool) -> Any:
-    return x[..., 0] if vector else x
-
-
 @rrule.register(np.linalg.solve)
 def _solve_rrule(a, b):
     xp = array_namespace(a, b)
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     vector = b.ndim == 1  # NumPy 2: only a 1-D b is a vector
     factored = Factored(a).require_invertible()
-    x = factored.solve(_as_matrix(b, vector))
+    x = factored.solve(as_matrix(b, vector))
 
     def solve_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy), project_b(dy)
-        db = factored.solve(_as_matrix(dy, vector), adjoint=True)
+        db = factored.solve(as_matrix(dy, vector), adjoint=True)
         da = -xp.matmul(db, mH(x))
-        return NO_TANGENT, project_a(da), project_b(_as_given(db, vector))
+        return NO_TANGENT, project_a(da), project_b(as_given(db, vector))
 
-    return _as_given(x, vector), solve_pullback
+    return as_given(x, vector), solve_pullback
 
 
 @frule.register(np.linalg.solve)
@@ -85,20 +77,43 @@ def _solve_frule(tangents, a, b):
     xp = array_namespace(a, b)
     vector = b.ndim == 1
     factored = Factored(a).require_invertible()
-    x = factored.solve(_as_matrix(b, vector))
+    x = factored.solve(as_matrix(b, vector))
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT
     if not isinstance(db, AbstractZero):
-        rhs = _as_matrix(db, vector)
+        rhs = as_matrix(db, vector)
     if not isinstance(da, AbstractZero):
         rhs = rhs - xp.matmul(da, x)
     if isinstance(rhs, AbstractZero):
-        return _as_given(x, vector), rhs
+        return as_given(x, vector), rhs
     dx = factored.solve(xp.broadcast_to(rhs, x.shape))
-    return _as_given(x, vector), ProjectTo(_as_given(x, vector))(_as_given(dx, vector))
+    return as_given(x, vector), ProjectTo(as_given(x, vector))(as_given(dx, vector))
 
 
 # ---- inv --------------------------------------------------------------------------------
+
+
+def inv_pullback_of(y: Any, dy: Any) -> Any:
+    """The cotangent of ``a`` for ``y = inv(a)``: ``-y^H dy y^H`` (stacks of matrices).
+
+    >>> import numpy as np
+    >>> inv_pullback_of(np.array([[0.5]]), np.array([[1.0]]))
+    array([[-0.25]])
+    """
+    xp = array_namespace(y, dy)
+    y_h = mH(y)
+    return -xp.matmul(xp.matmul(y_h, dy), y_h)
+
+
+def inv_pushforward_of(y: Any, da: Any) -> Any:
+    """The tangent of ``y = inv(a)`` along ``da``: ``-y da y`` (stacks of matrices).
+
+    >>> import numpy as np
+    >>> inv_pushforward_of(np.array([[0.5]]), np.array([[1.0]]))
+    array([[-0.25]])
+    """
+    xp = array_namespace(y, da)
+    return -xp.matmul(xp.matmul(y, da), y)
 
 
 @rrule.register(np.linalg.inv)
@@ -111,8 +126,7 @@ def _inv_rrule(a):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy)
-        y_h = mH(y)
-        return NO_TANGENT, project_a(-xp.matmul(xp.matmul(y_h, dy), y_h))
+        return NO_TANGENT, project_a(inv_pullback_of(y, dy))
 
     return y, inv_pullback
 
@@ -124,7 +138,7 @@ def _inv_frule(tangents, a):
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da
-    return y, -xp.matmul(xp.matmul(y, da), y)
+    return y, inv_pushforward_of(y, da)
 
 
 # ---- tensorinv, tensorsolve -------------------------------------------------------------
@@ -144,8 +158,7 @@ def _tensorinv_rrule(a, ind=2):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy)
-        y_h = mH(y2)
-        da = -xp.matmul(xp.matmul(y_h, xp.reshape(dy, y2.shape)), y_h)
+        da = inv_pullback_of(y2, xp.reshape(dy, y2.shape))
         return NO_TANGENT, project_a(xp.reshape(da, shape))
 
     return y, tensorinv_pullback
@@ -160,7 +173,7 @@ def _tensorinv_frule(tangents, a, ind=2):
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da
-    dy2 = -xp.matmul(xp.matmul(y2, xp.reshape(da, y2.shape)), y2)
+    dy2 = inv_pushforward_of(y2, xp.reshape(da, y2.shape))
     return y, xp.reshape(dy2, y.shape)
 
 
@@ -410,7 +423,7 @@ def _register_alias(f: Any, target: Any, keywords: dict[str, Any], fixed: dict[s
         return frule(tangents, target, *args, **{**keywords, **kwargs, **fixed})
 
     for rule, table in ((alias_rrule, rrule), (alias_frule, frule)):
-        rule._chainrules_keywords = tuple(keywords)  # type: ignore[attr-defined]
+        setattr(rule, "_chainrules_keywords", tuple(keywords))  # noqa: B010
         rule.__qualname__ = f"{table.kind}[linalg.{f.__name__} -> {target.__name__}]"
         table.register(f)(rule)
 

@@ -46,7 +46,7 @@ from .matrix_algebra import (
     trailing,
 )
 
-__all__ = ["adjugate"]
+__all__ = ["adjugate", "det_pullback_of", "det_pushforward_of"]
 
 
 def _all_but_one(s: Any) -> Any:
@@ -82,6 +82,28 @@ def adjugate(a: Any, det: Any = None) -> Any:
 # ---- det --------------------------------------------------------------------------------
 
 
+def det_pullback_of(a: Any, y: Any, dy: Any) -> Any:
+    """The cotangent of ``a`` for ``y = det(a)``: ``adj(a)^H dy`` (stacks of matrices).
+
+    >>> import numpy as np
+    >>> det_pullback_of(np.diag([2.0, 3.0]), np.float64(6.0), np.float64(1.0))
+    array([[3., 0.],
+           [0., 2.]])
+    """
+    return mH(adjugate(a, y)) * trailing(dy)
+
+
+def det_pushforward_of(a: Any, y: Any, da: Any) -> Any:
+    """The tangent of ``y = det(a)`` along ``da``: ``tr(adj(a) da)``, projected onto ``y``.
+
+    >>> import numpy as np
+    >>> float(det_pushforward_of(np.diag([2.0, 3.0]), np.float64(6.0), np.eye(2)))
+    5.0
+    """
+    xp = array_namespace(a)
+    return ProjectTo(y)(xp.sum(mT(adjugate(a, y)) * da, axis=(-2, -1)))
+
+
 @rrule.register(np.linalg.det)
 def _det_rrule(a):
     xp = array_namespace(a)
@@ -92,8 +114,7 @@ def _det_rrule(a):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy)
-        g = mH(adjugate(a, y))
-        return NO_TANGENT, project_a(g * trailing(dy))
+        return NO_TANGENT, project_a(det_pullback_of(a, y, dy))
 
     return y, det_pullback
 
@@ -105,8 +126,7 @@ def _det_frule(tangents, a):
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da
-    dy = xp.sum(mT(adjugate(a, y)) * da, axis=(-2, -1))
-    return y, ProjectTo(y)(dy)
+    return y, det_pushforward_of(a, y, da)
 
 
 # ---- slogdet ------------------------------------------------------------------------------

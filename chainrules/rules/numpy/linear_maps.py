@@ -28,9 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from chainrules.core.dtypes import is_complex
 from chainrules.core.names import function_name
 from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo, _ProjectNoTangent, unbroadcast_axes
+from chainrules.core.projection import ProjectTo, unbroadcast_axes
 from chainrules.core.registry import frule, rrule
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
@@ -129,7 +130,7 @@ def linear_rule(
         x_shape = shape_of(x)
         no_tangents = (NO_TANGENT,) * len(params)
         # An integer or boolean result (a cast, say) passes nothing back.
-        blocked = isinstance(project_x, _ProjectNoTangent) or not has_tangent(y)
+        blocked = not getattr(project_x, "has_tangent_space", True) or not has_tangent(y)
 
         def linear_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
@@ -205,16 +206,11 @@ def accumulate(index: Any, values: Any, size: int) -> Any:
     """
     xp = array_namespace(values)
     values = xp.reshape(xp.asarray(values), (-1,))
-    if _is_complex(values):
+    if is_complex(values):
         real = np.bincount(index, xp.real(values), size)
         imag = np.bincount(index, xp.imag(values), size)
         return real + 1j * imag
     return np.bincount(index, values, size)
-
-
-def _is_complex(x: Any) -> bool:
-    dtype = x.dtype
-    return dtype.kind == "c" if isinstance(dtype, np.dtype) else "complex" in str(dtype)
 
 
 def scatter_add(sources: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:

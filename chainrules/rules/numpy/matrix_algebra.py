@@ -31,6 +31,8 @@ from ...core.thunks import unthunk
 
 __all__ = [
     "Factored",
+    "as_given",
+    "as_matrix",
     "diag_embed",
     "eye_like",
     "is_complex",
@@ -71,6 +73,26 @@ def mH(a: Any) -> Any:
     xp = array_namespace(a)
     at = xp.matrix_transpose(a)
     return xp.conj(at) if is_complex(a) else at
+
+
+def as_matrix(b: Any, vector: bool) -> Any:
+    """``b`` as a stack of matrices: a right-hand side given as a ``vector`` becomes a column.
+
+    >>> import numpy as np
+    >>> as_matrix(np.ones(2), vector=True).shape
+    (2, 1)
+    """
+    return b[..., None] if vector else b
+
+
+def as_given(x: Any, vector: bool) -> Any:
+    """The inverse of ``as_matrix``: a column back to the ``vector`` it was given as.
+
+    >>> import numpy as np
+    >>> as_given(np.ones((2, 1)), vector=True).shape
+    (2,)
+    """
+    return x[..., 0] if vector else x
 
 
 def sym(a: Any) -> Any:

@@ -31,11 +31,11 @@ import numpy as np
 
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from .arguments import positional_cotangents
 from .axes import count_reduced, is_zero, normalize_axes, reduced_shape, shape_of
+from .linear_maps import register_rules
 
 __all__: list[str] = []
 
@@ -194,77 +194,39 @@ def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, ha
     return y, ProjectTo(y)(array_namespace(dy).reshape(dy, shape_of(y)))
 
 
-# ---- median ---------------------------------------------------------------------------------
+# ---- median, quantile and percentile --------------------------------------------------------
 
 
-@rrule.register(np.median)
-@positional_cotangents
-def _median_rrule(a, axis=None, *, keepdims=False):
-    return _quantile_rrule(np.median, a, 0.5, axis, "linear", keepdims, False, 1.0, False)
+def _register_median(f: Any, skip_nan: bool) -> None:
+    """Register the rules of ``f``, ``median`` or (``skip_nan``) ``nanmedian``: the 0.5 quantile."""
+
+    @positional_cotangents
+    def median_rrule(a, axis=None, *, keepdims=False):
+        return _quantile_rrule(f, a, 0.5, axis, "linear", keepdims, skip_nan, 1.0, False)
+
+    def median_frule(tangents, a, axis=None, *, keepdims=False):
+        args = (a, 0.5, axis, "linear", keepdims, skip_nan, 1.0, False)
+        return _quantile_frule(f, tangents, *args)
+
+    register_rules(f, median_rrule, median_frule, name=f.__name__)
 
 
-@frule.register(np.median)
-def _median_frule(tangents, a, axis=None, *, keepdims=False):
-    return _quantile_frule(np.median, tangents, a, 0.5, axis, "linear", keepdims, False, 1.0, False)
+def _register_quantile(f: Any, skip_nan: bool, per: float) -> None:
+    """Register the rules of ``f``, whose ``q`` is a fraction times ``per`` (100: percentiles)."""
+
+    @positional_cotangents
+    def quantile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
+        return _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, per, True)
+
+    def quantile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
+        return _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, True)
+
+    register_rules(f, quantile_rrule, quantile_frule, name=f.__name__)
 
 
-@rrule.register(np.nanmedian)
-@positional_cotangents
-def _nanmedian_rrule(a, axis=None, *, keepdims=False):
-    return _quantile_rrule(np.nanmedian, a, 0.5, axis, "linear", keepdims, True, 1.0, False)
-
-
-@frule.register(np.nanmedian)
-def _nanmedian_frule(tangents, a, axis=None, *, keepdims=False):
-    args = (a, 0.5, axis, "linear", keepdims, True, 1.0, False)
-    return _quantile_frule(np.nanmedian, tangents, *args)
-
-
-# ---- quantile and percentile ----------------------------------------------------------------
-
-
-@rrule.register(np.quantile)
-@positional_cotangents
-def _quantile_rrule_(a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_rrule(np.quantile, a, q, axis, method, keepdims, False, 1.0, True)
-
-
-@frule.register(np.quantile)
-def _quantile_frule_(tangents, a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_frule(np.quantile, tangents, a, q, axis, method, keepdims, False, 1.0, True)
-
-
-@rrule.register(np.nanquantile)
-@positional_cotangents
-def _nanquantile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_rrule(np.nanquantile, a, q, axis, method, keepdims, True, 1.0, True)
-
-
-@frule.register(np.nanquantile)
-def _nanquantile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_frule(np.nanquantile, tangents, a, q, axis, method, keepdims, True, 1.0, True)
-
-
-@rrule.register(np.percentile)
-@positional_cotangents
-def _percentile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_rrule(np.percentile, a, q, axis, method, keepdims, False, 100.0, True)
-
-
-@frule.register(np.percentile)
-def _percentile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_frule(
-        np.percentile, tangents, a, q, axis, method, keepdims, False, 100.0, True
-    )
-
-
-@rrule.register(np.nanpercentile)
-@positional_cotangents
-def _nanpercentile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
-    return _quantile_rrule(np.nanpercentile, a, q, axis, method, keepdims, True, 100.0, True)
-
-
-@frule.register(np.nanpercentile)
-def _nanpercentile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
-    args = (a, q, axis, method, keepdims, True, 100.0, True)
-    return _quantile_frule(np.nanpercentile, tangents, *args)
+_register_median(np.median, False)
+_register_median(np.nanmedian, True)
+_register_quantile(np.quantile, False, 1.0)
+_register_quantile(np.nanquantile, True, 1.0)
+_register_quantile(np.percentile, False, 100.0)
+_register_quantile(np.nanpercentile, True, 100.0)

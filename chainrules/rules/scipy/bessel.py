@@ -31,7 +31,7 @@ import numpy as np
 import scipy.integrate
 import scipy.special as sc
 
-from ...core.define import _fit_to, scalar_rule
+from ...core.define import fit_to_output, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -267,7 +267,7 @@ def _ive_frule(tangents: tuple, v: Any, z: Any) -> tuple[Any, Any]:
         total = total + _ive_holomorphic_part(v, z) * dz - _sign(z) * y * np.real(dz)
     if isinstance(total, AbstractZero):
         return y, total
-    return y, _fit_to(total, y)
+    return y, fit_to_output(total, y)
 
 
 _IVE_ORDER_PARTIAL = _order_partial("ive")

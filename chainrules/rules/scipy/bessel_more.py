@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
+from scipy.special import _ufuncs
 
-from ...core.define import _fit_to, scalar_rule
+from ...core.define import fit_to_output, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -46,7 +47,7 @@ from ...core.thunks import Thunk, unthunk
 from .bessel import bessel_order_derivative
 from .parametric import is_complex, is_zero, numpy_only, parametric_rule
 
-__all__: list[str] = []
+__all__ = ["bessel_derivative"]
 
 _SQRT_PI = np.sqrt(np.pi)
 
@@ -68,31 +69,74 @@ def _real_order_derivative(name: str, v: Any, z: Any, phase: complex = 1.0) -> A
 
 # ---- spherical Bessel functions -------------------------------------------------------------
 
-# (function, sign of the (n+1) term, overall sign) in f' = s (n f_{n-1} + t (n+1) f_{n+1}) / (2n+1)
+# function: (its value ufunc, its derivative ufunc, sign of the (n+1) term, overall sign) in
+# f' = s (n f_{n-1} + t (n+1) f_{n+1}) / (2n+1)
 _SPHERICAL = {
-    sc.spherical_jn: (-1.0, 1.0),
-    sc.spherical_yn: (-1.0, 1.0),
-    sc.spherical_in: (1.0, 1.0),
-    sc.spherical_kn: (1.0, -1.0),
+    sc.spherical_jn: (_ufuncs._spherical_jn, _ufuncs._spherical_jn_d, -1.0, 1.0),
+    sc.spherical_yn: (_ufuncs._spherical_yn, _ufuncs._spherical_yn_d, -1.0, 1.0),
+    sc.spherical_in: (_ufuncs._spherical_in, _ufuncs._spherical_in_d, 1.0, 1.0),
+    sc.spherical_kn: (_ufuncs._spherical_kn, _ufuncs._spherical_kn_d, 1.0, -1.0),
 }
 
 
-def _spherical_partial(f: Any) -> Callable[..., Any]:
-    inner, outer = _SPHERICAL[f]
+# The parity of j_n and i_n: f(n, -z) = (-1)**n f(n, z) for real z (DLMF 10.47(v)).
+_REFLECTED = (sc.spherical_jn, sc.spherical_in)
 
-    def spherical_partial(n: Any, z: Any, *rest: Any) -> Any:
-        if not (len(rest) == 2 and rest[0]):
-            return f(n, z, derivative=True)
-        lower = f(np.maximum(np.subtract(n, 1), 0), z, derivative=True)
-        upper = f(np.add(n, 1), z, derivative=True)
+
+def _spherical(f: Any, n: Any, z: Any, derivative: Any) -> Any:
+    """``f(n, z, derivative)``; on an engine's arrays, SciPy's ufunc behind ``f`` (it has a rule).
+
+    SciPy's Python wrapper converts its input to NumPy, and reflects negative real ``z``, where
+    the ufuncs behind it are NaN; the reflection is repeated here for ``jn`` and ``in``, while
+    ``kn`` stays NaN at negative real ``z`` on an engine's arrays.
+    """
+    if array_namespace(n, z) is np:
+        return f(n, z, derivative=bool(derivative))
+    value, slope = _SPHERICAL[f][:2]
+    ufunc = slope if derivative else value
+    if f not in _REFLECTED or is_complex(z):
+        return ufunc(n, z)
+    negative = np.less(z, 0)
+    parity = np.where(np.remainder(n, 2) == 0, 1.0, -1.0)
+    # d/dz f(n, -z) flips the sign once more.
+    sign = np.where(negative, -parity if derivative else parity, 1.0)
+    return sign * ufunc(n, np.where(negative, -z, z))
+
+
+def _spherical_rules(f: Any) -> None:
+    value, slope, inner, outer = _SPHERICAL[f]
+
+    def second_derivative(n: Any, z: Any, y: Any) -> Any:
+        lower = _spherical(f, np.maximum(np.subtract(n, 1), 0), z, True)
+        upper = _spherical(f, np.add(n, 1), z, True)
         return outer * (n * lower + inner * np.add(n, 1) * upper) / np.add(np.multiply(2, n), 1)
 
+    def first_derivative(n: Any, z: Any, y: Any) -> Any:
+        return _spherical(f, n, z, True)
+
+    def spherical_partial(n: Any, z: Any, *rest: Any) -> Any:
+        derivative = len(rest) == 2 and rest[0]
+        return (second_derivative if derivative else first_derivative)(n, z, rest[-1])
+
+    def spherical_forward(n: Any, z: Any, derivative: Any = False) -> Any:
+        return _spherical(f, n, z, derivative)
+
     spherical_partial.__qualname__ = f"{f.__name__}_partial"
-    return spherical_partial
+    parametric_rule(
+        f,
+        None,
+        spherical_partial,
+        None,
+        required=2,
+        keywords=("derivative",),
+        forward=spherical_forward,
+    )
+    parametric_rule(value, None, first_derivative)
+    parametric_rule(slope, None, second_derivative)
 
 
 for _f in _SPHERICAL:
-    parametric_rule(_f, None, _spherical_partial(_f), None, required=2, keywords=("derivative",))
+    _spherical_rules(_f)
 
 # ---- Hankel functions -----------------------------------------------------------------------
 
@@ -116,10 +160,13 @@ def _hankel_partial(f: Any, rotation: complex) -> Callable[..., Any]:
     return hankel_partial
 
 
-_UNSCALED = lambda z: 1.0  # noqa: E731
+def _unscaled(z: Any) -> float:
+    return 1.0
+
+
 _HANKEL = {
-    sc.hankel1: (0, _UNSCALED),
-    sc.hankel2: (0, _UNSCALED),
+    sc.hankel1: (0, _unscaled),
+    sc.hankel2: (0, _unscaled),
     sc.hankel1e: (-1j, lambda z: np.exp(-1j * z)),
     sc.hankel2e: (1j, lambda z: np.exp(1j * z)),
 }
@@ -184,7 +231,10 @@ def _derivative_rule(g: Any, f: Any) -> None:
         if is_complex(z):
             return _order_not_implemented(name)
         n = _derivative_order(rest)
-        order = lambda w, x: _real_order_derivative(f.__name__, w, x)  # noqa: E731
+
+        def order(w: Any, x: Any) -> Any:
+            return _real_order_derivative(f.__name__, w, x)
+
         return _binomial_sum(order, v, z, n, _phase(f)) * _sign(f, n)
 
     derivative_z_partial.__qualname__ = f"{name}_partial"
@@ -243,9 +293,10 @@ def _scaled_rules(f: Any, order: str) -> None:
             dv: Any = NO_TANGENT
             if v_active and array_namespace(v, z, dy) is not np:
                 dv = numpy_only(name, 0)
+            elif v_active and is_complex(z):
+                dv = _order_not_implemented(f.__name__)
             elif v_active:
-                partial = order_partial(v, z)
-                dv = partial if is_complex(z) else Thunk(lambda: project_v(partial * dy))
+                dv = Thunk(lambda: project_v(order_partial(v, z) * dy))
             return NO_TANGENT, dv, project_z(dz)
 
         return y, scaled_pullback
@@ -265,7 +316,7 @@ def _scaled_rules(f: Any, order: str) -> None:
             total = total + holomorphic_part(v, z) * dz - sign * y * np.imag(dz)
         if isinstance(total, AbstractZero):
             return y, total
-        return y, _fit_to(total, y)
+        return y, fit_to_output(total, y)
 
     scaled_rrule.__qualname__ = f"rrule[{f.__name__}]"
     scaled_frule.__qualname__ = f"frule[{f.__name__}]"
@@ -322,15 +373,14 @@ parametric_rule(
     sc.struve,
     _STRUVE_ORDER,
     lambda v, x, y: (
-        sc.struve(np.subtract(v, 1), x) - sc.struve(np.add(v, 1), x) + _struve_term(v, x)
-    )
-    / 2,
+        (sc.struve(np.subtract(v, 1), x) - sc.struve(np.add(v, 1), x) + _struve_term(v, x)) / 2
+    ),
 )
 parametric_rule(
     sc.modstruve,
     _STRUVE_ORDER,
     lambda v, x, y: (
-        sc.modstruve(np.subtract(v, 1), x) + sc.modstruve(np.add(v, 1), x) + _struve_term(v, x)
-    )
-    / 2,
+        (sc.modstruve(np.subtract(v, 1), x) + sc.modstruve(np.add(v, 1), x) + _struve_term(v, x))
+        / 2
+    ),
 )

@@ -1,4 +1,4 @@
-"""Rules for the binomial, negative binomial, F and Kolmogorov-Smirnov distributions and inverses.
+"""Rules for binomial, F, noncentral and Kolmogorov-Smirnov distribution functions and inverses.
 
 ``bdtr(k, n, p) = betainc(n - k, k + 1, 1 - p)`` and ``nbdtr(k, n, p) = betainc(n, k + 1, p)``
 (with their complements) have integer ``k`` and ``n`` (no tangent) and a beta density as
@@ -6,9 +6,14 @@ derivative in ``p``. ``fdtr(dfn, dfd, x)`` has the F density in ``x`` and, throu
 ``betainc``'s shape derivatives (quadrature on NumPy values, thunked), derivatives in both
 degrees of freedom. An inverse ``x = g(..., y)`` has derivative ``1 / density(x)`` in ``y``,
 evaluated at its own result, and ``-dF/dtheta / density(x)`` in a continuous parameter
-``theta`` (implicit function theorem). ``smirnov`` and ``kolmogorov`` use SciPy's own density
-ufuncs. ``voigt_profile(x, sigma, gamma)`` is the real part of Faddeeva's ``wofz`` scaled,
-differentiated through ``wofz``' = ``2i/sqrt(pi) - 2 z wofz``; ``softplus' = expit``.
+``theta`` (implicit function theorem). The noncentral ``chndtr(x, df, nc)``,
+``ncfdtr(dfn, dfd, nc, f)`` and ``nctdtr(df, nc, t)`` have closed-form densities (through
+``ive`` and ``hyp1f1``); as Poisson mixtures in ``nc / 2``, the first two have the derivative
+in ``nc`` of half the difference with the law of two more degrees of freedom; the others in
+the degrees of freedom and ``nctdtr``'s in ``nc`` are ``NotImplementedTangent``.
+``smirnov`` and ``kolmogorov`` use SciPy's own density ufuncs. ``voigt_profile(x, sigma,
+gamma)`` is the real part of Faddeeva's ``wofz`` scaled, differentiated through
+``wofz' = 2i/sqrt(pi) - 2 z wofz``; ``softplus' = expit``.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -26,6 +31,7 @@ import scipy.special as sc
 import scipy.special._ufuncs as scipy_ufuncs
 
 from ...core.define import scalar_rule
+from ...core.tangents import not_implemented
 from .distributions import _gamma_density, _stdtr_ddf, _student_density
 from .incomplete import betainc_da_db, gammainc_da
 from .parametric import SharedPartial, parametric_rule
@@ -88,6 +94,57 @@ def _chi2_density(v: Any, x: Any) -> Any:
     return _gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2
 
 
+def _noncentral_chi2_density(x: Any, df: Any, nc: Any) -> Any:
+    """0.5 exp(-(x + nc)/2) (x/nc)**(df/4 - 1/2) I_{df/2-1}(sqrt(nc x)), through ``ive``."""
+    central = np.equal(nc, 0)
+    nc_safe = np.where(central, 1.0, nc)
+    root = np.sqrt(nc_safe * x)
+    log_density = (
+        -((np.sqrt(x) - np.sqrt(nc_safe)) ** 2) / 2
+        + (np.divide(df, 4) - 0.5) * (np.log(x) - np.log(nc_safe))
+        + np.log(sc.ive(np.divide(df, 2) - 1, root) / 2)
+    )
+    return np.where(central, _chi2_density(df, x), np.exp(log_density))
+
+
+def _chndtr_dnc(x: Any, df: Any, nc: Any, y: Any) -> Any:
+    # a Poisson(nc/2) mixture of chi-squared laws with df + 2j degrees of freedom
+    return (sc.chndtr(x, np.add(df, 2), nc) - y) / 2
+
+
+def _noncentral_f_density(dfn: Any, dfd: Any, nc: Any, f: Any) -> Any:
+    """The central F density times exp(-nc/2) 1F1((dfn + dfd)/2; dfn/2; nc w/2)."""
+    w = dfn * f / (dfd + dfn * f)
+    a, b = np.divide(dfn, 2), np.divide(dfd, 2)
+    return _f_density(dfn, dfd, f) * np.exp(-nc / 2) * sc.hyp1f1(a + b, a, nc * w / 2)
+
+
+def _ncfdtr_dnc(dfn: Any, dfd: Any, nc: Any, f: Any, y: Any) -> Any:
+    # the Poisson components are betainc(dfn/2 + j, dfd/2, w): shifting j keeps w fixed
+    shifted = sc.ncfdtr(np.add(dfn, 2), dfd, nc, dfn * f / (dfn + 2))
+    return (shifted - y) / 2
+
+
+def _noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
+    """The noncentral t density in closed form, through two ``hyp1f1``."""
+    s = df + t * t
+    z = nc * nc * t * t / (2 * s)
+    log_scale = (
+        sc.xlogy(df / 2, df)
+        + sc.gammaln(df + 1)
+        - nc * nc / 2
+        - df * np.log(2.0)
+        - (df + 1) / 2 * np.log(s)
+        - sc.gammaln(df / 2)
+    )
+    odd = np.sqrt(2.0) * nc * t / np.sqrt(s) * sc.hyp1f1(df / 2 + 1, 1.5, z)
+    odd = odd * np.exp(-sc.gammaln((df + 1) / 2))
+    even = sc.hyp1f1((df + 1) / 2, 0.5, z) * np.exp(-sc.gammaln(df / 2 + 1))
+    return np.exp(log_scale) * (odd + even)
+
+
+# SciPy's private derivative ufuncs: the series behind smirnov and kolmogorov, differentiated
+# where they are summed, are more accurate than any rewriting here.
 def _smirnov_dd(n: Any, d: Any, y: Any) -> Any:
     return scipy_ufuncs._smirnovp(n, d)
 
@@ -161,6 +218,34 @@ parametric_rule(
     lambda v, p, x: -gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2 / _chi2_density(v, x),
     lambda v, p, x: -1 / _chi2_density(v, x),
     costly=(0,),
+)
+
+# ---- noncentral chi-squared, F and t --------------------------------------------------------
+
+_NONCENTRAL_DF = not_implemented(
+    "derivative of a noncentral distribution function in its degrees of freedom: no closed "
+    "form, and no quadrature implemented"
+)
+parametric_rule(
+    sc.chndtr,
+    lambda x, df, nc, y: _noncentral_chi2_density(x, df, nc),
+    _NONCENTRAL_DF,
+    _chndtr_dnc,
+)
+parametric_rule(
+    sc.ncfdtr,
+    _NONCENTRAL_DF,
+    _NONCENTRAL_DF,
+    _ncfdtr_dnc,
+    lambda dfn, dfd, nc, f, y: _noncentral_f_density(dfn, dfd, nc, f),
+)
+parametric_rule(
+    sc.nctdtr,
+    _NONCENTRAL_DF,
+    not_implemented(
+        "derivative of nctdtr in its noncentrality: no closed form, and no quadrature implemented"
+    ),
+    lambda df, nc, t, y: _noncentral_t_density(df, nc, t),
 )
 
 # ---- Kolmogorov-Smirnov ---------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Rules for incomplete elliptic integrals, Jacobi's elliptic functions, Carlson's forms and agm.
+"""Rules for incomplete elliptic integrals, Jacobi's elliptic functions, Carlson's forms, agm, 0F1.
 
 Carlson's symmetric integrals differentiate into one another (DLMF 19.18):
 ``dR_F/dz = -R_D(x, y, z) / 6`` (and symmetrically), ``R_C(x, y) = R_F(x, y, y)``, and for
@@ -10,8 +10,10 @@ Legendre's forms are written through them: ``F(phi|m) = s R_F(c**2, 1 - m s**2, 
 ``dE/dm = -s**3 R_D(c**2, 1 - m s**2, 1) / 6`` with no division by ``m``; beyond
 ``|phi| <= pi/2`` the quasi-periods ``2 K(m)`` and ``2 E(m)`` add their derivatives.
 ``ellipj``'s derivatives in ``m`` follow from ``F(am(u|m)|m) = u``;
-``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``. Partials are written through rules of the table,
-so pullbacks differentiate again. ``scipy.special`` computes on NumPy arrays only.
+``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``. ``hyp0f1(v, z)`` has derivative
+``hyp0f1(v + 1, z) / v`` in ``z``; in the order ``v`` it is ``NotImplementedTangent``.
+Partials are written through rules of the table, so pullbacks differentiate again.
+``scipy.special`` computes on NumPy arrays only.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -67,8 +69,8 @@ def _rd_dz(x: Any, y: Any, z: Any, rd: Any) -> Any:
 
 def _rj_dp(x: Any, y: Any, z: Any, p: Any, rj: Any) -> Any:
     """dR_J/dp by Euler's relation; where x = p, dR_J/dx is half of it (DLMF 19.18.1)."""
-    spatial = 0.0
-    halves = 0.0
+    spatial: Any = 0.0
+    halves: Any = 0.0
     for a, b, c in ((x, y, z), (y, z, x), (z, x, y)):
         equal = a == p
         a_safe = np.where(equal, p + 1.0, a)

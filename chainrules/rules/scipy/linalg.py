@@ -48,6 +48,8 @@ from ..numpy.arguments import positional_cotangents
 from ..numpy.linalg_decomp import cholesky_pullback_of, cholesky_pushforward_of
 from ..numpy.matrix_algebra import (
     Factored,
+    as_given,
+    as_matrix,
     eye_like,
     lower_hermitian,
     lower_hermitian_cotangent,
@@ -120,14 +122,6 @@ def _factor(m: Any, kind: str) -> Any:
     return Factored(m).require_invertible()
 
 
-def _as_matrix(b: Any, vector: bool) -> Any:
-    return b[..., None] if vector else b
-
-
-def _as_given(x: Any, vector: bool) -> Any:
-    return x[..., 0] if vector else x
-
-
 @rrule.register(sla.solve)
 @positional_cotangents
 def _solve_rrule(a, b, lower=False, *, assume_a=None, transposed=False, check_finite=True):
@@ -136,18 +130,18 @@ def _solve_rrule(a, b, lower=False, *, assume_a=None, transposed=False, check_fi
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     vector = b.ndim == 1
     factored = _factor(_seen(a, kind, lower, transposed), kind)
-    x = factored.solve(_as_matrix(b, vector))
+    x = factored.solve(as_matrix(b, vector))
 
     def solve_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy), project_b(dy)
-        db = factored.solve(_as_matrix(dy, vector), adjoint=True)
+        db = factored.solve(as_matrix(dy, vector), adjoint=True)
         dm = -xp.matmul(db, mH(x))
         da = _back_to_a(dm, kind, lower, transposed)
-        return NO_TANGENT, project_a(da), project_b(_as_given(db, vector))
+        return NO_TANGENT, project_a(da), project_b(as_given(db, vector))
 
-    return _as_given(x, vector), solve_pullback
+    return as_given(x, vector), solve_pullback
 
 
 @frule.register(sla.solve)
@@ -158,17 +152,17 @@ def _solve_frule(
     kind = _kind(assume_a)
     vector = b.ndim == 1
     factored = _factor(_seen(a, kind, lower, transposed), kind)
-    x = factored.solve(_as_matrix(b, vector))
+    x = factored.solve(as_matrix(b, vector))
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT
     if not isinstance(db, AbstractZero):
-        rhs = _as_matrix(db, vector)
+        rhs = as_matrix(db, vector)
     if not isinstance(da, AbstractZero):
         rhs = rhs - xp.matmul(_seen(da, kind, lower, transposed), x)
-    y = _as_given(x, vector)
+    y = as_given(x, vector)
     if isinstance(rhs, AbstractZero):
         return y, rhs
-    return y, _as_given(factored.solve(xp.broadcast_to(rhs, x.shape)), vector)
+    return y, as_given(factored.solve(xp.broadcast_to(rhs, x.shape)), vector)
 
 
 # ---- solve_triangular ---------------------------------------------------------------------
@@ -210,21 +204,21 @@ def _solve_triangular_rrule(a, b, trans=0, lower=False, unit_diagonal=False, *, 
     trans = _TRANS[trans]
     t = _triangle(a, lower, unit_diagonal)
     vector = b.ndim == 1
-    x = _triangular_solve(t, _as_matrix(b, vector), trans, lower)
+    x = _triangular_solve(t, as_matrix(b, vector), trans, lower)
 
     def solve_triangular_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy), project_b(dy)
-        db = _triangular_solve(t, _as_matrix(dy, vector), trans, lower, adjoint=True)
+        db = _triangular_solve(t, as_matrix(dy, vector), trans, lower, adjoint=True)
         d_op = -xp.matmul(db, mH(x))
         dt = (d_op, mT(d_op), mH(d_op))[trans]
         da = _triangle(dt, lower, False)
         if unit_diagonal:
             da = da - xp.tril(xp.triu(da))
-        return NO_TANGENT, project_a(da), project_b(_as_given(db, vector))
+        return NO_TANGENT, project_a(da), project_b(as_given(db, vector))
 
-    return _as_given(x, vector), solve_triangular_pullback
+    return as_given(x, vector), solve_triangular_pullback
 
 
 @frule.register(sla.solve_triangular)
@@ -235,20 +229,20 @@ def _solve_triangular_frule(
     trans = _TRANS[trans]
     t = _triangle(a, lower, unit_diagonal)
     vector = b.ndim == 1
-    x = _triangular_solve(t, _as_matrix(b, vector), trans, lower)
+    x = _triangular_solve(t, as_matrix(b, vector), trans, lower)
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT
     if not isinstance(db, AbstractZero):
-        rhs = _as_matrix(db, vector)
+        rhs = as_matrix(db, vector)
     if not isinstance(da, AbstractZero):
         dt = _triangle(da, lower, False)
         if unit_diagonal:
             dt = dt - xp.tril(xp.triu(dt))
         rhs = rhs - xp.matmul(_op(dt, trans), x)
-    y = _as_given(x, vector)
+    y = as_given(x, vector)
     if isinstance(rhs, AbstractZero):
         return y, rhs
-    return y, _as_given(_triangular_solve(t, rhs, trans, lower), vector)
+    return y, as_given(_triangular_solve(t, rhs, trans, lower), vector)
 
 
 # ---- cholesky, cho_factor, cho_solve --------------------------------------------------------
@@ -336,21 +330,21 @@ def _cho_solve_rrule(c_and_lower, b, *, check_finite=True):
     c, lower = c_and_lower
     project_pair, project_b = ProjectTo(c_and_lower), ProjectTo(b)
     vector = b.ndim == 1
-    x = _cho_solve(c, lower, _as_matrix(b, vector))
+    x = _cho_solve(c, lower, as_matrix(b, vector))
 
     def cho_solve_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_pair(dy), project_b(dy)
-        db = _cho_solve(c, lower, _as_matrix(dy, vector))
+        db = _cho_solve(c, lower, as_matrix(dy, vector))
         g_m = -xp.matmul(db, mH(x))
         g_m = g_m + mH(g_m)
         t = _factor_triangle(c, lower)
         g_t = xp.matmul(g_m, t) if lower else xp.matmul(t, g_m)
         g_pair = project_pair((_factor_triangle(g_t, lower), NO_TANGENT))
-        return NO_TANGENT, g_pair, project_b(_as_given(db, vector))
+        return NO_TANGENT, g_pair, project_b(as_given(db, vector))
 
-    return _as_given(x, vector), cho_solve_pullback
+    return as_given(x, vector), cho_solve_pullback
 
 
 @frule.register(sla.cho_solve)
@@ -358,20 +352,20 @@ def _cho_solve_frule(tangents, c_and_lower, b, *, check_finite=True):
     xp = array_namespace(c_and_lower[0], b)
     c, lower = c_and_lower
     vector = b.ndim == 1
-    x = _cho_solve(c, lower, _as_matrix(b, vector))
+    x = _cho_solve(c, lower, as_matrix(b, vector))
     d_pair, db = unthunk(tangents[1]), unthunk(tangents[2])
     dc = ZERO_TANGENT if isinstance(d_pair, AbstractZero) else unthunk(d_pair[0])
     rhs: Any = ZERO_TANGENT
     if not isinstance(db, AbstractZero):
-        rhs = _as_matrix(db, vector)
+        rhs = as_matrix(db, vector)
     if not isinstance(dc, AbstractZero):
         t, dt = _factor_triangle(c, lower), _factor_triangle(dc, lower)
         dm = xp.matmul(dt, mH(t)) if lower else xp.matmul(mH(dt), t)
         rhs = rhs - xp.matmul(dm + mH(dm), x)
-    y = _as_given(x, vector)
+    y = as_given(x, vector)
     if isinstance(rhs, AbstractZero):
         return y, rhs
-    return y, _as_given(_cho_solve(c, lower, xp.broadcast_to(rhs, x.shape)), vector)
+    return y, as_given(_cho_solve(c, lower, xp.broadcast_to(rhs, x.shape)), vector)
 
 
 # ---- without derivatives: integers, predicates, matrices made from a size ------------------

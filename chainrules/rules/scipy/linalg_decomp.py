@@ -46,12 +46,13 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
 from ..numpy.arguments import positional_cotangents
+from ..numpy.linalg import inv_pullback_of, inv_pushforward_of
 from ..numpy.linalg_decomp import (
     cut_complete_qr_cotangents,
     qr_pullback_of,
     qr_pushforward_of,
 )
-from ..numpy.linalg_det import adjugate
+from ..numpy.linalg_det import det_pullback_of, det_pushforward_of
 from ..numpy.linalg_pinv import pinv_pullback_of, pinv_pushforward_of
 from ..numpy.linalg_spectral import (
     eigh_pullback_of,
@@ -62,10 +63,8 @@ from ..numpy.linalg_spectral import (
 from ..numpy.matrix_algebra import (
     lower_hermitian,
     mH,
-    mT,
     output_fields,
     safe_reciprocal,
-    trailing,
 )
 from .linalg import _back_to_a, _kind, _seen
 
@@ -336,29 +335,34 @@ def _eigh_frule(
 # ---- det, inv, pinv -----------------------------------------------------------------------
 
 
+def _det(a: Any) -> Any:
+    """``scipy.linalg.det``; other array types than NumPy's use their namespace's ``det``."""
+    if type(a) is np.ndarray:
+        return sla.det(a, check_finite=False)
+    return array_namespace(a).linalg.det(a)
+
+
 @rrule.register(sla.det)
 def _det_rrule(a, *, check_finite=True):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    y = sla.det(a, check_finite=False) if type(a) is np.ndarray else xp.linalg.det(a)
+    y = _det(a)
 
     def det_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy)
-        return NO_TANGENT, project_a(mH(adjugate(a, y)) * trailing(dy))
+        return NO_TANGENT, project_a(det_pullback_of(a, y, dy))
 
     return y, det_pullback
 
 
 @frule.register(sla.det)
 def _det_frule(tangents, a, *, check_finite=True):
-    xp = array_namespace(a)
-    y = sla.det(a, check_finite=False) if type(a) is np.ndarray else xp.linalg.det(a)
+    y = _det(a)
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da
-    return y, ProjectTo(y)(xp.sum(mT(adjugate(a, y)) * da, axis=(-2, -1)))
+    return y, det_pushforward_of(a, y, da)
 
 
 def _inv(m: Any) -> Any:
@@ -369,7 +373,6 @@ def _inv(m: Any) -> Any:
 
 @rrule.register(sla.inv)
 def _inv_rrule(a, *, check_finite=True, assume_a=None, lower=False):
-    xp = array_namespace(a)
     kind = _kind(assume_a)
     project_a = ProjectTo(a)
     y = _inv(_seen(a, kind, lower, False))
@@ -378,8 +381,7 @@ def _inv_rrule(a, *, check_finite=True, assume_a=None, lower=False):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy)
-        y_h = mH(y)
-        g = -xp.matmul(xp.matmul(y_h, dy), y_h)
+        g = inv_pullback_of(y, dy)
         return NO_TANGENT, project_a(_back_to_a(g, kind, lower, False))
 
     return y, inv_pullback
@@ -387,13 +389,12 @@ def _inv_rrule(a, *, check_finite=True, assume_a=None, lower=False):
 
 @frule.register(sla.inv)
 def _inv_frule(tangents, a, *, check_finite=True, assume_a=None, lower=False):
-    xp = array_namespace(a)
     kind = _kind(assume_a)
     y = _inv(_seen(a, kind, lower, False))
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da
-    return y, -xp.matmul(xp.matmul(y, _seen(da, kind, lower, False)), y)
+    return y, inv_pushforward_of(y, _seen(da, kind, lower, False))
 
 
 def _pinv(a: Any, atol: Any, rtol: Any, return_rank: bool) -> Any:
@@ -439,9 +440,15 @@ def _pinv_frule(tangents, a, *, atol=None, rtol=None, return_rank=False, check_f
 # ---- polar --------------------------------------------------------------------------------
 
 
-def _polar_factors(a: Any) -> tuple[Any, Any, Any]:
+def _polar_factors(a: Any, side: str) -> tuple[Any, Any, Any, Any, Any, Any]:
+    """``(w, s, vh, u, basis, p)``: the thin svd ``a = W S V^H``, ``u = W V^H`` and
+    ``p = basis S basis^H`` with ``basis`` ``V`` (``side='right'``) or ``W``."""
     xp = array_namespace(a)
-    return xp.linalg.svd(a, full_matrices=False)
+    w, s, vh = xp.linalg.svd(a, full_matrices=False)
+    u = xp.matmul(w, vh)
+    basis = mH(vh) if side == "right" else w
+    p = xp.matmul(basis * xp.astype(s, basis.dtype)[..., None, :], mH(basis))
+    return w, s, vh, u, basis, p
 
 
 @rrule.register(sla.polar)
@@ -449,10 +456,7 @@ def _polar_factors(a: Any) -> tuple[Any, Any, Any]:
 def _polar_rrule(a, side="right"):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
-    w, s, vh = _polar_factors(a)
-    u = xp.matmul(w, vh)
-    basis = mH(vh) if side == "right" else w  # P = basis S basis^H
-    p = xp.matmul(basis * xp.astype(s, basis.dtype)[..., None, :], mH(basis))
+    w, s, vh, u, basis, p = _polar_factors(a, side)
 
     def polar_pullback(dy):
         g_u, g_p = output_fields(dy, ("u", "p"))
@@ -479,11 +483,8 @@ def _polar_rrule(a, side="right"):
 @frule.register(sla.polar)
 def _polar_frule(tangents, a, side="right"):
     xp = array_namespace(a)
-    w, s, vh = _polar_factors(a)
-    u = xp.matmul(w, vh)
-    basis = mH(vh) if side == "right" else w
+    w, s, vh, u, basis, p = _polar_factors(a, side)
     s_c = xp.astype(s, basis.dtype)
-    p = xp.matmul(basis * s_c[..., None, :], mH(basis))
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return (u, p), da

@@ -13,9 +13,10 @@ same or a neighbouring family (DLMF 18.9.15, 18.9.19-21, 18.9.25, 18.9.28, 18.7.
 
 No formula divides by ``1 - x**2``, so the endpoints ``x = +-1`` are regular, and each
 derivative is again a function with a rule, so pullbacks differentiate again. The degree ``n``
-is an integer: it has no tangent. The continuous parameters (``alpha``, ``beta``, ``p``,
-``q``) have derivatives that are finite sums over all lower degrees, not implemented here:
-their cotangents are ``NotImplementedTangent`` with the reason. Complex ``x`` is supported
+is an integer: it has no tangent. The continuous parameters have derivatives that are finite
+sums over all lower degrees; the Laguerre one, ``sum_{k < n} L_k^(alpha) / (n - k)``, is
+implemented, the others (``alpha`` and ``beta`` of Jacobi, Gegenbauer's ``alpha``, ``p`` and
+``q``) are ``NotImplementedTangent`` with the reason. Complex ``x`` is supported
 where SciPy accepts it; the polynomials are holomorphic.
 
 >>> import scipy.special as sc
@@ -77,15 +78,9 @@ def _gegenbauer_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
 parametric_rule(sc.eval_legendre, None, _legendre_dx)
 parametric_rule(sc.eval_chebyt, None, _chebyt_dx)
 parametric_rule(sc.eval_chebyu, None, _chebyu_dx)
-parametric_rule(
-    sc.eval_chebyc, None, lambda n, x, y: n * sc.eval_chebys(_below(n), x)
-)
-parametric_rule(
-    sc.eval_chebys, None, lambda n, x, y: _chebyu_dx(n, x / 2, y) / 2
-)
-parametric_rule(
-    sc.eval_gegenbauer, None, _parameter("eval_gegenbauer", "alpha"), _gegenbauer_dx
-)
+parametric_rule(sc.eval_chebyc, None, lambda n, x, y: n * sc.eval_chebys(_below(n), x))
+parametric_rule(sc.eval_chebys, None, lambda n, x, y: _chebyu_dx(n, x / 2, y) / 2)
+parametric_rule(sc.eval_gegenbauer, None, _parameter("eval_gegenbauer", "alpha"), _gegenbauer_dx)
 parametric_rule(sc.eval_sh_legendre, None, lambda n, x, y: 2 * _legendre_dx(n, 2 * x - 1, y))
 parametric_rule(sc.eval_sh_chebyt, None, lambda n, x, y: 2 * _chebyt_dx(n, 2 * x - 1, y))
 parametric_rule(sc.eval_sh_chebyu, None, lambda n, x, y: 2 * _chebyu_dx(n, 2 * x - 1, y))
@@ -125,13 +120,19 @@ def _genlaguerre_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     return -_positive(n) * sc.eval_genlaguerre(_below(n), np.add(alpha, 1), x)
 
 
-parametric_rule(
-    sc.eval_laguerre, None, lambda n, x, y: _genlaguerre_dx(n, 0.0, x, y)
-)
-parametric_rule(
-    sc.eval_genlaguerre, None, _parameter("eval_genlaguerre", "alpha"), _genlaguerre_dx
-)
+def _genlaguerre_dalpha(n: Any, alpha: Any, x: Any, y: Any) -> Any:
+    """``sum_{k < n} L_k^(alpha)(x) / (n - k)``, the derivative in ``alpha`` for integer ``n``."""
+    degrees = np.asarray(n)
+    if np.any(degrees != np.floor(degrees)):
+        return _parameter("eval_genlaguerre", "alpha at a non-integer degree")
+    total = 0 * y
+    for k in range(int(np.max(degrees, initial=0))):
+        weight = np.greater(degrees, k) / np.maximum(degrees - k, 1)
+        total = total + weight * sc.eval_genlaguerre(k, alpha, x)
+    return total
+
+
+parametric_rule(sc.eval_laguerre, None, lambda n, x, y: _genlaguerre_dx(n, 0.0, x, y))
+parametric_rule(sc.eval_genlaguerre, None, _genlaguerre_dalpha, _genlaguerre_dx)
 parametric_rule(sc.eval_hermite, None, lambda n, x, y: 2 * n * sc.eval_hermite(_below(n), x))
-parametric_rule(
-    sc.eval_hermitenorm, None, lambda n, x, y: n * sc.eval_hermitenorm(_below(n), x)
-)
+parametric_rule(sc.eval_hermitenorm, None, lambda n, x, y: n * sc.eval_hermitenorm(_below(n), x))

@@ -39,7 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.define import _conj, _fit_to
+from ...core.define import fit_to_output
+from ...core.dtypes import conj
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, function_name, rrule
@@ -130,7 +131,7 @@ def parametric_rule(
             d = _evaluate(partials[i], memo, (*args, *extra, y))
             if isinstance(d, NotImplementedTangent):
                 return d
-            return projectors[i](_conj(d) * dy if conjugate else d * dy)
+            return projectors[i](conj(d) * dy if conjugate else d * dy)
 
         def parametric_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
@@ -175,7 +176,7 @@ def parametric_rule(
                     continue
                 return y, d
             total = total + d * dx
-        return y, _fit_to(total, y)
+        return y, fit_to_output(total, y)
 
     rules: tuple[tuple[Any, Any], ...] = ((parametric_rrule, rrule), (parametric_frule, frule))
     for rule, table in rules:

@@ -209,8 +209,9 @@ def make_logsumexp_rules(
         y, sign = out if return_sign else (out, None)
         da = unthunk(tangents[1])
         # Tangents follow the positional arguments: (df, da, daxis, db, ...).
-        has_db = b_slot is not None and len(tangents) > b_slot and b is not None
-        db = unthunk(tangents[b_slot]) if has_db else ZERO_TANGENT
+        db: Any = ZERO_TANGENT
+        if b_slot is not None and len(tangents) > b_slot and b is not None:
+            db = unthunk(tangents[b_slot])
         a_arr = _as_array(a)
         b_arr = None if b is None else _as_array(b)
         weight_a, weight_b = _logsumexp_weights(a_arr, b_arr, y, sign, axis)
@@ -235,35 +236,64 @@ def make_logsumexp_rules(
 # ---- softmax and log_softmax ----------------------------------------------------------------
 
 
+def _make_rules_given_output(
+    f: Any,
+    forward: Callable[[Any, Any], Any],
+    pullback_of: Callable[[Any, Any, Any, Any], Any],
+    pushforward_of: Callable[[Any, Any, Any, Any], Any],
+) -> None:
+    """Register the rrule and frule of ``f(x, axis=None)``, whose derivative is known from ``y``.
+
+    ``pullback_of(xp, y, dy, axis)`` is the transposed derivative at output ``y`` applied to a
+    cotangent, ``pushforward_of(xp, y, dx, axis)`` the derivative applied to a tangent; zero
+    tangents pass through untouched.
+    """
+
+    @rrule.register(f)
+    def given_output_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
+        y = forward(x, axis)
+        project_x = ProjectTo(x)
+
+        def given_output_pullback(dy: Any) -> tuple[Any, Any]:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, ZERO_TANGENT
+            return NO_TANGENT, project_x(pullback_of(array_namespace(y, dy), y, dy, axis))
+
+        return y, given_output_pullback
+
+    @frule.register(f)
+    def given_output_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
+        y = forward(x, axis)
+        dx = unthunk(tangents[1])
+        if isinstance(dx, AbstractZero):
+            return y, dx
+        return y, ProjectTo(y)(pushforward_of(array_namespace(y, dx), y, dx, axis))
+
+
+def _softmax_pullback(xp: Any, y: Any, dy: Any, axis: Any) -> Any:
+    return y * (dy - xp.sum(dy * y, axis=axis, keepdims=True))
+
+
+def _softmax_pushforward(xp: Any, y: Any, dx: Any, axis: Any) -> Any:
+    return y * (dx - xp.sum(y * dx, axis=axis, keepdims=True))
+
+
+def _log_softmax_pullback(xp: Any, y: Any, dy: Any, axis: Any) -> Any:
+    return dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True)
+
+
+def _log_softmax_pushforward(xp: Any, y: Any, dx: Any, axis: Any) -> Any:
+    return dx - xp.sum(xp.exp(y) * dx, axis=axis, keepdims=True)
+
+
 def make_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
     """Register the rrule and frule of ``f(x, axis=None)``, a softmax computed by ``forward``.
 
     The derivative is the ideal softmax's, evaluated on the output ``y``:
     ``dx = y * (dy - sum(dy * y, axis))``.
     """
-
-    @rrule.register(f)
-    def softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        project_x = ProjectTo(x)
-
-        def softmax_pullback(dy: Any) -> tuple[Any, Any]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, ZERO_TANGENT
-            xp = array_namespace(y, dy)
-            return NO_TANGENT, project_x(y * (dy - xp.sum(dy * y, axis=axis, keepdims=True)))
-
-        return y, softmax_pullback
-
-    @frule.register(f)
-    def softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        dx = unthunk(tangents[1])
-        if isinstance(dx, AbstractZero):
-            return y, dx
-        xp = array_namespace(y, dx)
-        return y, ProjectTo(y)(y * (dx - xp.sum(y * dx, axis=axis, keepdims=True)))
+    _make_rules_given_output(f, forward, _softmax_pullback, _softmax_pushforward)
 
 
 def make_log_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
@@ -271,29 +301,7 @@ def make_log_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
 
     ``dx = dy - exp(y) * sum(dy, axis)``, from the output ``y``.
     """
-
-    @rrule.register(f)
-    def log_softmax_rrule(x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        project_x = ProjectTo(x)
-
-        def log_softmax_pullback(dy: Any) -> tuple[Any, Any]:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, ZERO_TANGENT
-            xp = array_namespace(y, dy)
-            return NO_TANGENT, project_x(dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True))
-
-        return y, log_softmax_pullback
-
-    @frule.register(f)
-    def log_softmax_frule(tangents: tuple, x: Any, axis: Any = None) -> tuple[Any, Any]:
-        y = forward(x, axis)
-        dx = unthunk(tangents[1])
-        if isinstance(dx, AbstractZero):
-            return y, dx
-        xp = array_namespace(y, dx)
-        return y, ProjectTo(y)(dx - xp.sum(xp.exp(y) * dx, axis=axis, keepdims=True))
+    _make_rules_given_output(f, forward, _log_softmax_pullback, _log_softmax_pushforward)
 
 
 make_logsumexp_rules(sc.logsumexp, _logsumexp, tuple(_LOGSUMEXP_DEFAULTS))

@@ -19,7 +19,9 @@ hypergeometric     hyp1f1 hyp2f1
 distributions      chdtr chdtrc gdtr gdtrc pdtr pdtrc stdtr
 distributions_more bdtr bdtrc nbdtr nbdtrc fdtr fdtrc smirnov kolmogorov voigt_profile softplus
                    and the inverses bdtri nbdtri pdtri fdtri stdtrit chdtri
+                   chndtr ncfdtr nctdtr
 elliptic           ellipkinc ellipeinc ellipkm1 ellipj elliprc elliprd elliprf elliprg agm
+                   elliprj hyp0f1
 bessel_more        spherical_jn spherical_yn spherical_in spherical_kn hankel1 hankel2
                    hankel1e hankel2e jve yve jvp yvp ivp kvp h1vp h2vp airy airye struve
                    modstruve

@@ -2,7 +2,8 @@
 
 An ``A`` stands for an array argument of a shape; a ``Row`` is a call ``f(*args, **kwargs)``
 written with them; ``build`` draws the arrays in a case's dtype (complex dtypes get an
-imaginary part), recursing into lists and tuples of arguments.
+imaginary part), recursing into lists and tuples of arguments; every row is tested in each of
+``DTYPES``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+DTYPES = [np.float64, np.complex128, np.float32]
+
+
+def dtype_id(dtype: Any) -> str:
+    """The test id of a dtype: its name."""
+    return np.dtype(dtype).name
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from array_samples import A, Row, build
+from array_samples import DTYPES, A, Row, build, dtype_id
 from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
@@ -59,10 +59,9 @@ ROWS = [
     Row(np.insert, (X, [1, 1, 3], A(()))),
     Row(np.insert, (V, 2, A((2,)))),
 ]
-DTYPES = [np.float64, np.complex128, np.float32]
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("row", ROWS, ids=repr)
 def test_rules(row: Row, dtype: Any) -> None:
     args = [build(a, dtype, np.random.default_rng(0)) for a in row.args]

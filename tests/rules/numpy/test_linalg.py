@@ -7,17 +7,10 @@ import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import well_conditioned
 from hypothesis import find
+from matrix_samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def invertible(shape, dtype=np.float64, seed=0):
@@ -27,13 +20,6 @@ def invertible(shape, dtype=np.float64, seed=0):
     base = find(well_conditioned(n, dtype=dtype), lambda a: True)
     stack = [base + 0.05 * k * sample((n, n), dtype, seed + k) for k in range(count)]
     return np.reshape(stack, shape).astype(dtype)
-
-
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
 
 
 SOLVE_SHAPES = [((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (3, 2)), ((3, 3), (2, 3, 1))]

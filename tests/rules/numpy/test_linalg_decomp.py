@@ -5,16 +5,9 @@ import pytest
 from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import spd
 from hypothesis import find
+from matrix_samples import DTYPES, ids, sample
 
 import chainrules as cr
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def positive_definite(shape, dtype):
@@ -23,13 +16,6 @@ def positive_definite(shape, dtype):
     n, count = shape[-1], int(np.prod(shape[:-2]))
     base = find(spd(n, low=4.0, high=8.0, dtype=dtype), lambda a: True)
     return np.reshape([base + 0.5 * k * np.eye(n) for k in range(count)], shape).astype(dtype)
-
-
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
 
 
 @pytest.mark.parametrize("shape", [(3, 3), (2, 3, 3)], ids=str)

@@ -4,24 +4,10 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
+from matrix_samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules.rules.numpy.linalg_det import adjugate
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
-
-
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
 
 
 @pytest.mark.parametrize("f", [np.linalg.det, np.linalg.slogdet], ids=lambda f: f.__name__)

@@ -5,28 +5,14 @@ import pytest
 from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import distinct_singular_values
 from hypothesis import find
+from matrix_samples import DTYPES, ids, sample
 
 import chainrules as cr
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def full_rank(m, n, dtype):
     """An ``m x n`` matrix with singular values at least 0.5 apart and from zero."""
     return find(distinct_singular_values(m, n, dtype=dtype), lambda a: True)
-
-
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
 
 
 SHAPES = [(3, 3), (4, 2), (2, 4)]

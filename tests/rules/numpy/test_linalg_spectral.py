@@ -7,17 +7,10 @@ from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import distinct_eigenvalues, distinct_singular_values
 from fdm import central_fdm
 from hypothesis import find
+from matrix_samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules.rules.numpy.matrix_algebra import mH
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def orthogonal(n, dtype=np.float64, seed=0):
@@ -62,13 +55,6 @@ def gauge_invariant(result, dtype, seed=1):
 # Eigenvectors and singular vectors flip sign where eigenvalues cross, which the default
 # finite differences' largest trial steps can reach: these checks use small steps.
 SMALL_STEPS = central_fdm(5, 1)
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
-
-
 SVD_SHAPES = [(3, 3), (4, 2), (2, 4)]
 
 

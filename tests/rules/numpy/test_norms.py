@@ -4,28 +4,13 @@ import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
+from matrix_samples import DTYPES, ids, sample
 
 import chainrules as cr
-
-
-def sample(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
-
 
 # Norms have kinks (ties of the inf-norms, of column or row sums, of singular values) that
 # the default finite differences' largest trial steps can cross: these checks use small steps.
 SMALL_STEPS = central_fdm(5, 1)
-DTYPES = [np.float64, np.complex128]
-
-
-def ids(dtype):
-    return np.dtype(dtype).name
-
-
 VECTOR_ORDS = [None, 2, 1, np.inf, -np.inf, 3, 0.5, 0, -1]
 SMOOTH_VECTOR_ORDS = (None, 2, 3, 0.5)
 MATRIX_ORDS = [None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]

@@ -4,7 +4,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from array_samples import A, Row, build
+from array_samples import DTYPES, A, Row, build, dtype_id
 from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
@@ -47,10 +47,9 @@ ROWS = [
     Row(np.meshgrid, (A((3,)), A((2, 2))), {"indexing": "ij"}),
     Row(np.meshgrid, (A((3,)), A((2,))), {"sparse": True}),
 ]
-DTYPES = [np.float64, np.complex128, np.float32]
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("row", ROWS, ids=repr)
 def test_rules(row: Row, dtype: Any) -> None:
     args = build(list(row.args), dtype, np.random.default_rng(0))

@@ -1,10 +1,13 @@
-"""Sampling shared by the tests of the ``scipy.linalg`` rules: dtypes, their ids, matrices."""
+"""Sampling and checks shared by the tests of the ``scipy.linalg`` rules: dtypes, their ids,
+matrices, and the pair of rule checks with their second-order exceptions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+from chainrules_testing import test_frule, test_rrule
 
 DTYPES = [np.float64, np.complex128]
 
@@ -21,3 +24,16 @@ def sample(shape: tuple[int, ...], dtype: Any = np.float64, seed: int = 0) -> An
     if np.dtype(dtype).kind == "c":
         x = x + 1j * rng.standard_normal(shape)
     return x.astype(dtype)
+
+
+def rule_checker(no_second_order: Mapping[Any, str]) -> Callable[..., None]:
+    """``check_rules(f, *args, **kwargs)``: ``test_rrule`` and ``test_frule`` of ``f``, the
+    second-order checks included unless ``no_second_order`` gives the reason they are not
+    available for ``f``."""
+
+    def check_rules(f: Any, *args: Any, **kwargs: Any) -> None:
+        check_second_order = f not in no_second_order
+        test_rrule(f, *args, check_second_order=check_second_order, **kwargs)
+        test_frule(f, *args, check_second_order=check_second_order, **kwargs)
+
+    return check_rules

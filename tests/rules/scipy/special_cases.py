@@ -8,6 +8,7 @@ broadcasting shapes every row is tested at: (3,), (2, 3) with (3,), (2, 1) with 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,30 +93,25 @@ def second_order(case: tuple) -> bool:
     return row.second_order and dtype is np.float64 and shapes == first
 
 
-def check_rrule(case: tuple) -> None:
+def _check(harness: Callable, case: tuple) -> None:
+    """Runs ``harness`` (test_rrule or test_frule) on one case with its row's settings."""
     row, dtype, shapes = case
-    args = sample(row, dtype, shapes)
-    test_rrule(
+    harness(
         row.f,
-        *args,
+        *sample(row, dtype, shapes),
         fkwargs=row.kwargs,
         rtol=row.rtol,
         atol=row.atol,
         check_second_order=second_order(case),
     )
+
+
+def check_rrule(case: tuple) -> None:
+    _check(test_rrule, case)
 
 
 def check_frule(case: tuple) -> None:
-    row, dtype, shapes = case
-    args = sample(row, dtype, shapes)
-    test_frule(
-        row.f,
-        *args,
-        fkwargs=row.kwargs,
-        rtol=row.rtol,
-        atol=row.atol,
-        check_second_order=second_order(case),
-    )
+    _check(test_frule, case)
 
 
 def midpoint(row: Row) -> float:

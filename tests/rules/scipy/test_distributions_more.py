@@ -7,10 +7,11 @@ from chainrules_testing import test_scalar
 from special_cases import Row, case_id, cases, check_frule, check_rrule, midpoint
 
 import chainrules as cr
-from chainrules import NoTangent
+from chainrules import NoTangent, NotImplementedTangent
 
 NUMERIC = "degrees-of-freedom derivatives by quadrature are not differentiable again"
 SCIPY_DENSITY = "the derivative is SciPy's own density ufunc, which has no rule"
+UNKNOWN = "a parameter derivative is NotImplementedTangent"
 ROWS = [
     Row(sc.bdtr, ((0, 4), (5, 9), (0.1, 0.9)), integer=(0, 1)),
     Row(sc.bdtrc, ((0, 4), (5, 9), (0.1, 0.9)), integer=(0, 1)),
@@ -30,6 +31,17 @@ ROWS = [
     Row(sc.bdtri, ((0, 4), (5, 9), (0.2, 0.8)), integer=(0, 1)),
     Row(sc.nbdtri, ((0, 4), (1, 6), (0.2, 0.8)), integer=(0, 1)),
     Row(sc.pdtri, ((0, 5), (0.2, 0.8)), integer=(0,)),
+    # noncentral laws: integer degrees of freedom (no derivative implemented in them)
+    Row(sc.chndtr, ((0.3, 6.0), (1, 6), (0.2, 4.0)), integer=(1,)),
+    Row(sc.ncfdtr, ((1, 6), (2, 8), (0.2, 3.0), (0.3, 3.0)), integer=(0, 1)),
+    Row(
+        sc.nctdtr,
+        ((1, 8), (-1.5, 1.5), (-2.0, 2.0)),
+        integer=(0,),
+        second_order=False,
+        reason=UNKNOWN,
+    ),
+    Row(sc.chndtr, ((0.3, 6.0), (1.0, 6.0), (0.2, 4.0)), second_order=False, reason=UNKNOWN),
     Row(sc.smirnov, ((1, 6), (0.05, 0.9)), integer=(0,), second_order=False, reason=SCIPY_DENSITY),
     Row(sc.kolmogorov, ((0.3, 2.0),), second_order=False, reason=SCIPY_DENSITY),
     Row(sc.voigt_profile, ((-2.0, 2.0), (0.5, 2.0), (0.1, 1.5))),
@@ -102,3 +114,24 @@ def test_voigt_profile_limits():
 
 def test_softplus_derivative_at_zero():
     assert cotangents(sc.softplus, 0.0)[0] == 0.5
+
+
+def test_noncentral_laws_at_zero_noncentrality():
+    # nc = 0: the central densities
+    assert cotangents(sc.chndtr, 2.3, 3.0, 0.0)[0] == pytest.approx(
+        cotangents(sc.chdtr, 3.0, 2.3)[1], rel=1e-14
+    )
+    assert cotangents(sc.ncfdtr, 3.0, 5.0, 0.0, 1.3)[3] == pytest.approx(
+        cotangents(sc.fdtr, 3.0, 5.0, 1.3)[2], rel=1e-14
+    )
+    assert cotangents(sc.nctdtr, 4.0, 0.0, 0.8)[2] == pytest.approx(
+        cotangents(sc.stdtr, 4.0, 0.8)[1], rel=1e-14
+    )
+
+
+def test_noncentral_unknown_derivatives_are_not_implemented():
+    assert isinstance(cotangents(sc.chndtr, 2.3, 3.0, 1.0)[1], NotImplementedTangent)
+    assert isinstance(cotangents(sc.nctdtr, 4.0, 1.0, 0.8)[1], NotImplementedTangent)
+    dfn, dfd = cotangents(sc.ncfdtr, 3.0, 5.0, 1.0, 1.3)[:2]
+    assert isinstance(dfn, NotImplementedTangent)
+    assert isinstance(dfd, NotImplementedTangent)

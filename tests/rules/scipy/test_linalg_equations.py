@@ -3,9 +3,8 @@
 import numpy as np
 import pytest
 import scipy.linalg
-from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from linalg_samples import DTYPES, ids, sample
+from linalg_samples import DTYPES, ids, rule_checker, sample
 
 import chainrules as cr
 
@@ -24,65 +23,27 @@ NO_SECOND_ORDER = {
 }
 
 
-def second_order(f):
-    return f not in NO_SECOND_ORDER
+check_rules = rule_checker(NO_SECOND_ORDER)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_solve_sylvester(dtype):
     a, b = sample((3, 3), dtype) + 3 * np.eye(3), sample((2, 2), dtype, 1) + 3 * np.eye(2)
     q = sample((3, 2), dtype, 2)
-    test_rrule(
-        scipy.linalg.solve_sylvester,
-        a,
-        b,
-        q,
-        check_second_order=second_order(scipy.linalg.solve_sylvester),
-    )
-    test_frule(
-        scipy.linalg.solve_sylvester,
-        a,
-        b,
-        q,
-        check_second_order=second_order(scipy.linalg.solve_sylvester),
-    )
+    check_rules(scipy.linalg.solve_sylvester, a, b, q)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_solve_continuous_lyapunov(dtype):
     a, q = sample((3, 3), dtype) + 3 * np.eye(3), sample((3, 3), dtype, 1)
-    test_rrule(
-        scipy.linalg.solve_continuous_lyapunov,
-        a,
-        q,
-        check_second_order=second_order(scipy.linalg.solve_continuous_lyapunov),
-    )
-    test_frule(
-        scipy.linalg.solve_continuous_lyapunov,
-        a,
-        q,
-        check_second_order=second_order(scipy.linalg.solve_continuous_lyapunov),
-    )
+    check_rules(scipy.linalg.solve_continuous_lyapunov, a, q)
 
 
 @pytest.mark.parametrize("method", [None, "bilinear"])
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_solve_discrete_lyapunov(method, dtype):
     a, q = 0.3 * sample((3, 3), dtype), sample((3, 3), dtype, 1)
-    test_rrule(
-        scipy.linalg.solve_discrete_lyapunov,
-        a,
-        q,
-        method,
-        check_second_order=second_order(scipy.linalg.solve_discrete_lyapunov),
-    )
-    test_frule(
-        scipy.linalg.solve_discrete_lyapunov,
-        a,
-        q,
-        method,
-        check_second_order=second_order(scipy.linalg.solve_discrete_lyapunov),
-    )
+    check_rules(scipy.linalg.solve_discrete_lyapunov, a, q, method)
 
 
 def with_real_eigenvalues():
@@ -92,18 +53,7 @@ def with_real_eigenvalues():
 
 def test_schur_real_triangular():
     for a in (with_real_eigenvalues(), sample((4, 4)) + sample((4, 4)).T):
-        test_rrule(
-            scipy.linalg.schur,
-            a,
-            fdm=SMALL_STEPS,
-            check_second_order=second_order(scipy.linalg.schur),
-        )
-        test_frule(
-            scipy.linalg.schur,
-            a,
-            fdm=SMALL_STEPS,
-            check_second_order=second_order(scipy.linalg.schur),
-        )
+        check_rules(scipy.linalg.schur, a, fdm=SMALL_STEPS)
 
 
 def test_schur_real_with_complex_pairs_has_no_rule():

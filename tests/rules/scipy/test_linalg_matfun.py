@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 import scipy.linalg
-from chainrules_testing import test_frule, test_rrule
-from linalg_samples import DTYPES, ids, sample
+from chainrules_testing import test_rrule
+from linalg_samples import DTYPES, ids, rule_checker, sample
 
 import chainrules as cr
 from chainrules.rules.scipy.linalg_matfun import frechet
@@ -47,30 +47,26 @@ NO_SECOND_ORDER = {
 }
 
 
-def second_order(f):
-    return f not in NO_SECOND_ORDER
+check_rules = rule_checker(NO_SECOND_ORDER)
 
 
 @pytest.mark.parametrize("f", ENTIRE, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_entire_functions(f, dtype):
     for a in (0.5 * sample((3, 3), dtype), non_normal(dtype)):
-        test_rrule(f, a, check_second_order=second_order(f))
-        test_frule(f, a, check_second_order=second_order(f))
+        check_rules(f, a)
 
 
 @pytest.mark.parametrize("f", [scipy.linalg.logm, scipy.linalg.sqrtm], ids=lambda f: f.__name__)
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_logm_and_sqrtm(f, dtype):
     for a in (positive_spectrum(dtype), np.eye(3) + non_normal(dtype)):
-        test_rrule(f, a, check_second_order=second_order(f))
-        test_frule(f, a, check_second_order=second_order(f))
+        check_rules(f, a)
 
 
 def test_expm_of_a_stack():
     a = 0.5 * sample((2, 3, 3))
-    test_rrule(scipy.linalg.expm, a, check_second_order=second_order(scipy.linalg.expm))
-    test_frule(scipy.linalg.expm, a, check_second_order=second_order(scipy.linalg.expm))
+    check_rules(scipy.linalg.expm, a)
 
 
 def test_frechet_block_trick_agrees_with_al_mohy_higham():
@@ -90,18 +86,7 @@ def test_expm_pullback_is_the_frechet_derivative_at_the_adjoint():
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_fractional_matrix_power(t, dtype):
     a = positive_spectrum(dtype)
-    test_rrule(
-        scipy.linalg.fractional_matrix_power,
-        a,
-        t,
-        check_second_order=second_order(scipy.linalg.fractional_matrix_power),
-    )
-    test_frule(
-        scipy.linalg.fractional_matrix_power,
-        a,
-        t,
-        check_second_order=second_order(scipy.linalg.fractional_matrix_power),
-    )
+    check_rules(scipy.linalg.fractional_matrix_power, a, t)
 
 
 @pytest.mark.parametrize("compute_expm", [True, False])
@@ -109,20 +94,7 @@ def test_fractional_matrix_power(t, dtype):
 def test_expm_frechet(compute_expm, dtype):
     a, e = 0.5 * sample((3, 3), dtype), sample((3, 3), dtype, 3)
     kwargs = {"compute_expm": compute_expm}
-    test_rrule(
-        scipy.linalg.expm_frechet,
-        a,
-        e,
-        fkwargs=kwargs,
-        check_second_order=second_order(scipy.linalg.expm_frechet),
-    )
-    test_frule(
-        scipy.linalg.expm_frechet,
-        a,
-        e,
-        fkwargs=kwargs,
-        check_second_order=second_order(scipy.linalg.expm_frechet),
-    )
+    check_rules(scipy.linalg.expm_frechet, a, e, fkwargs=kwargs)
 
 
 @pytest.mark.parametrize(

@@ -49,8 +49,6 @@ ROWS = [
         integer=(0,),
         complex=True,
         shapes=SHAPES_3 + SHAPES_3N,
-        second_order=False,
-        reason=PARAMETERS,
     ),
     Row(
         sc.eval_jacobi,
@@ -86,7 +84,6 @@ def test_frule_orthogonal(case):
 
 SECOND_ORDER = [
     (sc.eval_gegenbauer, (0.7,), X),
-    (sc.eval_genlaguerre, (0.7,), (0.0, 4.0)),
     (sc.eval_jacobi, (0.5, 1.5), X),
     (sc.eval_sh_jacobi, (2.5, 1.5), UNIT),
 ]
@@ -133,10 +130,18 @@ def test_parameters_not_implemented():
     for i, name in ((2, "alpha"), (3, "beta")):
         assert isinstance(cotangents[i], NotImplementedTangent)
         assert f"parameter {name}" in cotangents[i].info
-    _, tangent = cr.frule((NoTangent(), NoTangent(), 1.0, 0.0), sc.eval_genlaguerre, 2, 0.5, 0.3)
+    _, tangent = cr.frule((NoTangent(), NoTangent(), 1.0, 0.0), sc.eval_gegenbauer, 2, 0.5, 0.3)
     assert isinstance(tangent, NotImplementedTangent)
-    _, tangent = cr.frule((NoTangent(), NoTangent(), 0.0, 1.0), sc.eval_genlaguerre, 2, 0.5, 0.3)
-    assert tangent == pytest.approx(-sc.eval_genlaguerre(1, 1.5, 0.3))
+    _, tangent = cr.frule((NoTangent(), NoTangent(), 0.0, 1.0), sc.eval_gegenbauer, 2, 0.5, 0.3)
+    assert tangent == pytest.approx(2 * 0.5 * sc.eval_gegenbauer(1, 1.5, 0.3))
+
+
+def test_laguerre_parameter():
+    # d/da L_2^(a)(x) = L_0 / 2 + L_1^(a)(x) = 1/2 + 1 + a - x; degree 0 is constant in a.
+    assert cr.rrule(sc.eval_genlaguerre, 2, 0.5, 0.3)[1](1.0)[2] == pytest.approx(1.7)
+    assert cr.rrule(sc.eval_genlaguerre, 0, 0.5, 0.3)[1](1.0)[2] == 0.0
+    dalpha = cr.rrule(sc.eval_genlaguerre, 2.5, 0.5, 0.3)[1](1.0)[2]
+    assert isinstance(dalpha, NotImplementedTangent)
 
 
 def test_zero_cotangent():

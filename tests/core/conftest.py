@@ -1,0 +1,12 @@
+"""Lets the tests beside this file import the primal types they share, ``primal_types``.
+
+The suite runs with ``--import-mode=importlib``, which keeps test directories off
+``sys.path``.
+"""
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
