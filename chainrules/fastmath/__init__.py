@@ -18,10 +18,51 @@ from ._bits import COMPILED as COMPILED
 from .accuracy import ACCURACY as ACCURACY
 from .accuracy import TWINS as TWINS
 from .accuracy import Accuracy as Accuracy
-from .functions import *  # noqa: F403  the fast functions, as functions.__all__ names them
-from .functions import __all__ as _FUNCTIONS_ALL
+from .functions import KERNEL_DTYPES as KERNEL_DTYPES
+from .functions import erf as erf
+from .functions import exp as exp
+from .functions import exp2 as exp2
+from .functions import expm1 as expm1
+from .functions import gelu as gelu
+from .functions import log as log
+from .functions import log1p as log1p
+from .functions import log2 as log2
+from .functions import log_softmax as log_softmax
+from .functions import logsumexp as logsumexp
+from .functions import pow as pow
+from .functions import rsqrt as rsqrt
+from .functions import sigmoid as sigmoid
+from .functions import softmax as softmax
+from .functions import softplus as softplus
+from .functions import sqrt as sqrt
+from .functions import tanh as tanh
 
-__all__ = ["ACCURACY", "COMPILED", "FUNCTIONS", "TWINS", "Accuracy", "exact", *_FUNCTIONS_ALL]
+__all__ = [
+    "ACCURACY",
+    "COMPILED",
+    "FUNCTIONS",
+    "TWINS",
+    "Accuracy",
+    "exact",
+    "KERNEL_DTYPES",
+    "erf",
+    "exp",
+    "exp2",
+    "expm1",
+    "gelu",
+    "log",
+    "log1p",
+    "log2",
+    "log_softmax",
+    "logsumexp",
+    "pow",
+    "rsqrt",
+    "sigmoid",
+    "softmax",
+    "softplus",
+    "sqrt",
+    "tanh",
+]
 
 FUNCTIONS = tuple(TWINS)
 """Every public fast function."""
