@@ -31,6 +31,11 @@ orthogonal         eval_legendre eval_chebyt eval_chebyu eval_chebyc eval_chebys
                    eval_sh_jacobi (derivative in x)
 convenience        cbrt exp2 exp10 expm1 log1p cosm1 exprel powm1 sindg cosdg tandg cotdg
                    radian huber pseudo_huber lambertw wrightomega
+special_more       itj0y0 it2j0y0 iti0k0 it2i0k0 itstruve0 it2struve0 itmodstruve0 itairy
+                   modfresnelp modfresnelm ber bei ker kei berp beip kerp keip kelvin
+                   pbdv pbvv pbwa riccati_jn riccati_yn lmbda hyperu wright_bessel
+                   log_wright_bessel besselpoly diric tklmbda lpmv legendre_p
+                   assoc_legendre_p sph_legendre_p (derivatives in x)
 =================  ==========================================================================
 
 ``scipy.special`` computes on NumPy arrays only, so these rules serve NumPy inputs, and the
@@ -59,3 +64,4 @@ from . import information as information
 from . import integrals as integrals
 from . import orthogonal as orthogonal
 from . import softmax as softmax
+from . import special_more as special_more

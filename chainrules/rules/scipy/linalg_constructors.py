@@ -1,0 +1,300 @@
+"""Rules for ``scipy.linalg``'s structured constructors hankel, convolution_matrix, leslie,
+khatri_rao, companion and fiedler.
+
+They take 1-D arguments (``khatri_rao``: two matrices with as many columns). ``hankel``,
+``convolution_matrix`` and ``leslie`` are linear, ``khatri_rao`` bilinear: as in
+``linalg_structured``, NumPy inputs are built by SciPy, other array types by array-API
+gathers and diagonal sums, so the pullbacks differentiate again. ``hankel(c, r)`` ignores
+``r[0]`` (zero cotangent). ``companion(a)``'s first row is ``-a[1:] / a[0]``, smooth wherever
+SciPy accepts ``a`` (``a[0] != 0``). ``fiedler(a)`` is ``|a[i] - a[j]|`` with
+``abs'(0) = 0``: equal entries pass no cotangent.
+
+>>> import numpy as np
+>>> import scipy.linalg
+>>> from chainrules.core.registry import rrule
+>>> y, pullback = rrule(scipy.linalg.hankel, np.array([1.0, 2.0]))
+>>> pullback(np.ones((2, 2)))[1]
+array([1., 2.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.thunks import unthunk
+from ..numpy.arguments import positional_cotangents
+from ..numpy.matrix_algebra import diag_embed, is_complex
+from ..numpy.norms import _sign
+from .linalg_structured import _all_numpy, _diagonal_sums, _toeplitz
+
+__all__: list[str] = []
+
+
+# ---- hankel, convolution_matrix (gathers along anti-diagonals and diagonals) ---------------
+
+
+def _hankel(c: Any, r: Any) -> Any:
+    """``scipy.linalg.hankel(c, r)`` for 1-D ``c`` and ``r`` (``r=None``: zeros)."""
+    if _all_numpy(c, r):
+        return sla.hankel(c, r)
+    xp = array_namespace(c, r)
+    m = c.shape[0]
+    n = m if r is None else r.shape[0]
+    tail = xp.zeros((n - 1,), dtype=c.dtype) if r is None else r[1:]
+    values = xp.concat([c, xp.astype(tail, xp.result_type(c, tail))]) if n > 1 else c
+    i, j = np.indices((m, n))
+    return xp.reshape(xp.take(values, xp.asarray((i + j).reshape(-1))), (m, n))
+
+
+@rrule.register(sla.hankel)
+@positional_cotangents
+def _hankel_rrule(c, r=None):
+    project_c, project_r = ProjectTo(c), ProjectTo(r)
+    y = _hankel(c, r)
+    m = y.shape[0]
+
+    def hankel_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return (NO_TANGENT, project_c(dy)) + (() if r is None else (project_r(dy),))
+        xp = array_namespace(dy)
+        # Reversing the columns turns anti-diagonal i + j = k into diagonal k of the sums.
+        sums = _diagonal_sums(xp.flip(dy, axis=1))
+        if r is None:
+            return NO_TANGENT, project_c(sums[:m])
+        zero = xp.zeros((1,), dtype=sums.dtype)
+        return NO_TANGENT, project_c(sums[:m]), project_r(xp.concat([zero, sums[m:]]))
+
+    return y, hankel_pullback
+
+
+@frule.register(sla.hankel)
+def _hankel_frule(tangents, c, r=None):
+    y = _hankel(c, r)
+    dc = unthunk(tangents[1])
+    dr = unthunk(tangents[2]) if len(tangents) > 2 and r is not None else None
+    if isinstance(dc, AbstractZero) and (dr is None or isinstance(dr, AbstractZero)):
+        return y, ZERO_TANGENT
+    xp = array_namespace(y)
+    dc = xp.zeros(tuple(np.shape(c)), dtype=y.dtype) if isinstance(dc, AbstractZero) else dc
+    if isinstance(dr, AbstractZero):
+        dr = xp.zeros(tuple(np.shape(r)), dtype=y.dtype)
+    return y, ProjectTo(y)(_hankel(dc, dr))
+
+
+def _convolution_rows(m: int, n: int, mode: str) -> tuple[int, int]:
+    """The rows ``mode`` keeps of the full ``(m + n - 1, n)`` convolution matrix, as SciPy."""
+    if mode not in ("full", "same", "valid"):
+        raise ValueError(f"convolution_matrix: unknown mode {mode!r}")
+    trim = 0 if mode == "full" else min(n, m) - 1
+    first = trim // 2 if mode == "same" else trim
+    last = trim - trim // 2 if mode == "same" else trim
+    return first, m + n - 1 - last
+
+
+def _convolution_matrix(a: Any, n: int, mode: str) -> Any:
+    """``scipy.linalg.convolution_matrix(a, n, mode)`` for 1-D ``a``."""
+    if _all_numpy(a):
+        return sla.convolution_matrix(a, n, mode)
+    xp = array_namespace(a)
+    zeros = xp.zeros((n - 1,), dtype=a.dtype)
+    first, stop = _convolution_rows(a.shape[0], n, mode)
+    return _toeplitz(xp.concat([a, zeros]), xp.concat([a[:1], zeros]))[first:stop, :]
+
+
+@rrule.register(sla.convolution_matrix)
+@positional_cotangents
+def _convolution_matrix_rrule(a, n, mode="full"):
+    project_a = ProjectTo(a)
+    y = _convolution_matrix(a, n, mode)
+    m = a.shape[0]
+    first, stop = _convolution_rows(m, n, mode)
+
+    def convolution_matrix_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy)
+        xp = array_namespace(dy)
+        full = xp.concat(
+            [
+                xp.zeros((first, n), dtype=dy.dtype),
+                dy,
+                xp.zeros((m + n - 1 - stop, n), dtype=dy.dtype),
+            ]
+        )
+        # Entry (i, j) of the full matrix is a[i - j]: diagonal sums n - 1 ... n + m - 2.
+        return NO_TANGENT, project_a(_diagonal_sums(full)[n - 1 : n - 1 + m])
+
+    return y, convolution_matrix_pullback
+
+
+@frule.register(sla.convolution_matrix)
+def _convolution_matrix_frule(tangents, a, n, mode="full"):
+    y = _convolution_matrix(a, n, mode)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return y, da
+    return y, ProjectTo(y)(_convolution_matrix(da, n, mode))
+
+
+# ---- leslie, khatri_rao, companion, fiedler -----------------------------------------------
+
+
+def _leslie(f: Any, s: Any) -> Any:
+    """``scipy.linalg.leslie(f, s)`` for 1-D ``f`` and ``s``."""
+    if _all_numpy(f, s):
+        return sla.leslie(f, s)
+    xp = array_namespace(f, s)
+    dtype = xp.result_type(f, s)
+    below = xp.concat(
+        [diag_embed(xp.astype(s, dtype)), xp.zeros((s.shape[0], 1), dtype=dtype)], axis=1
+    )
+    return xp.concat([xp.astype(f, dtype)[None, :], below])
+
+
+@rrule.register(sla.leslie)
+def _leslie_rrule(f, s):
+    project_f, project_s = ProjectTo(f), ProjectTo(s)
+    y = _leslie(f, s)
+
+    def leslie_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_f(dy), project_s(dy)
+        xp = array_namespace(dy)
+        return NO_TANGENT, project_f(dy[0, :]), project_s(xp.linalg.diagonal(dy[1:, :-1]))
+
+    return y, leslie_pullback
+
+
+@frule.register(sla.leslie)
+def _leslie_frule(tangents, f, s):
+    y = _leslie(f, s)
+    df, ds = unthunk(tangents[1]), unthunk(tangents[2])
+    if isinstance(df, AbstractZero) and isinstance(ds, AbstractZero):
+        return y, ZERO_TANGENT
+    xp = array_namespace(y)
+    df = xp.zeros(tuple(np.shape(f)), dtype=y.dtype) if isinstance(df, AbstractZero) else df
+    ds = xp.zeros(tuple(np.shape(s)), dtype=y.dtype) if isinstance(ds, AbstractZero) else ds
+    return y, ProjectTo(y)(_leslie(df, ds))
+
+
+def _khatri_rao(a: Any, b: Any) -> Any:
+    """Column-wise Kronecker product: column ``k`` is ``kron(a[:, k], b[:, k])``."""
+    xp = array_namespace(a, b)
+    return xp.reshape(a[:, None, :] * b[None, :, :], (a.shape[0] * b.shape[0], a.shape[1]))
+
+
+@rrule.register(sla.khatri_rao)
+def _khatri_rao_rrule(a, b):
+    project_a, project_b = ProjectTo(a), ProjectTo(b)
+    y = sla.khatri_rao(a, b) if _all_numpy(a, b) else _khatri_rao(a, b)
+
+    def khatri_rao_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy), project_b(dy)
+        xp = array_namespace(a, b, dy)
+        g = xp.reshape(dy, (a.shape[0], b.shape[0], a.shape[1]))
+        da = xp.sum(g * xp.conj(b)[None, :, :], axis=1)
+        db = xp.sum(g * xp.conj(a)[:, None, :], axis=0)
+        return NO_TANGENT, project_a(da), project_b(db)
+
+    return y, khatri_rao_pullback
+
+
+@frule.register(sla.khatri_rao)
+def _khatri_rao_frule(tangents, a, b):
+    y = sla.khatri_rao(a, b) if _all_numpy(a, b) else _khatri_rao(a, b)
+    da, db = unthunk(tangents[1]), unthunk(tangents[2])
+    dy: Any = ZERO_TANGENT
+    if not isinstance(da, AbstractZero):
+        dy = _khatri_rao(da, b)
+    if not isinstance(db, AbstractZero):
+        dy = dy + _khatri_rao(a, db)
+    return y, dy if isinstance(dy, AbstractZero) else ProjectTo(y)(dy)
+
+
+def _companion(a: Any) -> Any:
+    """``scipy.linalg.companion(a)`` for 1-D ``a``: first row ``-a[1:] / a[0]``, ones below
+    the diagonal."""
+    if _all_numpy(a):
+        return sla.companion(a)
+    xp = array_namespace(a)
+    row = -a[1:] / a[0]
+    n = row.shape[0]
+    return xp.concat([row[None, :], xp.eye(n - 1, n, dtype=row.dtype)])
+
+
+@rrule.register(sla.companion)
+def _companion_rrule(a):
+    project_a = ProjectTo(a)
+    y = _companion(a)
+
+    def companion_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy)
+        xp = array_namespace(y, dy)
+        # row = -a[1:] / a[0]: d row / d a[k] = -1 / a[0], d row / d a[0] = -row / a[0].
+        g = dy[0, :] / xp.conj(a[0])
+        da0 = -xp.sum(g * xp.conj(y[0, :]))
+        return NO_TANGENT, project_a(xp.concat([da0[None], -g]))
+
+    return y, companion_pullback
+
+
+@frule.register(sla.companion)
+def _companion_frule(tangents, a):
+    y = _companion(a)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return y, da
+    xp = array_namespace(y, da)
+    d_row = -(da[1:] + y[0, :] * da[0]) / a[0]
+    n = d_row.shape[0]
+    return y, xp.concat([d_row[None, :], xp.zeros((n - 1, n), dtype=y.dtype)])
+
+
+def _fiedler(a: Any) -> Any:
+    """``scipy.linalg.fiedler(a)`` for 1-D ``a``: ``|a[i] - a[j]|``."""
+    if _all_numpy(a):
+        return sla.fiedler(a)
+    return array_namespace(a).abs(a[:, None] - a[None, :])
+
+
+@rrule.register(sla.fiedler)
+def _fiedler_rrule(a):
+    project_a = ProjectTo(a)
+    y = _fiedler(a)
+
+    def fiedler_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_a(dy)
+        xp = array_namespace(a, dy)
+        # abs'(0) = 0: equal entries (the diagonal included) pass no cotangent.
+        g = dy * _sign(a[:, None] - a[None, :])
+        return NO_TANGENT, project_a(xp.sum(g, axis=1) - xp.sum(g, axis=0))
+
+    return y, fiedler_pullback
+
+
+@frule.register(sla.fiedler)
+def _fiedler_frule(tangents, a):
+    y = _fiedler(a)
+    da = unthunk(tangents[1])
+    if isinstance(da, AbstractZero):
+        return y, da
+    xp = array_namespace(a, da)
+    d = da[:, None] - da[None, :]
+    sign = _sign(a[:, None] - a[None, :])
+    dy = xp.real(xp.conj(sign) * d) if is_complex(sign) else sign * d
+    return y, ProjectTo(y)(dy)
