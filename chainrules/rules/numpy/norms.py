@@ -41,10 +41,10 @@ from .arguments import positional_cotangents
 from .axes import normalize_axis
 from .matrix_algebra import is_complex, mH
 
-__all__ = ["norm_gradient"]
+__all__ = ["complex_sign", "norm_gradient"]
 
 
-def _sign(x: Any) -> Any:
+def complex_sign(x: Any) -> Any:
     """``x / |x|``, and 0 at 0."""
     xp = array_namespace(x)
     magnitude = xp.abs(x)
@@ -69,7 +69,7 @@ def _vector_gradient(x: Any, y: Any, ord: Any, axes: tuple[int, ...]) -> Any:
         return xp.where(positive, x / safe_y, xp.zeros_like(x))
     if ord == 0:
         return xp.zeros_like(x)
-    sign = _sign(x)
+    sign = complex_sign(x)
     if ord == 1:
         return sign
     magnitude = xp.abs(x)
@@ -100,7 +100,7 @@ def _matrix_gradient(x: Any, y: Any, ord: Any) -> Any:
     pick = xp.max if ord in (1, math.inf) else xp.min
     extreme = pick(sums, axis=-1 if sums_axis == -2 else -2, keepdims=True)
     weights = _share(sums == extreme, -1 if sums_axis == -2 else -2)
-    sign = _sign(x)
+    sign = complex_sign(x)
     return sign * xp.astype(weights, sign.dtype)
 
 

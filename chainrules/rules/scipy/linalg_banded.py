@@ -32,7 +32,7 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
 from ..numpy.matrix_algebra import as_given, as_matrix, is_complex, mH
-from .linalg_structured import _all_numpy
+from .linalg_structured import all_numpy
 
 __all__: list[str] = []
 
@@ -92,7 +92,7 @@ class _Band:
 
 
 def _solve(band: _Band, l_u: tuple[int, int], ab: Any, b: Any) -> Any:
-    if _all_numpy(ab, b):
+    if all_numpy(ab, b):
         return sla.solve_banded(l_u, ab, b, check_finite=False)
     return array_namespace(ab, b).linalg.solve(band.matrix(ab), b)
 
@@ -156,7 +156,7 @@ def _hermitian_matrix(band: _Band, ab: Any, lower: bool) -> Any:
 
 
 def _solveh(band: _Band, ab: Any, b: Any, lower: bool) -> Any:
-    if _all_numpy(ab, b):
+    if all_numpy(ab, b):
         return sla.solveh_banded(ab, b, lower=lower, check_finite=False)
     xp = array_namespace(ab, b)
     return xp.linalg.solve(_hermitian_matrix(band, ab, lower), b)

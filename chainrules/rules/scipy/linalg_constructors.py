@@ -31,8 +31,8 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
 from ..numpy.arguments import positional_cotangents
 from ..numpy.matrix_algebra import diag_embed, is_complex
-from ..numpy.norms import _sign
-from .linalg_structured import _all_numpy, _diagonal_sums, _toeplitz
+from ..numpy.norms import complex_sign
+from .linalg_structured import all_numpy, diagonal_sums, toeplitz_matrix
 
 __all__: list[str] = []
 
@@ -42,7 +42,7 @@ __all__: list[str] = []
 
 def _hankel(c: Any, r: Any) -> Any:
     """``scipy.linalg.hankel(c, r)`` for 1-D ``c`` and ``r`` (``r=None``: zeros)."""
-    if _all_numpy(c, r):
+    if all_numpy(c, r):
         return sla.hankel(c, r)
     xp = array_namespace(c, r)
     m = c.shape[0]
@@ -66,7 +66,7 @@ def _hankel_rrule(c, r=None):
             return (NO_TANGENT, project_c(dy)) + (() if r is None else (project_r(dy),))
         xp = array_namespace(dy)
         # Reversing the columns turns anti-diagonal i + j = k into diagonal k of the sums.
-        sums = _diagonal_sums(xp.flip(dy, axis=1))
+        sums = diagonal_sums(xp.flip(dy, axis=1))
         if r is None:
             return NO_TANGENT, project_c(sums[:m])
         zero = xp.zeros((1,), dtype=sums.dtype)
@@ -101,12 +101,12 @@ def _convolution_rows(m: int, n: int, mode: str) -> tuple[int, int]:
 
 def _convolution_matrix(a: Any, n: int, mode: str) -> Any:
     """``scipy.linalg.convolution_matrix(a, n, mode)`` for 1-D ``a``."""
-    if _all_numpy(a):
+    if all_numpy(a):
         return sla.convolution_matrix(a, n, mode)
     xp = array_namespace(a)
     zeros = xp.zeros((n - 1,), dtype=a.dtype)
     first, stop = _convolution_rows(a.shape[0], n, mode)
-    return _toeplitz(xp.concat([a, zeros]), xp.concat([a[:1], zeros]))[first:stop, :]
+    return toeplitz_matrix(xp.concat([a, zeros]), xp.concat([a[:1], zeros]))[first:stop, :]
 
 
 @rrule.register(sla.convolution_matrix)
@@ -130,7 +130,7 @@ def _convolution_matrix_rrule(a, n, mode="full"):
             ]
         )
         # Entry (i, j) of the full matrix is a[i - j]: diagonal sums n - 1 ... n + m - 2.
-        return NO_TANGENT, project_a(_diagonal_sums(full)[n - 1 : n - 1 + m])
+        return NO_TANGENT, project_a(diagonal_sums(full)[n - 1 : n - 1 + m])
 
     return y, convolution_matrix_pullback
 
@@ -149,7 +149,7 @@ def _convolution_matrix_frule(tangents, a, n, mode="full"):
 
 def _leslie(f: Any, s: Any) -> Any:
     """``scipy.linalg.leslie(f, s)`` for 1-D ``f`` and ``s``."""
-    if _all_numpy(f, s):
+    if all_numpy(f, s):
         return sla.leslie(f, s)
     xp = array_namespace(f, s)
     dtype = xp.result_type(f, s)
@@ -195,7 +195,7 @@ def _khatri_rao(a: Any, b: Any) -> Any:
 @rrule.register(sla.khatri_rao)
 def _khatri_rao_rrule(a, b):
     project_a, project_b = ProjectTo(a), ProjectTo(b)
-    y = sla.khatri_rao(a, b) if _all_numpy(a, b) else _khatri_rao(a, b)
+    y = sla.khatri_rao(a, b) if all_numpy(a, b) else _khatri_rao(a, b)
 
     def khatri_rao_pullback(dy):
         dy = unthunk(dy)
@@ -212,7 +212,7 @@ def _khatri_rao_rrule(a, b):
 
 @frule.register(sla.khatri_rao)
 def _khatri_rao_frule(tangents, a, b):
-    y = sla.khatri_rao(a, b) if _all_numpy(a, b) else _khatri_rao(a, b)
+    y = sla.khatri_rao(a, b) if all_numpy(a, b) else _khatri_rao(a, b)
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     dy: Any = ZERO_TANGENT
     if not isinstance(da, AbstractZero):
@@ -225,7 +225,7 @@ def _khatri_rao_frule(tangents, a, b):
 def _companion(a: Any) -> Any:
     """``scipy.linalg.companion(a)`` for 1-D ``a``: first row ``-a[1:] / a[0]``, ones below
     the diagonal."""
-    if _all_numpy(a):
+    if all_numpy(a):
         return sla.companion(a)
     xp = array_namespace(a)
     row = -a[1:] / a[0]
@@ -265,7 +265,7 @@ def _companion_frule(tangents, a):
 
 def _fiedler(a: Any) -> Any:
     """``scipy.linalg.fiedler(a)`` for 1-D ``a``: ``|a[i] - a[j]|``."""
-    if _all_numpy(a):
+    if all_numpy(a):
         return sla.fiedler(a)
     return array_namespace(a).abs(a[:, None] - a[None, :])
 
@@ -281,7 +281,7 @@ def _fiedler_rrule(a):
             return NO_TANGENT, project_a(dy)
         xp = array_namespace(a, dy)
         # abs'(0) = 0: equal entries (the diagonal included) pass no cotangent.
-        g = dy * _sign(a[:, None] - a[None, :])
+        g = dy * complex_sign(a[:, None] - a[None, :])
         return NO_TANGENT, project_a(xp.sum(g, axis=1) - xp.sum(g, axis=0))
 
     return y, fiedler_pullback
@@ -295,6 +295,6 @@ def _fiedler_frule(tangents, a):
         return y, da
     xp = array_namespace(a, da)
     d = da[:, None] - da[None, :]
-    sign = _sign(a[:, None] - a[None, :])
+    sign = complex_sign(a[:, None] - a[None, :])
     dy = xp.real(xp.conj(sign) * d) if is_complex(sign) else sign * d
     return y, ProjectTo(y)(dy)

@@ -33,10 +33,18 @@ from ...core.tangents import NO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
 from ..numpy.arguments import positional_cotangents
 
-__all__: list[str] = []
+__all__ = ["all_numpy", "circulant_matrix", "diagonal_sums", "toeplitz_matrix"]
 
 
-def _all_numpy(*arrays: Any) -> bool:
+def all_numpy(*arrays: Any) -> bool:
+    """Whether every argument is a NumPy array, a NumPy scalar, a Python number or None.
+
+    Such calls can take SciPy's compiled routines; any other array type (an engine's tracked
+    values, a torch tensor) takes the array-namespace path.
+
+    >>> all_numpy(np.ones(2), 1.0, None)
+    True
+    """
     return all(
         a is None or isinstance(a, np.ndarray | np.generic | float | int | complex) for a in arrays
     )
@@ -55,7 +63,7 @@ def _block_shapes(arrs: tuple) -> list[tuple[int, int]]:
 
 def _block_diag(arrs: tuple) -> Any:
     """``scipy.linalg.block_diag(*arrs)``, in array-API operations for non-NumPy arrays."""
-    if _all_numpy(*arrs):
+    if all_numpy(*arrs):
         return sla.block_diag(*arrs)
     xp = array_namespace(*arrs)
     shapes = _block_shapes(arrs)
@@ -116,9 +124,9 @@ def _toeplitz_index(m: int, n: int) -> np.ndarray:
     return np.where(i >= j, i - j, m + j - i - 1)
 
 
-def _toeplitz(c: Any, r: Any) -> Any:
+def toeplitz_matrix(c: Any, r: Any) -> Any:
     """``scipy.linalg.toeplitz(c, r)`` for 1-D ``c`` and ``r`` (``r=None``: ``conj(c)``)."""
-    if _all_numpy(c, r):
+    if all_numpy(c, r):
         return sla.toeplitz(c, r)
     xp = array_namespace(c, r)
     if r is None:
@@ -129,7 +137,7 @@ def _toeplitz(c: Any, r: Any) -> Any:
     return xp.reshape(xp.take(values, index), (m, n))
 
 
-def _diagonal_sums(g: Any) -> Any:
+def diagonal_sums(g: Any) -> Any:
     """``s[k] = sum of g[i, j] over i - j = k - (n - 1)`` for ``g`` of shape (m, n).
 
     A gather's adjoint without a scatter: with the columns reversed and ``m`` zero columns
@@ -148,7 +156,7 @@ def _diagonal_sums(g: Any) -> Any:
 @positional_cotangents
 def _toeplitz_rrule(c, r=None):
     project_c, project_r = ProjectTo(c), ProjectTo(r)
-    y = _toeplitz(c, r)
+    y = toeplitz_matrix(c, r)
     n = y.shape[1]
 
     def toeplitz_pullback(dy):
@@ -156,7 +164,7 @@ def _toeplitz_rrule(c, r=None):
         if isinstance(dy, AbstractZero):
             return (NO_TANGENT, project_c(dy)) + (() if r is None else (project_r(dy),))
         xp = array_namespace(dy)
-        sums = _diagonal_sums(dy)
+        sums = diagonal_sums(dy)
         dc = sums[n - 1 :]
         zero = xp.zeros((1,), dtype=sums.dtype)
         d_rest = xp.concat([zero, xp.flip(sums[: n - 1], axis=0)])
@@ -170,7 +178,7 @@ def _toeplitz_rrule(c, r=None):
 
 @frule.register(sla.toeplitz)
 def _toeplitz_frule(tangents, c, r=None):
-    y = _toeplitz(c, r)
+    y = toeplitz_matrix(c, r)
     dc = unthunk(tangents[1])
     dr = unthunk(tangents[2]) if len(tangents) > 2 else None
     if isinstance(dc, AbstractZero) and (dr is None or isinstance(dr, AbstractZero)):
@@ -178,14 +186,14 @@ def _toeplitz_frule(tangents, c, r=None):
     xp = array_namespace(y)
     dc = xp.zeros(tuple(np.shape(c)), dtype=y.dtype) if isinstance(dc, AbstractZero) else dc
     if r is None:
-        return y, ProjectTo(y)(_toeplitz(dc, None))
+        return y, ProjectTo(y)(toeplitz_matrix(dc, None))
     dr = xp.zeros(tuple(np.shape(r)), dtype=y.dtype) if isinstance(dr, AbstractZero) else dr
-    return y, ProjectTo(y)(_toeplitz(dc, dr))
+    return y, ProjectTo(y)(toeplitz_matrix(dc, dr))
 
 
-def _circulant(c: Any) -> Any:
+def circulant_matrix(c: Any) -> Any:
     """``scipy.linalg.circulant(c)`` for 1-D ``c``."""
-    if _all_numpy(c):
+    if all_numpy(c):
         return sla.circulant(c)
     xp = array_namespace(c)
     n = c.shape[0]
@@ -197,7 +205,7 @@ def _circulant(c: Any) -> Any:
 @rrule.register(sla.circulant)
 def _circulant_rrule(c):
     project_c = ProjectTo(c)
-    y = _circulant(c)
+    y = circulant_matrix(c)
     n = y.shape[-1]
 
     def circulant_pullback(dy):
@@ -205,7 +213,7 @@ def _circulant_rrule(c):
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_c(dy)
         xp = array_namespace(dy)
-        sums = _diagonal_sums(dy)
+        sums = diagonal_sums(dy)
         # i - j = k and i - j = k - n both land on c[k].
         wrapped = xp.concat([xp.zeros((1,), dtype=sums.dtype), sums[: n - 1]])
         return NO_TANGENT, project_c(sums[n - 1 :] + wrapped)
@@ -215,8 +223,8 @@ def _circulant_rrule(c):
 
 @frule.register(sla.circulant)
 def _circulant_frule(tangents, c):
-    y = _circulant(c)
+    y = circulant_matrix(c)
     dc = unthunk(tangents[1])
     if isinstance(dc, AbstractZero):
         return y, dc
-    return y, ProjectTo(y)(_circulant(dc))
+    return y, ProjectTo(y)(circulant_matrix(dc))

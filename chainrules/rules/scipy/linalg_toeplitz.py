@@ -32,7 +32,7 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
 from ..numpy.matrix_algebra import as_given, as_matrix, mH
-from .linalg_structured import _all_numpy, _circulant, _toeplitz
+from .linalg_structured import all_numpy, circulant_matrix, toeplitz_matrix
 
 __all__: list[str] = []
 
@@ -60,15 +60,15 @@ def _adjoint_pair(c: Any, r: Any) -> tuple[Any, Any]:
 
 
 def _toeplitz_solve(c: Any, r: Any, b: Any) -> Any:
-    if _all_numpy(c, r, b):
+    if all_numpy(c, r, b):
         return sla.solve_toeplitz(c if r is None else (c, r), b, check_finite=False)
-    return array_namespace(c, b).linalg.solve(_toeplitz(c, r), b)
+    return array_namespace(c, b).linalg.solve(toeplitz_matrix(c, r), b)
 
 
 def _toeplitz_matmul(c: Any, r: Any, x: Any) -> Any:
-    if _all_numpy(c, r, x):
+    if all_numpy(c, r, x):
         return sla.matmul_toeplitz(c if r is None else (c, r), x)
-    return array_namespace(c, x).matmul(_toeplitz(c, r), x)
+    return array_namespace(c, x).matmul(toeplitz_matrix(c, r), x)
 
 
 def _toeplitz_tangent(c: Any, r: Any, d_pair: Any) -> Any:
@@ -173,9 +173,9 @@ def _matmul_toeplitz_frule(tangents, c_or_cr, x, *, check_finite=False):
 
 
 def _circulant_solve(c: Any, b: Any) -> Any:
-    if _all_numpy(c, b):
+    if all_numpy(c, b):
         return sla.solve_circulant(c, b)
-    return array_namespace(c, b).linalg.solve(_circulant(c), b)
+    return array_namespace(c, b).linalg.solve(circulant_matrix(c), b)
 
 
 def _circulant_adjoint(c: Any) -> Any:
