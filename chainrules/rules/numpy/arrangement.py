@@ -31,11 +31,11 @@ from chainrules.core.thunks import unthunk
 from .axes import normalize_axis
 from .indexing import getitem_adjoint
 from .linear_maps import (
+    argument_projector,
     call_method,
     gather_adjoint,
     has_tangent,
     linear_rule,
-    projector,
     register_rules,
     scatter_add,
     shape_of,
@@ -255,7 +255,7 @@ def _append_rrule(arr: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
     axis = args[0] if args else kwargs.get("axis")
     rest = (NO_TANGENT,) * len(args)
     y = np.append(arr, values, axis=axis)
-    project_arr, project_values = projector(arr), projector(values)
+    project_arr, project_values = argument_projector(arr), argument_projector(values)
     arr_shape, values_shape = shape_of(arr), np.shape(values)
 
     def append_pullback(dy: Any) -> tuple[Any, ...]:
@@ -315,7 +315,7 @@ def _insert_rrule(arr: Any, obj: Any, values: Any, *args: Any, **kwargs: Any) ->
     axis = args[0] if args else kwargs.get("axis")
     rest = (NO_TANGENT,) * len(args)
     y = np.insert(arr, obj, values, axis=axis)
-    project_arr, project_values = projector(arr), projector(values)
+    project_arr, project_values = argument_projector(arr), argument_projector(values)
     arr_shape, values_shape = shape_of(arr), np.shape(values)
 
     def insert_pullback(dy: Any) -> tuple[Any, ...]:
@@ -379,7 +379,7 @@ def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
     trim, axis = _trim_options(*args, **kwargs)
     y = np.trim_zeros(filt, trim, axis)
     box = _trim_box(filt, trim, axis)
-    project = projector(filt)
+    project = argument_projector(filt)
     x_shape = shape_of(filt)
     rest = (NO_TANGENT,) * len(args)
 

@@ -31,10 +31,10 @@ from chainrules.core.thunks import unthunk
 
 from .axes import normalize_axis
 from .linear_maps import (
+    argument_projector,
     dense_nested,
     has_tangent,
     nest_like,
-    projector,
     register_rules,
     shape_of,
     tangent_value,
@@ -106,8 +106,8 @@ def _full_rules(
 
     def full_rrule(first: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
         y = forward(first, fill_value, *args, **kwargs)
-        project_first = projector(first) if template else None
-        project_fill = projector(fill_value)
+        project_first = argument_projector(first) if template else None
+        project_fill = argument_projector(fill_value)
         differentiable = has_tangent(y)
 
         def full_pullback(dy: Any) -> tuple[Any, ...]:
@@ -159,7 +159,7 @@ def _linspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, retstep, dtype, axis = _linspace_options(*args, **kwargs)
     out = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
     y = out[0] if retstep else out
-    project_start, project_stop = projector(start), projector(stop)
+    project_start, project_stop = argument_projector(start), argument_projector(stop)
     axis = normalize_axis(axis, y.ndim)
     divisions = (num - 1 if endpoint else num) or 1
     differentiable = has_tangent(y)
@@ -233,7 +233,7 @@ def _along_samples(value: Any, axis: int) -> Any:
 def _geomspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, dtype, axis = _geomspace_options(*args, **kwargs)
     y = np.geomspace(start, stop, num, endpoint, dtype, axis)
-    project_start, project_stop = projector(start), projector(stop)
+    project_start, project_stop = argument_projector(start), argument_projector(stop)
     axis = normalize_axis(axis, y.ndim)
     rest = (NO_TANGENT,) * len(args)
     differentiable = has_tangent(y)
@@ -274,7 +274,7 @@ def _geomspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwarg
 def _logspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     num, endpoint, base, dtype, axis = _logspace_options(*args, **kwargs)
     y = np.logspace(start, stop, num, endpoint, base, dtype, axis)
-    projects = [projector(start), projector(stop), projector(base)]
+    projects = [argument_projector(start), argument_projector(stop), argument_projector(base)]
     axis = normalize_axis(axis, y.ndim)
     has_base = len(args) > 2  # base passed by position (after num and endpoint): it gets one
     differentiable = has_tangent(y)

@@ -25,7 +25,7 @@ from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, AbstractZero
 from chainrules.core.thunks import Thunk, unthunk
 
-from .linear_maps import projector, register_rules, shape_of
+from .linear_maps import argument_projector, register_rules, shape_of
 from .products import conj, multilinear_frule
 
 __all__: list[str] = []
@@ -51,7 +51,7 @@ def _convolution_rrule(f: Any) -> Any:
     def convolution_rrule(a: Any, v: Any, *args: Any, **kwargs: Any) -> Any:
         mode = args[0] if args else kwargs.get("mode", "valid" if reverse else "full")
         y = f(a, v, mode)
-        project_a, project_v = projector(a), projector(v)
+        project_a, project_v = argument_projector(a), argument_projector(v)
         n, m = shape_of(a)[0], shape_of(v)[0]
         offset = _full_offset(n, m, mode)
         rest = (NO_TANGENT,) * len(args)

@@ -28,7 +28,7 @@ from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from chainrules.core.thunks import Thunk, unthunk
 
-from .linear_maps import projector, register_rules, shape_of
+from .linear_maps import argument_projector, register_rules, shape_of
 from .products import conj, multilinear_frule
 
 __all__: list[str] = []
@@ -154,7 +154,7 @@ def _einsum_rrule(subscripts: Any, *operands: Any, optimize: Any = False) -> Any
 def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
     xp = array_namespace(*operands)
     y = np.einsum(subscripts, *operands, optimize=optimize)
-    projects = [projector(op) for op in operands]
+    projects = [argument_projector(op) for op in operands]
     shapes = [shape_of(op) for op in operands]
     terms, output = _einsum_terms(subscripts, shapes)
     sizes = _einsum_sizes(terms, shapes)

@@ -31,6 +31,7 @@ from chainrules.core.thunks import unthunk
 
 from .linear_maps import (
     accumulate,
+    argument_projector,
     call_method,
     cast,
     dense_tangents,
@@ -38,7 +39,6 @@ from .linear_maps import (
     has_tangent,
     linear_rule,
     nest_like,
-    projector,
     register_rules,
     scatter_add,
     shape_of,
@@ -133,7 +133,7 @@ def _selection_rules(f: Any) -> None:
 
     def selection_rrule(condition: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
         y = f(condition, x, *args, **kwargs)
-        project_x = projector(x)
+        project_x = argument_projector(x)
         x_shape = shape_of(x)
 
         def selection_pullback(dy: Any) -> tuple[Any, ...]:
@@ -252,7 +252,7 @@ def _select(condlist: Any, choicelist: Any, default: Any) -> Any:
 def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> Any:
     default = args[0] if args else kwargs.get("default", 0)
     y = _select(condlist, choicelist, default)
-    project_choices, project_default = ProjectTo(choicelist), projector(default)
+    project_choices, project_default = ProjectTo(choicelist), argument_projector(default)
     count = len(choicelist)
 
     def select_pullback(dy: Any) -> tuple[Any, ...]:
@@ -301,7 +301,7 @@ def _bincount_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
     no_tangents = (NO_TANGENT,) * (len(args) + 2)
     if not args or args[0] is None:
         return y, lambda dy: no_tangents
-    project_weights = projector(args[0])
+    project_weights = argument_projector(args[0])
     index = np.asarray(x)
 
     def bincount_pullback(dy: Any) -> tuple[Any, ...]:

@@ -29,12 +29,12 @@ from chainrules.core.thunks import unthunk
 from .axes import normalize_axis
 from .linear_maps import (
     accumulate,
+    argument_projector,
     dense_nested,
     dense_tangents,
     float_zeros,
     has_tangent,
     nest_like,
-    projector,
     register_rules,
     sequence_tangent,
     shape_of,
@@ -147,7 +147,7 @@ def _split(f: Any) -> None:
 
     def split_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
         ys = f(x, *args, **kwargs)
-        project_x = projector(x)
+        project_x = argument_projector(x)
         x_shape = shape_of(x)
         axis = _split_axis(f, len(x_shape), args, kwargs)
         shapes = [shape_of(y) for y in ys]

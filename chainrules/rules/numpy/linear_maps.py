@@ -48,7 +48,7 @@ __all__ = [
     "output_cotangents",
     "linear_rule",
     "nest_like",
-    "projector",
+    "argument_projector",
     "register_rules",
     "sequence_tangent",
     "tangent_value",
@@ -126,7 +126,7 @@ def linear_rule(
         if supports is not None and not supports(*params, **kwargs):
             return None
         y = run(x, *params, **kwargs)
-        project_x = projector(x)
+        project_x = argument_projector(x)
         x_shape = shape_of(x)
         no_tangents = (NO_TANGENT,) * len(params)
         # An integer or boolean result (a cast, say) passes nothing back.
@@ -276,13 +276,13 @@ def tangent_value(t: Any, primal: Any) -> Any:
     return t
 
 
-def projector(x: Any) -> Callable[[Any], Any]:
+def argument_projector(x: Any) -> Callable[[Any], Any]:
     """``ProjectTo(x)``, also taking an array cotangent for a (nested) list or tuple ``x``.
 
     NumPy functions accept lists where they take arrays; the cotangent of such an argument is
     a ``Tangent`` of the list, laid out by ``nest_like``.
 
-    >>> projector([1.0, 2.0])(np.array([3.0, 4.0]))
+    >>> argument_projector([1.0, 2.0])(np.array([3.0, 4.0]))
     MutableTangent[list](3.0, 4.0)
     """
     project = ProjectTo(x)

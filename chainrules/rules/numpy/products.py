@@ -33,7 +33,7 @@ from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoT
 from chainrules.core.thunks import Thunk, unthunk
 
 from .axes import normalize_axis
-from .linear_maps import has_tangent, projector, register_rules, shape_of, tangent_value
+from .linear_maps import argument_projector, has_tangent, register_rules, shape_of, tangent_value
 
 __all__ = ["conj", "multilinear_frule"]
 
@@ -106,7 +106,7 @@ def _bilinear_pullback(name: str, x1: Any, x2: Any, parts: Callable[[Any], tuple
     projected thunk (see ``_pair``). A zero ``dy`` gives zero cotangents. Call it in the forward
     pass, so that the projectors are built there.
     """
-    project_1, project_2 = projector(x1), projector(x2)
+    project_1, project_2 = argument_projector(x1), argument_projector(x2)
 
     def bilinear_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
@@ -246,7 +246,7 @@ def _contraction_rrule(f: Any, contracted_of: Callable[[int, int], Any]) -> Call
         args = (*args, *kwargs.values())
         xp = array_namespace(a, b)
         y = f(a, b, *args)
-        project_a, project_b = projector(a), projector(b)
+        project_a, project_b = argument_projector(a), argument_projector(b)
         n1, n2 = len(shape_of(a)), len(shape_of(b))
         contracted = None if n1 == 0 or n2 == 0 else contracted_of(n1, n2, *args)
 
@@ -391,7 +391,7 @@ def _cross_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
     if n_a not in (2, 3) or n_b not in (2, 3):
         return None  # NumPy raises for these
     y = np.cross(a, b, axisa, axisb, axisc)
-    project_a, project_b = projector(a), projector(b)
+    project_a, project_b = argument_projector(a), argument_projector(b)
     a_shape, b_shape = shape_of(a), shape_of(b)
     # The vector axis as counted from the end, so that it survives broadcasting.
     back_a = normalize_axis(axisa, len(a_shape)) - len(a_shape)

@@ -27,11 +27,11 @@ from chainrules.core.thunks import unthunk
 
 from .axes import normalize_axis
 from .linear_maps import (
+    argument_projector,
     call_method,
     dense_tangents,
     has_tangent,
     linear_rule,
-    projector,
     register_rules,
     shape_of,
 )
@@ -192,7 +192,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
             ys_list = [ys]
         else:
             ys_list = list(ys)
-        projects = [projector(a) for a in arrays]
+        projects = [argument_projector(a) for a in arrays]
         shapes = [shape_of(a) for a in arrays]
 
         def tuple_pullback(dy: Any) -> tuple[Any, ...]:
@@ -244,7 +244,7 @@ for _atleast in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
 
 def _meshgrid_rrule(*xi: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True):
     ys = np.meshgrid(*xi, indexing=indexing, sparse=sparse, copy=copy)
-    projects = [projector(x) for x in xi]
+    projects = [argument_projector(x) for x in xi]
     shapes = [shape_of(x) for x in xi]
     axes = list(range(len(xi)))
     if indexing == "xy" and len(xi) > 1:
