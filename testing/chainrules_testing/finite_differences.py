@@ -34,10 +34,17 @@ class FDEstimate:
     calls: int
 
 
-# Largest trial steps numdifftools starts from, tried in turn while the estimate is not finite:
-# a function defined only near the primal (sqrt close to 0, a probability close to 1) needs
-# steps that stay inside its domain.
+# Largest trial steps numdifftools starts from. They are tried in turn while the estimate is not
+# finite (a function defined only near the primal, sqrt close to 0 or a probability close to 1,
+# needs steps that stay inside its domain) or, down to _SMALLEST_FOR_TRUST, while its error
+# estimate is large (a piecewise smooth function, interp or max, needs steps that stay on one
+# piece); below that, rounding makes tiny steps look falsely certain.
 _BASE_STEPS = (2.0, 0.25, 1e-2, 1e-4)
+_SMALLEST_FOR_TRUST = 1e-2
+# An estimate whose error estimate is within this fraction of its size (plus a tiny absolute
+# floor for derivatives that are zero) is trusted; otherwise the most certain one is kept.
+_TRUSTED_RTOL = 0.1
+_TRUSTED_ATOL = 1e-12
 # What functions raise, rather than return NaN, outside their domain (math.sqrt(-1), SciPy's
 # argument checks): at a trial step away from the primal these mean "no value here".
 _DOMAIN_ERRORS = (ValueError, ZeroDivisionError, OverflowError, FloatingPointError)
@@ -73,12 +80,7 @@ def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEsti
                 import numdifftools as nd
 
                 counted(0.0)  # errors at the primal itself are the caller's to see
-                for base_step in _BASE_STEPS:
-                    step = nd.MaxStepGenerator(base_step=base_step)
-                    result = nd.Derivative(counted, step=step, full_output=True)(0.0)
-                    value, error = result.estimate, result.error_estimate
-                    if np.all(np.isfinite(value)):
-                        break
+                value, error = _numdifftools(nd, counted)
             else:
                 value = fdm(counted, 0.0)
                 error = getattr(fdm, "acc", None)
@@ -86,6 +88,30 @@ def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEsti
     if np.ndim(value) == 0:
         return FDEstimate(float(np.real(value)), float(np.real(error)), calls)
     return FDEstimate(np.asarray(value), np.broadcast_to(np.asarray(error), np.shape(value)), calls)
+
+
+def _numdifftools(nd: Any, g: Callable) -> tuple[Any, Any]:
+    """numdifftools from the largest base step down, until an estimate is finite and trusted."""
+    best: tuple[Any, Any] | None = None
+    for base_step in _BASE_STEPS:
+        if best is not None and np.all(np.isfinite(best[0])) and base_step < _SMALLEST_FOR_TRUST:
+            break
+        step = nd.MaxStepGenerator(base_step=base_step)
+        result = nd.Derivative(g, step=step, full_output=True)(0.0)
+        value, error = result.estimate, result.error_estimate
+        if not np.all(np.isfinite(value)):
+            best = best or (value, error)
+            continue
+        if best is None or not np.all(np.isfinite(best[0])) or _worst(error) < _worst(best[1]):
+            best = (value, error)
+        if np.all(np.abs(error) <= _TRUSTED_RTOL * np.abs(value) + _TRUSTED_ATOL):
+            break
+    assert best is not None
+    return best
+
+
+def _worst(error: Any) -> float:
+    return float(np.max(np.abs(error))) if np.size(error) else 0.0
 
 
 def method_name(fdm: Any) -> str:

@@ -4,8 +4,9 @@ Options:
 
 ``--chainrules-seed N``
     Every ``test_rrule`` / ``test_frule`` / ``test_scalar`` call without ``seed=`` draws its
-    random tangents from seed ``N``. Without it, each call draws a fresh seed and prints it
-    when it fails.
+    random tangents from seed ``N``. Without it, or with ``--chainrules-seed fresh`` (which
+    overrides a seed fixed in a project's ``addopts``), each call draws a fresh seed and
+    prints it when it fails.
 ``--chainrules-record PATH``
     At the end of the session, write to ``PATH`` the JSON record of every rule that a
     passing ``test_rrule`` / ``test_frule`` call exercised (schema
@@ -38,10 +39,11 @@ def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("chainrules", "chainrules rule testing")
     group.addoption(
         "--chainrules-seed",
-        type=int,
+        type=_seed,
         default=None,
         metavar="N",
-        help="seed for the random tangents of every chainrules_testing call (default: fresh)",
+        help="seed for the random tangents of every chainrules_testing call, or 'fresh' "
+        "for a new one per call (the default)",
     )
     group.addoption(
         "--chainrules-record",
@@ -49,6 +51,11 @@ def pytest_addoption(parser: Any) -> None:
         metavar="PATH",
         help="write JSON of the rules that passing test_rrule/test_frule calls exercised",
     )
+
+
+def _seed(text: str) -> int | None:
+    """The option's value: an integer seed, or None for ``fresh``."""
+    return None if text == "fresh" else int(text)
 
 
 def pytest_configure(config: Any) -> None:

@@ -33,7 +33,7 @@ from chainrules.core.thunks import unthunk
 
 from .failures import SecondOrderMismatch, SecondOrderUnavailable
 from .finite_differences import directional_derivative, method_name
-from .primals import perturb
+from .primals import perturb, upcast
 from .report import errors_line
 from .tangents import abs_inner, inner, rand_tangent
 
@@ -91,6 +91,10 @@ def _is_array_argument(x: Any) -> bool:
 
 def _compare(setup: Any, g: Callable, values: list, directions: list, fdm: Any, what: str) -> None:
     reverse = _require_engine(setup.ctx.name)
+    # Single-precision values move in double precision, as for the first-order differences:
+    # steps of a float32 primal are rounded away before they reach the derivative.
+    values = [upcast(v) for v in values]
+    directions = [upcast(d) for d in directions]
     argnums = tuple(range(len(values)))
     gradient = reverse.grad(g, argnums=argnums)(*values)
     gradient = gradient if isinstance(gradient, tuple) else (gradient,)

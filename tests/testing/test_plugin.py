@@ -90,3 +90,19 @@ def test_the_plugin_does_not_import_finite_differences():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert output.stdout.strip() == "False"
+
+
+def test_fresh_overrides_a_fixed_seed(pytester):
+    pytester.makepyfile(
+        test_one="""
+from chainrules_testing.seeds import session_seed
+
+def test_fresh():
+    assert session_seed() is None
+"""
+    )
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "--chainrules-seed=4", "--chainrules-seed=fresh"
+    )
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["chainrules: a fresh seed per test call*"])
