@@ -61,7 +61,7 @@ class Setup:
     tol: Tolerance
 
     def call(self, inputs: tuple) -> Any:
-        return inputs[0](*inputs[1:], **self.fkwargs)
+        return call_primal(inputs[0], inputs[1:], self.fkwargs)
 
     def differentiable(self) -> list[int]:
         """Indices of inputs with a tangent space (``f`` included when it has one)."""
@@ -133,6 +133,14 @@ def output_inner(dy: Any) -> Callable[[Any], float]:
     return reduce
 
 
+def call_primal(f: Any, args: tuple, fkwargs: dict) -> Any:
+    """``f(*args, **fkwargs)``; an attribute with a rule (``ndarray.T``, ``ndarray.real``) is
+    read from its one argument."""
+    if not callable(f) and hasattr(f, "__get__") and len(args) == 1 and not fkwargs:
+        return f.__get__(args[0], type(args[0]))
+    return f(*args, **fkwargs)
+
+
 def prepare(
     check: str, f: Any, args: tuple, fkwargs: dict | None, seed: Any, rtol: Any, atol: Any
 ) -> Setup:
@@ -155,7 +163,7 @@ def prepare(
     fkwargs = dict(fkwargs or {})
     snapshot = copy_primal(inputs)
     copies = copy_primal(inputs)
-    y_expected = copies[0](*copies[1:], **fkwargs)
+    y_expected = call_primal(copies[0], copies[1:], fkwargs)
     for i, (now, before) in enumerate(zip(copies, snapshot, strict=True)):
         where = first_difference(now, before, input_path(i))
         if where is not None:
@@ -182,7 +190,7 @@ def _fd_inputs(inputs: tuple, y_expected: Any, fkwargs: dict) -> tuple:
     if needs_upcast(inputs[1:]):
         wide = (inputs[0], *upcast_primal(copy_primal(inputs[1:])))
         try:
-            y_wide = wide[0](*wide[1:], **fkwargs)
+            y_wide = call_primal(wide[0], wide[1:], fkwargs)
             if flatten_values(y_wide).shape == flatten_values(y_expected).shape:
                 return wide
         except Exception:  # f works at its own precision only: differences run there

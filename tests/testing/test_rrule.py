@@ -119,6 +119,17 @@ def test_failure_messages_name_everything_needed():
         assert part in message
 
 
+def test_attributes_with_rules_are_read_from_their_argument():
+    x = np.arange(6.0).reshape(2, 3)
+    test_rrule(np.ndarray.T, x, seed=0)
+
+    def wrong(f, x):
+        return x.T, lambda dy: (NoTangent(), unthunk(dy).T[::-1])
+
+    with pytest.raises(FiniteDifferenceMismatch, match=r"test_rrule\(numpy.ndarray.T\)"):
+        test_rrule(np.ndarray.T, x, rrule_f=wrong, seed=0)
+
+
 def test_the_seed_reproduces_the_draw():
     def wrong(f, x):
         return np.sin(x), lambda dy: (NoTangent(), np.cos(x) * unthunk(dy) * 1.01)

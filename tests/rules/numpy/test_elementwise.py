@@ -304,6 +304,13 @@ def test_methods(f, args, kwargs):
     test_frule(f, *args, fkwargs=kwargs)
 
 
+@pytest.mark.parametrize("attribute", [np.ndarray.real, np.ndarray.imag], ids=["real", "imag"])
+@pytest.mark.parametrize("x", [Z, Z.real], ids=["complex", "real"])
+def test_part_attributes(attribute, x):
+    test_rrule(attribute, x)
+    test_frule(attribute, x)
+
+
 def test_method_values():
     # x.real and x.imag have the rules of np.real and np.imag.
     y, pullback = cr.rrule(np.ndarray.real, Z)

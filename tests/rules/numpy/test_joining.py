@@ -66,6 +66,8 @@ def test_row_stack() -> None:
     x = np.ones((2, 3))
     with pytest.warns(DeprecationWarning):
         test_rrule(np.row_stack, [x, x[:1]], seed=1)
+    with pytest.warns(DeprecationWarning):
+        test_frule(np.row_stack, [x, x[:1]], seed=1)
 
 
 def test_second_order() -> None:

@@ -219,5 +219,6 @@ def test_trace(shape, kwargs, dtype):
 def test_trace_method_and_value():
     x = sample((3, 3))
     test_rrule(np.ndarray.trace, x, 1)
+    test_frule(np.ndarray.trace, x, 1)
     _, pullback = cr.rrule(np.trace, x)
     assert np.array_equal(pullback(2.0)[1], 2.0 * np.eye(3))

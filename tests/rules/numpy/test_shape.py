@@ -99,6 +99,13 @@ def test_exact_values() -> None:
     np.testing.assert_array_equal(dy, x.T)
 
 
+@pytest.mark.parametrize("attribute", [np.ndarray.T, np.ndarray.mT], ids=["T", "mT"])
+def test_transpose_attributes(attribute) -> None:
+    x = np.random.default_rng(2).standard_normal((2, 3, 4))
+    test_rrule(attribute, x)
+    test_frule(attribute, x)
+
+
 def test_zero_cotangent_and_dtype() -> None:
     x = np.ones((2, 3), dtype=np.float32)
     _, pullback = cr.rrule(np.reshape, x, (3, 2))
