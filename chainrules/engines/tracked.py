@@ -12,7 +12,9 @@ NumPy function, handed to ``dispatch``:
   (``x.sum()``, ``x.reshape(...)``) and ``.T``/``.mT``/``.real``/``.imag`` are the NumPy
   functions of the same name;
 * ``__array_namespace__`` returns a namespace whose functions are NumPy's, so a rule computing
-  with ``xp = array_namespace(x)`` on tracked values is itself recorded.
+  with ``xp = array_namespace(x)`` on tracked values is itself recorded;
+* other functions with rules (``scipy.linalg.expm``, ``math.exp``) arrive through
+  ``call(f, *args)`` (``chainrules.core.calls``), for which ``Tracked`` registers ``dispatch``.
 
 ``shape``, ``ndim``, ``size`` and ``dtype`` are plain Python values. ``dispatch`` finds the
 highest level among the arguments (see ``levels``) and lets it apply its rule. When there is
@@ -35,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.calls import call, register_call_handler
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from .levels import Level
@@ -77,24 +80,6 @@ def dispatch(f: Any, args: tuple, kwargs: dict) -> Any:
     if top.closed:
         raise top.escaped()
     return top.apply(f, args, kwargs)
-
-
-def call(f: Any, *args: Any, **kwargs: Any) -> Any:
-    """``f(*args, **kwargs)``, handed to the engines when an argument is tracked.
-
-    For functions with a rule that NumPy does not route to the engines (neither a ufunc nor
-    dispatched through ``__array_function__``: ``scipy.special.logsumexp``, ``scipy.linalg``,
-    ``math``), so that their rule is used instead of their code.
-
-    >>> import numpy as np, scipy.special
-    >>> from chainrules.engines import reverse
-    >>> g = reverse.grad(lambda x: call(scipy.special.logsumexp, x))(np.zeros(2))
-    >>> g
-    array([0.5, 0.5])
-    """
-    if _top(args, None) is None and (not kwargs or _top(kwargs.values(), None) is None):
-        return f(*args, **kwargs)
-    return dispatch(f, args, kwargs)
 
 
 _signatures: dict[Any, Any] = {}
@@ -457,3 +442,9 @@ class Tracked(Tripwires):
     searchsorted = _method(np.searchsorted, "searchsorted")
     choose = _method(np.choose, "choose")
     argpartition = _method(np.argpartition, "argpartition")
+
+
+# Compiled functions with rules that NumPy does not route here (scipy.special.logsumexp,
+# scipy.linalg, math), called as chainrules.core.calls.call(f, ...) by rules and users, reach
+# the engines through this handler, so that f's rules are used instead of its code.
+register_call_handler(Tracked, dispatch)

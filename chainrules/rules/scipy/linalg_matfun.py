@@ -16,9 +16,10 @@ differentiated by the block trick one level up: ``L(A, E)`` is a block of ``expm
 ``X = [[A, E], [0, A]]``, so its derivative is a block of ``L_exp(X, dX)``.
 ``fractional_matrix_power(A, t)`` also has a tangent in ``t``: ``A^t logm(A)``.
 
-These rules call SciPy's matrix functions, so they take NumPy arrays only. Second derivative:
-not available, because the values and the Fréchet derivatives come from SciPy's compiled
-matrix functions, which an engine's tracked values cannot pass through.
+These rules call SciPy's matrix functions, on NumPy arrays. They call them as
+``call(f, ...)`` (``chainrules.core.calls``), so on an engine's tracked values the engine
+applies the function's own rule: pullbacks differentiate again (the Fréchet derivative of a
+Fréchet derivative is a block of ``f`` of a matrix twice as large), to any order.
 
 >>> import numpy as np
 >>> import scipy.linalg
@@ -31,13 +32,13 @@ array([[1., 0.],
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.calls import call, call_handler
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
@@ -62,9 +63,13 @@ def frechet(f: Callable[[Any], Any], a: Any, e: Any) -> Any:
     array([[1.]])
     """
     n = a.shape[-1]
-    if f is sla.expm and a.ndim == 2:
+    if f is sla.expm and a.ndim == 2 and not _is_traced(a, e):
         return sla.expm_frechet(a, e, compute_expm=False, check_finite=False)
-    return f(_block(a, e))[..., :n, n:]
+    return call(f, _block(a, e))[..., :n, n:]
+
+
+def _is_traced(*values: Any) -> bool:
+    return any(call_handler(v) is not None for v in values)
 
 
 def frechet_adjoint(f: Callable[[Any], Any], a: Any, g: Any) -> Any:
@@ -88,7 +93,7 @@ def _register_matrix_function(f: Callable[[Any], Any]) -> None:
 
     def matrix_function_rrule(a: Any) -> Any:
         project_a = ProjectTo(a)
-        y = f(a)
+        y = call(f, a)
 
         def matrix_function_pullback(dy: Any) -> tuple:
             dy = unthunk(dy)
@@ -100,7 +105,7 @@ def _register_matrix_function(f: Callable[[Any], Any]) -> None:
         return y, matrix_function_pullback
 
     def matrix_function_frule(tangents: tuple, a: Any) -> Any:
-        y = f(a)
+        y = call(f, a)
         da = unthunk(tangents[1])
         if isinstance(da, AbstractZero):
             return y, da
@@ -120,24 +125,33 @@ _register_matrix_function(sla.tanhm)
 # ---- fractional_matrix_power ----------------------------------------------------------------
 
 
-def _power(a: Any, t: Any) -> Any:
-    return sla.fractional_matrix_power(a, t)
+def _power_of(t: Any) -> Callable[[Any], Any]:
+    """``a -> a^t``, a Python function that engines trace into."""
+
+    def power(a: Any) -> Any:
+        return call(sla.fractional_matrix_power, a, t)
+
+    return power
+
+
+def _has_t_tangent(t: Any) -> bool:
+    return not isinstance(t, int | np.integer)
 
 
 @rrule.register(sla.fractional_matrix_power)
 def _fractional_matrix_power_rrule(A, t):
     project_a, project_t = ProjectTo(A), ProjectTo(t)
-    y = sla.fractional_matrix_power(A, t)
-    power = functools.partial(_power, t=t)
+    y = call(sla.fractional_matrix_power, A, t)
+    power = _power_of(t)
 
     def fractional_matrix_power_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy), project_t(dy)
         da = project_a(frechet_adjoint(power, A, dy))
-        if not isinstance(t, float | np.floating):
+        if not _has_t_tangent(t):
             return NO_TANGENT, da, NO_TANGENT
-        dt = np.sum(np.real(np.conj(dy) * (y @ sla.logm(A))))
+        dt = np.sum(np.real(np.conj(dy) * (y @ call(sla.logm, A))))
         return NO_TANGENT, da, project_t(dt)
 
     return y, fractional_matrix_power_pullback
@@ -145,13 +159,13 @@ def _fractional_matrix_power_rrule(A, t):
 
 @frule.register(sla.fractional_matrix_power)
 def _fractional_matrix_power_frule(tangents, A, t):
-    y = sla.fractional_matrix_power(A, t)
+    y = call(sla.fractional_matrix_power, A, t)
     da, dt = unthunk(tangents[1]), unthunk(tangents[2])
     dy: Any = ZERO_TANGENT
     if not isinstance(da, AbstractZero):
-        dy = frechet(functools.partial(_power, t=t), A, da)
-    if isinstance(t, float | np.floating) and not isinstance(dt, AbstractZero):
-        dy = dy + (y @ sla.logm(A)) * dt
+        dy = frechet(_power_of(t), A, da)
+    if _has_t_tangent(t) and not isinstance(dt, AbstractZero):
+        dy = dy + (y @ call(sla.logm, A)) * dt
     return y, dy if isinstance(dy, AbstractZero) else ProjectTo(y)(dy)
 
 
@@ -159,7 +173,9 @@ def _fractional_matrix_power_frule(tangents, A, t):
 
 
 def _expm_frechet_value(A: Any, E: Any, method: Any, compute_expm: bool) -> Any:
-    return sla.expm_frechet(A, E, method=method, compute_expm=compute_expm, check_finite=False)
+    return call(
+        sla.expm_frechet, A, E, method=method, compute_expm=compute_expm, check_finite=False
+    )
 
 
 @rrule.register(sla.expm_frechet)
@@ -176,11 +192,12 @@ def _expm_frechet_rrule(A, E, *, method=None, compute_expm=True, check_finite=Tr
             g_expm, g_frechet = ZERO_TANGENT, unthunk(dy)
         if isinstance(g_expm, AbstractZero) and isinstance(g_frechet, AbstractZero):
             return NO_TANGENT, project_a(ZERO_TANGENT), project_e(ZERO_TANGENT)
-        g_x = np.zeros(x.shape, dtype=np.result_type(x, 1.0))
-        if not isinstance(g_expm, AbstractZero):
-            g_x[..., :n, :n] = g_expm
-        if not isinstance(g_frechet, AbstractZero):
-            g_x[..., :n, n:] = g_frechet
+        # The cotangent of expm(X) is [[g_expm, g_frechet], [0, 0]].
+        zero = np.zeros(A.shape, dtype=np.result_type(A, E, 1.0))
+        g_top = [zero if isinstance(g, AbstractZero) else g for g in (g_expm, g_frechet)]
+        g_x = np.concatenate(
+            (np.concatenate(g_top, axis=-1), np.concatenate((zero, zero), axis=-1)), axis=-2
+        )
         h = frechet(sla.expm, mH(x), g_x)
         da = h[..., :n, :n] + h[..., n:, n:]
         return NO_TANGENT, project_a(da), project_e(h[..., :n, n:])

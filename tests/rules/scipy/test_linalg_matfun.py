@@ -30,21 +30,7 @@ ENTIRE = [
     scipy.linalg.tanhm,
 ]
 
-# Rows without a second-order check, with the reason ("second derivative: not available,
-# because ..."). The value and the Fréchet derivatives come from SciPy's compiled matrix
-# functions (scaling and squaring, inverse scaling and squaring, Schur-Padé), which an
-# engine's tracked values cannot pass through.
-COMPILED = "SciPy's compiled matrix function computes the value and the Fréchet derivative"
-NO_SECOND_ORDER = {
-    f: COMPILED
-    for f in (
-        *ENTIRE,
-        scipy.linalg.logm,
-        scipy.linalg.sqrtm,
-        scipy.linalg.fractional_matrix_power,
-        scipy.linalg.expm_frechet,
-    )
-}
+NO_SECOND_ORDER: dict = {}
 
 
 check_rules = rule_checker(NO_SECOND_ORDER)
