@@ -16,12 +16,14 @@ un-broadcasting, projection and the complex convention (a holomorphic ``f``'s pu
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from .calls import call
 from .dtypes import conj, is_complex
 from .errors import RuleDefinitionError, TangentTypeError
 from .namespace import array_namespace
@@ -171,12 +173,20 @@ def _unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
     return dx if sign > 0 else project(-dx)
 
 
+def _primal(f: Any) -> Callable:
+    """How a rule computes ``f``: directly for a ufunc (engines' values reach it through
+    ``__array_ufunc__``), else through ``call``, so that an engine's tracked values (a pullback
+    differentiated again) reach ``math.exp`` or a compiled kernel as ``f``'s rule."""
+    return f if isinstance(f, np.ufunc) else functools.partial(call, f)
+
+
 def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     """The common case, kept lean: one input, one output."""
     sign = _unit_sign(partial)
+    apply = _primal(f)
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        y = f(x, **kwargs)
+        y = apply(x, **kwargs)
         project = projector(x)
         complex_case = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
             is_complex(x) or is_complex(y)
@@ -202,9 +212,10 @@ def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) ->
         return _unary_rrule(f, rows[0][0])
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
     signs = [_unit_sign(p) for p in rows[0]]
+    apply = _primal(f)
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        y = f(*args, **kwargs)
+        y = apply(*args, **kwargs)
         projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
         complex_case = any(map(is_complex, args)) or any(map(is_complex, y if multi else (y,)))
         real_case = not (multi or complex_case)
@@ -247,13 +258,15 @@ def _output_cotangents(dy: Any, n: int) -> tuple[Any, ...]:
 def _scalar_frule(
     f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool, arity: int
 ) -> Callable:
+    apply = _primal(f)
+
     def scalar_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         if len(tangents) != arity + 1:
             raise TangentTypeError(
                 f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
                 f"got {len(tangents)}"
             )
-        y = f(*args, **kwargs)
+        y = apply(*args, **kwargs)
         outputs = y if multi else (y,)
         dys = []
         for r, y_r in zip(rows, outputs, strict=True):

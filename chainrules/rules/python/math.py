@@ -10,9 +10,9 @@ take sequences and give structural cotangents (``prod``'s from the other factors
 zero factor). ``floor``, ``ceil`` and ``trunc`` return integers, so they are declared
 non-differentiable with the predicates.
 
-The rules run on Python numbers. Second derivative: not available, because ``math``'s
-functions convert their arguments with ``float()``, so an engine's tracked values cannot pass
-through them (differentiate through NumPy's functions for derivatives of higher order).
+The rules run on Python numbers, and compute ``math``'s functions through ``call``
+(``chainrules.core.calls``): on an engine's tracked values, which ``float()`` refuses, the
+function's own rule applies, so pullbacks differentiate again.
 
 >>> import math
 >>> from chainrules.core.registry import rrule
@@ -27,6 +27,7 @@ import math
 
 import scipy.special
 
+from ...core.calls import call
 from ...core.define import non_differentiable, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -63,7 +64,7 @@ scalar_rule(math.pow, power_base_partial, power_exponent_partial)
 @rrule.register(math.log)
 def _log_rrule(x, base=None):
     """log(x) or log(x, base) = log(x) / log(base); the base's partial is -y / (base log(base))."""
-    y = math.log(x) if base is None else math.log(x, base)
+    y = call(math.log, x) if base is None else call(math.log, x, base)
     project_x, project_base = ProjectTo(x), ProjectTo(base)
     xp = _xp(x, base)
     log_base = 1.0 if base is None else xp.log(base)
@@ -82,7 +83,7 @@ def _log_rrule(x, base=None):
 
 @frule.register(math.log)
 def _log_frule(tangents, x, base=None):
-    y = math.log(x) if base is None else math.log(x, base)
+    y = call(math.log, x) if base is None else call(math.log, x, base)
     dx, dbase = (unthunk(t) for t in (*tangents[1:], None)[:2])
     log_base = 1.0 if base is None else _xp(x, base).log(base)
     dy = ZERO_TANGENT
@@ -127,7 +128,7 @@ scalar_rule(
 @rrule.register(math.hypot)
 def _hypot_rrule(*coordinates):
     """hypot(*x) = r: partials x_i / r, 0 at the origin."""
-    r = math.hypot(*coordinates)
+    r = call(math.hypot, *coordinates)
     projectors = [ProjectTo(x) for x in coordinates]
     safe_r = 1.0 if r == 0 else r
 
@@ -143,7 +144,7 @@ def _hypot_rrule(*coordinates):
 
 @frule.register(math.hypot)
 def _hypot_frule(tangents, *coordinates):
-    r = math.hypot(*coordinates)
+    r = call(math.hypot, *coordinates)
     safe_r = 1.0 if r == 0 else r
     dy = ZERO_TANGENT
     for x, dx in zip(coordinates, tangents[1:], strict=True):
@@ -167,12 +168,12 @@ def _fsum_rrule(values):
         dy = unthunk(dy)
         return NO_TANGENT, project([dy] * len(values))
 
-    return math.fsum(values), fsum_pullback
+    return call(math.fsum, values), fsum_pullback
 
 
 @frule.register(math.fsum)
 def _fsum_frule(tangents, values):
-    return math.fsum(values), _sum_of_tangents(tangents[1], len(values))
+    return call(math.fsum, values), _sum_of_tangents(tangents[1], len(values))
 
 
 def _sum_of_tangents(tangent, n):
@@ -203,7 +204,7 @@ def _prod_rrule(values, *, start=1):
     """prod(values, start=s): the cotangent of values[i] is dy times s and the other values."""
     values = list(values)
     project = ProjectTo(values)
-    y = math.prod(values, start=start)
+    y = call(math.prod, values, start=start)
 
     def prod_pullback(dy):
         dy = unthunk(dy)
@@ -218,7 +219,7 @@ def _prod_rrule(values, *, start=1):
 @frule.register(math.prod)
 def _prod_frule(tangents, values, *, start=1):
     values = list(values)
-    y = math.prod(values, start=start)
+    y = call(math.prod, values, start=start)
     dvalues = unthunk(tangents[1])
     if dvalues is None or isinstance(dvalues, AbstractZero) or not values:
         return y, ProjectTo(y)(ZERO_TANGENT)
@@ -235,7 +236,7 @@ def _prod_frule(tangents, values, *, start=1):
 @rrule.register(math.dist)
 def _dist_rrule(p, q):
     """dist(p, q) = |p - q|: cotangents (p - q) dy / d and its negative; 0 where d = 0."""
-    d = math.dist(p, q)
+    d = call(math.dist, p, q)
     project_p, project_q = ProjectTo(p), ProjectTo(q)
     safe_d = 1.0 if d == 0 else d
     unit = [(a - b) / safe_d for a, b in zip(p, q, strict=True)]
@@ -251,7 +252,7 @@ def _dist_rrule(p, q):
 
 @frule.register(math.dist)
 def _dist_frule(tangents, p, q):
-    d = math.dist(p, q)
+    d = call(math.dist, p, q)
     safe_d = 1.0 if d == 0 else d
     dy = ZERO_TANGENT
     for sign, tangent in ((1.0, tangents[1]), (-1.0, tangents[2])):

@@ -19,10 +19,10 @@ The real Schur form is covered where it is triangular (real eigenvalues); its 2x
 complex pairs have no rule (use ``output='complex'``). ``sort`` is not supported. The phases
 of the Schur vectors are a gauge: losses are assumed not to depend on them.
 
-These rules call SciPy's solvers, so they take NumPy arrays only. Second derivative: not
-available, because the solves (Bartels-Stewart through a Schur decomposition) and the Schur
-decomposition itself are SciPy's compiled routines, which an engine's tracked values cannot
-pass through.
+The equations' rules call SciPy's solvers as ``call(f, ...)`` (``chainrules.core.calls``), so
+on an engine's tracked values the solver's own rule applies and pullbacks differentiate again.
+``schur``'s rule takes NumPy arrays only and has no second derivative: the decomposition is
+SciPy's compiled routine and its pullback solves with the factors in place.
 
 >>> import numpy as np
 >>> import scipy.linalg
@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.calls import call
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
@@ -64,13 +65,13 @@ def _zero(t: Any) -> bool:
 @rrule.register(sla.solve_sylvester)
 def _solve_sylvester_rrule(a, b, q):
     project_a, project_b, project_q = ProjectTo(a), ProjectTo(b), ProjectTo(q)
-    x = sla.solve_sylvester(a, b, q)
+    x = call(sla.solve_sylvester, a, b, q)
 
     def solve_sylvester_pullback(dy):
         dy = unthunk(dy)
         if _zero(dy):
             return NO_TANGENT, project_a(dy), project_b(dy), project_q(dy)
-        lam = sla.solve_sylvester(mH(a), mH(b), dy)
+        lam = call(sla.solve_sylvester, mH(a), mH(b), dy)
         return (
             NO_TANGENT,
             project_a(-lam @ mH(x)),
@@ -83,7 +84,7 @@ def _solve_sylvester_rrule(a, b, q):
 
 @frule.register(sla.solve_sylvester)
 def _solve_sylvester_frule(tangents, a, b, q):
-    x = sla.solve_sylvester(a, b, q)
+    x = call(sla.solve_sylvester, a, b, q)
     da, db, dq = _given(*tangents[1:])
     rhs: Any = ZERO_TANGENT if _zero(dq) else dq
     if not _zero(da):
@@ -92,7 +93,7 @@ def _solve_sylvester_frule(tangents, a, b, q):
         rhs = rhs - x @ db
     if _zero(rhs):
         return x, rhs
-    return x, ProjectTo(x)(sla.solve_sylvester(a, b, rhs))
+    return x, ProjectTo(x)(call(sla.solve_sylvester, a, b, rhs))
 
 
 # ---- solve_continuous_lyapunov ------------------------------------------------------------
@@ -101,13 +102,13 @@ def _solve_sylvester_frule(tangents, a, b, q):
 @rrule.register(sla.solve_continuous_lyapunov)
 def _solve_continuous_lyapunov_rrule(a, q):
     project_a, project_q = ProjectTo(a), ProjectTo(q)
-    x = sla.solve_continuous_lyapunov(a, q)
+    x = call(sla.solve_continuous_lyapunov, a, q)
 
     def solve_continuous_lyapunov_pullback(dy):
         dy = unthunk(dy)
         if _zero(dy):
             return NO_TANGENT, project_a(dy), project_q(dy)
-        lam = sla.solve_continuous_lyapunov(mH(a), dy)
+        lam = call(sla.solve_continuous_lyapunov, mH(a), dy)
         return NO_TANGENT, project_a(-(lam @ mH(x) + mH(lam) @ x)), project_q(lam)
 
     return x, solve_continuous_lyapunov_pullback
@@ -115,14 +116,14 @@ def _solve_continuous_lyapunov_rrule(a, q):
 
 @frule.register(sla.solve_continuous_lyapunov)
 def _solve_continuous_lyapunov_frule(tangents, a, q):
-    x = sla.solve_continuous_lyapunov(a, q)
+    x = call(sla.solve_continuous_lyapunov, a, q)
     da, dq = _given(*tangents[1:])
     rhs: Any = ZERO_TANGENT if _zero(dq) else dq
     if not _zero(da):
         rhs = rhs - da @ x - x @ mH(da)
     if _zero(rhs):
         return x, rhs
-    return x, ProjectTo(x)(sla.solve_continuous_lyapunov(a, rhs))
+    return x, ProjectTo(x)(call(sla.solve_continuous_lyapunov, a, rhs))
 
 
 # ---- solve_discrete_lyapunov --------------------------------------------------------------
@@ -132,13 +133,13 @@ def _solve_continuous_lyapunov_frule(tangents, a, q):
 @positional_cotangents
 def _solve_discrete_lyapunov_rrule(a, q, method=None):
     project_a, project_q = ProjectTo(a), ProjectTo(q)
-    x = sla.solve_discrete_lyapunov(a, q, method=method)
+    x = call(sla.solve_discrete_lyapunov, a, q, method=method)
 
     def solve_discrete_lyapunov_pullback(dy):
         dy = unthunk(dy)
         if _zero(dy):
             return NO_TANGENT, project_a(dy), project_q(dy)
-        lam = sla.solve_discrete_lyapunov(mH(a), dy, method=method)
+        lam = call(sla.solve_discrete_lyapunov, mH(a), dy, method=method)
         da = lam @ a @ mH(x) + mH(lam) @ a @ x
         return NO_TANGENT, project_a(da), project_q(lam)
 
@@ -147,14 +148,14 @@ def _solve_discrete_lyapunov_rrule(a, q, method=None):
 
 @frule.register(sla.solve_discrete_lyapunov)
 def _solve_discrete_lyapunov_frule(tangents, a, q, method=None):
-    x = sla.solve_discrete_lyapunov(a, q, method=method)
+    x = call(sla.solve_discrete_lyapunov, a, q, method=method)
     da, dq = _given(*tangents[1:3])
     rhs: Any = ZERO_TANGENT if _zero(dq) else dq
     if not _zero(da):
         rhs = rhs + da @ x @ mH(a) + a @ x @ mH(da)
     if _zero(rhs):
         return x, rhs
-    return x, ProjectTo(x)(sla.solve_discrete_lyapunov(a, rhs, method=method))
+    return x, ProjectTo(x)(call(sla.solve_discrete_lyapunov, a, rhs, method=method))
 
 
 # ---- schur --------------------------------------------------------------------------------

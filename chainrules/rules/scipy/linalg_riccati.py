@@ -17,9 +17,8 @@ once for ``C_bar`` (``F L + L F^H = G`` or ``L = F L F^H + G``, up to sign), the
 ``B_bar = -A_bar K^H``. SciPy accepts only Hermitian ``q`` and ``r``: their cotangents are
 meant for Hermitian tangents and are not symmetrized here.
 
-These rules call SciPy's solvers, so they take NumPy arrays only. Second derivative: not
-available, because the Riccati and Lyapunov solves are SciPy's compiled routines, which an
-engine's tracked values cannot pass through.
+These rules call SciPy's solvers as ``call(f, ...)`` (``chainrules.core.calls``), so on an
+engine's tracked values the solvers' own rules apply and pullbacks differentiate again.
 
 >>> import numpy as np
 >>> import scipy.linalg
@@ -37,6 +36,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.calls import call
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
@@ -66,9 +66,9 @@ def _riccati_rrule(solve: Any, discrete: bool, a: Any, b: Any, q: Any, r: Any) -
         if isinstance(dy, AbstractZero):
             return (NO_TANGENT, *(p(dy) for p in projectors))
         if discrete:
-            c_bar = sla.solve_discrete_lyapunov(f, dy)
+            c_bar = call(sla.solve_discrete_lyapunov, f, dy)
         else:
-            c_bar = -sla.solve_continuous_lyapunov(f, dy)
+            c_bar = -call(sla.solve_continuous_lyapunov, f, dy)
         a_bar = x @ w @ (c_bar + mH(c_bar))
         cotangents = (a_bar, -a_bar @ mH(k), c_bar, k @ c_bar @ mH(k))
         return (NO_TANGENT, *(p(g) for p, g in zip(projectors, cotangents, strict=True)))
@@ -93,9 +93,9 @@ def _riccati_frule(solve: Any, discrete: bool, tangents: tuple, a: Any, b: Any, 
     if not isinstance(dr, AbstractZero):
         c = c + mH(k) @ dr @ k
     if discrete:
-        dx = sla.solve_discrete_lyapunov(mH(f), c)
+        dx = call(sla.solve_discrete_lyapunov, mH(f), c)
     else:
-        dx = sla.solve_continuous_lyapunov(mH(f), -c)
+        dx = call(sla.solve_continuous_lyapunov, mH(f), -c)
     return x, ProjectTo(x)(dx)
 
 
@@ -125,6 +125,6 @@ def _solve_discrete_are_frule(tangents, a, b, q, r, *, balanced=True):
 
 def _solver(f: Any, balanced: bool) -> Any:
     def solve(a: Any, b: Any, q: Any, r: Any) -> Any:
-        return f(a, b, q, r, balanced=balanced)
+        return call(f, a, b, q, r, balanced=balanced)
 
     return solve

@@ -11,16 +11,10 @@ import chainrules as cr
 SMALL_STEPS = central_fdm(5, 1)  # Schur vectors flip sign where eigenvalues cross
 
 # Rows without a second-order check, with the reason ("second derivative: not available,
-# because ..."): the value and the pullback's adjoint solve are SciPy's compiled routines,
-# which an engine's tracked values cannot pass through.
-COMPILED_SOLVER = "SciPy's compiled Bartels-Stewart solver computes the value and the pullback"
+# because ..."). The equations' solvers are called through chainrules.core.calls.call, so
+# their pullbacks differentiate again; the Schur decomposition is not.
 COMPILED_SCHUR = "LAPACK's Schur decomposition computes the value"
-NO_SECOND_ORDER = {
-    scipy.linalg.solve_sylvester: COMPILED_SOLVER,
-    scipy.linalg.solve_continuous_lyapunov: COMPILED_SOLVER,
-    scipy.linalg.solve_discrete_lyapunov: COMPILED_SOLVER,
-    scipy.linalg.schur: COMPILED_SCHUR,
-}
+NO_SECOND_ORDER = {scipy.linalg.schur: COMPILED_SCHUR}
 
 
 check_rules = rule_checker(NO_SECOND_ORDER)

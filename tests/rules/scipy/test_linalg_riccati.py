@@ -24,14 +24,13 @@ def hermitian_direction(x, seed):
     return with_tangent(x, d + d.conj().T)
 
 
-# No second order: the Riccati and Lyapunov solves are SciPy's compiled routines.
 @pytest.mark.parametrize("f", FUNCTIONS, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_riccati(f, dtype):
     a, b, q, r = problem(dtype)
     args = (a, b, hermitian_direction(q, 4), hermitian_direction(r, 5))
-    test_rrule(f, *args, check_second_order=False)
-    test_frule(f, *args, check_second_order=False)
+    test_rrule(f, *args)
+    test_frule(f, *args)
 
 
 def test_scalar_continuous_are():
