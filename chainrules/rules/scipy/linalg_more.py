@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.calls import call
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -272,7 +273,7 @@ def _orthogonal_procrustes_frule(tangents, a, b, *, check_finite=True):
 @rrule.register(sla.signm)
 def _signm_rrule(A):
     project_a = ProjectTo(A)
-    y = sla.signm(A)
+    y = call(sla.signm, A)
 
     def signm_pullback(dy):
         dy = unthunk(dy)
@@ -285,7 +286,7 @@ def _signm_rrule(A):
 
 @frule.register(sla.signm)
 def _signm_frule(tangents, A):
-    y = sla.signm(A)
+    y = call(sla.signm, A)
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da

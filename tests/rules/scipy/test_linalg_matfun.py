@@ -98,4 +98,4 @@ def test_branch_cut_of_a_real_matrix_with_negative_eigenvalues(f, args):
     a = rng.standard_normal((4, 4))
     a = a + a.T
     assert np.linalg.eigvalsh(a).min() < 0
-    test_rrule(f, a, *args, check_second_order=False)  # reasons in NO_SECOND_ORDER
+    test_rrule(f, a, *args)
