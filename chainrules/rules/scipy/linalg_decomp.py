@@ -291,6 +291,9 @@ def _eigh_rrule(
         first = subset_by_index[0] if subset_by_index is not None else _selected(w_all, w)
         count = w.shape[-1]
         n = w_all.shape[-1]
+        # The selected eigenvectors are the ones returned (SciPy's signs, which the
+        # cotangents refer to), not NumPy's.
+        v_all = xp.concat((v_all[..., :first], v, v_all[..., first + count :]), axis=-1)
         pad = ((0, 0),) * (w.ndim - 1)
         g_w_all = ZERO_TANGENT
         if not isinstance(g_w, AbstractZero):

@@ -68,6 +68,19 @@ def test_eigh_subset_by_value():
     test_frule(scipy.linalg.eigh, a, fkwargs=window, fdm=SMALL_STEPS)
 
 
+def test_eigh_subset_pullback_uses_the_returned_eigenvectors():
+    # Here NumPy's full decomposition has other signs than SciPy's selected eigenvectors: the
+    # pullback must couple the cotangents to the vectors it returned.
+    s = np.random.default_rng(2).standard_normal((4, 4))
+    a = s + s.T
+    kwargs = {"subset_by_index": (1, 2), "driver": "evx"}
+    _, v = scipy.linalg.eigh(a, **kwargs)
+    _, v_numpy = np.linalg.eigh(a)
+    assert np.any(np.sign(v[0]) != np.sign(v_numpy[0, 1:3]))
+    # First order is the point here; second order of subsets is checked in test_eigh.
+    test_rrule(scipy.linalg.eigh, a, fkwargs=kwargs, fdm=SMALL_STEPS, check_second_order=False)
+
+
 def test_eigh_complex_eigenvalues_and_second_order():
     test_rrule(scipy.linalg.eigh, sample((3, 3), np.complex128), fkwargs={"eigvals_only": True})
     a = sample((3, 3))
