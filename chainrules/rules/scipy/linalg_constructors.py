@@ -1,5 +1,5 @@
 """Rules for ``scipy.linalg``'s structured constructors hankel, convolution_matrix, leslie,
-khatri_rao, companion and fiedler.
+khatri_rao, companion, fiedler, fiedler_companion and diagsvd.
 
 They take 1-D arguments (``khatri_rao``: two matrices with as many columns). ``hankel``,
 ``convolution_matrix`` and ``leslie`` are linear, ``khatri_rao`` bilinear: as in
@@ -7,7 +7,10 @@ They take 1-D arguments (``khatri_rao``: two matrices with as many columns). ``h
 gathers and diagonal sums, so the pullbacks differentiate again. ``hankel(c, r)`` ignores
 ``r[0]`` (zero cotangent). ``companion(a)``'s first row is ``-a[1:] / a[0]``, smooth wherever
 SciPy accepts ``a`` (``a[0] != 0``). ``fiedler(a)`` is ``|a[i] - a[j]|`` with
-``abs'(0) = 0``: equal entries pass no cotangent.
+``abs'(0) = 0``: equal entries pass no cotangent. ``fiedler_companion(a)`` places
+``-a[k] / a[0]`` (and constants) in a pentadiagonal matrix, the same positions as SciPy (read
+off SciPy's function once per length); stacks of polynomials work. ``diagsvd(s, M, N)`` is
+``diag(s)`` padded with zeros, linear.
 
 >>> import numpy as np
 >>> import scipy.linalg
@@ -19,6 +22,7 @@ array([1., 2.])
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -298,3 +302,110 @@ def _fiedler_frule(tangents, a):
     sign = complex_sign(a[:, None] - a[None, :])
     dy = xp.real(xp.conj(sign) * d) if is_complex(sign) else sign * d
     return y, ProjectTo(y)(dy)
+
+
+# ---- diagsvd, fiedler_companion -----------------------------------------------------------
+
+
+def _diagsvd(s: Any, m: int, n: int) -> Any:
+    """``scipy.linalg.diagsvd(s, m, n)``: ``diag(s)`` padded with zeros to ``m x n``."""
+    if all_numpy(s):
+        return sla.diagsvd(s, m, n)
+    xp = array_namespace(s)
+    k = s.shape[-1]
+    if k not in (m, n):
+        raise ValueError("Length of s must be M or N.")
+    batch = tuple(s.shape[:-1])
+    square = diag_embed(s)
+    if n > k:
+        square = xp.concat([square, xp.zeros((*batch, k, n - k), dtype=s.dtype)], axis=-1)
+    if m > k:
+        square = xp.concat([square, xp.zeros((*batch, m - k, n), dtype=s.dtype)], axis=-2)
+    return square
+
+
+@rrule.register(sla.diagsvd)
+@positional_cotangents
+def _diagsvd_rrule(s, M, N):
+    project_s = ProjectTo(s)
+    y = _diagsvd(s, M, N)
+
+    def diagsvd_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero):
+            return NO_TANGENT, project_s(dy)
+        return NO_TANGENT, project_s(array_namespace(dy).linalg.diagonal(dy))
+
+    return y, diagsvd_pullback
+
+
+@frule.register(sla.diagsvd)
+def _diagsvd_frule(tangents, s, M, N):
+    y = _diagsvd(s, M, N)
+    ds = unthunk(tangents[1])
+    if isinstance(ds, AbstractZero):
+        return y, ds
+    return y, ProjectTo(y)(_diagsvd(ds, M, N))
+
+
+@functools.cache
+def _fiedler_companion_map(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(constant, linear)``: for a monic ``b`` of length ``size``, SciPy's
+    ``fiedler_companion(b)`` is ``constant + reshape(b[1:] @ linear)`` (its entries are
+    ``-b[k]``, ones and zeros), read off SciPy's own function at the unit vectors."""
+    first = np.eye(size)[0]
+    constant = np.asarray(sla.fiedler_companion(first), dtype=np.float64)
+    rows = [
+        np.reshape(sla.fiedler_companion(first + e) - constant, (-1,)) for e in np.eye(size)[1:]
+    ]
+    return constant, np.array(rows).reshape(size - 1, constant.size)
+
+
+def _fiedler_companion(a: Any) -> tuple[Any, Any]:
+    """``(fiedler_companion(a), a[..., 1:] / a[..., :1])`` for ``a`` of length at least 2."""
+    xp = array_namespace(a)
+    b = a[..., 1:] / a[..., :1]
+    if all_numpy(a):
+        return sla.fiedler_companion(a), b
+    constant, linear = _fiedler_companion_map(a.shape[-1])
+    flat = xp.matmul(b, xp.asarray(linear, dtype=b.dtype))
+    shape = (*b.shape[:-1], *constant.shape)
+    return xp.reshape(flat, shape) + xp.asarray(constant, dtype=b.dtype), b
+
+
+@rrule.register(sla.fiedler_companion)
+def _fiedler_companion_rrule(a):
+    project_a = ProjectTo(a)
+    size = a.shape[-1]
+    # Fewer than two coefficients give an empty matrix.
+    y, b = _fiedler_companion(a) if size >= 2 else (sla.fiedler_companion(a), None)
+
+    def fiedler_companion_pullback(dy):
+        dy = unthunk(dy)
+        if isinstance(dy, AbstractZero) or b is None:
+            return NO_TANGENT, project_a(ZERO_TANGENT)
+        xp = array_namespace(b, dy)
+        linear = _fiedler_companion_map(size)[1]
+        flat = xp.reshape(dy, (*b.shape[:-1], linear.shape[1]))
+        g_b = xp.matmul(flat, xp.asarray(linear.T, dtype=flat.dtype))
+        # b = a[1:] / a[0]: d b / d a[k] = 1 / a[0], d b / d a[0] = -b / a[0].
+        g_tail = g_b / (xp.conj(a[..., :1]) if is_complex(a) else a[..., :1])
+        g_head = -xp.sum(g_tail * (xp.conj(b) if is_complex(b) else b), axis=-1, keepdims=True)
+        return NO_TANGENT, project_a(xp.concat([g_head, g_tail], axis=-1))
+
+    return y, fiedler_companion_pullback
+
+
+@frule.register(sla.fiedler_companion)
+def _fiedler_companion_frule(tangents, a):
+    da = unthunk(tangents[1])
+    if a.shape[-1] < 2:
+        return sla.fiedler_companion(a), ZERO_TANGENT
+    y, b = _fiedler_companion(a)
+    if isinstance(da, AbstractZero):
+        return y, da
+    xp = array_namespace(b, da)
+    linear = _fiedler_companion_map(a.shape[-1])[1]
+    db = (da[..., 1:] - b * da[..., :1]) / a[..., :1]
+    flat = xp.matmul(db, xp.asarray(linear, dtype=db.dtype))
+    return y, ProjectTo(y)(xp.reshape(flat, tuple(y.shape)))

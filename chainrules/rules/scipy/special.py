@@ -36,6 +36,12 @@ special_more       itj0y0 it2j0y0 iti0k0 it2i0k0 itstruve0 it2struve0 itmodstruv
                    pbdv pbvv pbwa riccati_jn riccati_yn lmbda hyperu wright_bessel
                    log_wright_bessel besselpoly diric tklmbda lpmv legendre_p
                    assoc_legendre_p sph_legendre_p (derivatives in x)
+harmonics          sph_harm_y sph_harm_y_all legendre_p_all assoc_legendre_p_all
+                   sph_legendre_p_all (diff_n 0-2, third derivatives exact) assoc_laguerre
+sequences          lqn lqmn pbdn_seq pbdv_seq pbvv_seq (values and derivatives over degrees
+                   or orders; second derivatives from Legendre's and Weber's equations)
+ellipsoidal        ellip_harm ellip_harm_2 ellip_normal (in s, h2 and k2; Lamé
+                   coefficients rebuilt in lame)
 =================  ==========================================================================
 
 ``scipy.special`` computes on NumPy arrays only, so these rules serve NumPy inputs, and the
@@ -55,13 +61,16 @@ from . import bessel_more as bessel_more
 from . import convenience as convenience
 from . import distributions as distributions
 from . import distributions_more as distributions_more
+from . import ellipsoidal as ellipsoidal
 from . import elliptic as elliptic
 from . import error as error
 from . import gamma as gamma
+from . import harmonics as harmonics
 from . import hypergeometric as hypergeometric
 from . import incomplete as incomplete
 from . import information as information
 from . import integrals as integrals
 from . import orthogonal as orthogonal
+from . import sequences as sequences
 from . import softmax as softmax
 from . import special_more as special_more

@@ -73,3 +73,40 @@ def test_fiedler(dtype):
 def test_fiedler_at_ties_is_zero():
     _, pullback = cr.rrule(scipy.linalg.fiedler, np.array([1.0, 1.0, 3.0]))
     np.testing.assert_array_equal(pullback(np.ones((3, 3)))[1], [-2.0, -2.0, 4.0])
+
+
+@pytest.mark.parametrize(("k", "m", "n"), [(3, 3, 5), (3, 5, 3), (3, 3, 3)], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_diagsvd(dtype, k, m, n):
+    s = sample((k,), dtype)
+    test_rrule(scipy.linalg.diagsvd, s, m, n)
+    test_frule(scipy.linalg.diagsvd, s, m, n)
+
+
+def test_diagsvd_cotangent_is_the_diagonal():
+    _, pullback = cr.rrule(scipy.linalg.diagsvd, np.ones(2), 2, 3)
+    np.testing.assert_array_equal(pullback(np.arange(6.0).reshape(2, 3))[1], [0.0, 4.0])
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 7])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_fiedler_companion(dtype, size):
+    a = sample((size,), dtype) + 2.0
+    test_rrule(scipy.linalg.fiedler_companion, a)
+    test_frule(scipy.linalg.fiedler_companion, a)
+
+
+def test_fiedler_companion_of_a_stack_and_of_a_constant():
+    a = sample((2, 5)) + 2.0
+    test_rrule(scipy.linalg.fiedler_companion, a)
+    test_frule(scipy.linalg.fiedler_companion, a)
+    y, pullback = cr.rrule(scipy.linalg.fiedler_companion, np.array([2.0]))
+    assert y.size == 0
+    assert isinstance(pullback(y)[1], cr.ZeroTangent)
+
+
+def test_fiedler_companion_derivative_of_a_monic_polynomial():
+    # fiedler_companion([1, b1, b2]) = [[-b1, -b2], [1, 0]].
+    _, pullback = cr.rrule(scipy.linalg.fiedler_companion, np.array([1.0, 3.0, 5.0]))
+    g = np.array([[1.0, 10.0], [100.0, 1000.0]])
+    np.testing.assert_array_equal(pullback(g)[1], [3.0 + 50.0, -1.0, -10.0])

@@ -1,0 +1,207 @@
+"""Rules for functions that SciPy evaluates over a sequence of degrees or orders at once.
+
+Each returns the values and the derivatives ``(w, w')`` over its sequence, so the derivative
+of ``w`` is given, and that of ``w'`` follows from the second-order equation each solves:
+
+* ``lqn(n, z)``: Legendre functions of the second kind ``Q_k(z)``, ``k = 0..n``, and
+  ``lqmn(m, n, z)``: ``Q_k^j(z)`` for orders ``j = 0..m`` and degrees ``k = 0..n``, from
+  Legendre's equation ``(1 - z^2) w'' = 2 z w' - (k (k+1) - j^2/(1 - z^2)) w`` (DLMF 14.2.2),
+  which holds on both sides of ``|z| = 1`` and for complex ``z``. At ``z = +-1``, where
+  ``Q`` is infinite (SciPy returns 1e300), ``w''`` is infinite too.
+* ``pbdn_seq(n, z)``: ``D_k(z)``, ``k = 0..n``, complex ``z``; ``pbdv_seq(v, x)`` and
+  ``pbvv_seq(v, x)``: ``D_nu(x)`` and ``V_nu(x)`` for ``nu = v - int(v), ..., v``; both
+  solve Weber's equation ``w'' = (x^2/4 - nu - 1/2) w`` (DLMF 12.2.2, with
+  ``D_nu = U(-nu - 1/2, .)``). SciPy's own values do not follow these sequences for
+  ``pbdn_seq`` at ``n <= -2`` and for ``pbdv_seq``/``pbvv_seq`` at negative non-integer
+  ``v``: there the rules raise ``ValueError`` rather than differentiate other functions.
+
+The degrees and orders are integers, or the top order ``v`` whose derivative would move
+every order of the sequence: no tangent. The functions are holomorphic in ``z``: a complex
+pullback is ``conj(w') * dy``. SciPy computes on NumPy values only; the calls are passed through
+``call`` (``chainrules.core.calls``) to engines so that pullbacks differentiate again.
+
+>>> import scipy.special as sc
+>>> from chainrules.core.registry import rrule
+>>> (q, dq), pullback = rrule(sc.lqn, 1, 0.5)
+>>> bool(pullback((np.array([1.0, 0.0]), np.zeros(2)))[2] == dq[0])
+True
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+from ...core.calls import call
+from ...core.define import fit_to_output
+from ...core.dtypes import conj
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
+from ...core.registry import frule, rrule
+from ...core.structure import is_differentiable_leaf
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent, not_implemented
+from ...core.thunks import unthunk
+from .harmonics import scaled
+from .parametric import is_zero
+
+__all__: list[str] = []
+
+
+def _ndim(x: Any) -> int:
+    return len(getattr(x, "shape", ()))
+
+
+def _sequence_rules(
+    f: Any, names: tuple[str, ...], second: Any, check: Any = None, order: str | None = None
+) -> None:
+    """Rules for ``f(*integers, z) = (w, w')``, with ``w'' = second(args, w, w')``.
+
+    ``check(args)`` raises where SciPy's values are not the documented sequence; ``order``
+    is the reason of the ``NotImplementedTangent`` of a real first argument (None: it is an
+    integer, without tangent).
+    """
+
+    def evaluate(args: tuple) -> tuple[Any, Any, tuple, Any]:
+        if check is not None:
+            check(args)
+        y = call(f, *args)
+        z = args[-1]
+        project = ProjectTo(z) if is_differentiable_leaf(z) else None
+        first: Any = NO_TANGENT
+        if order is not None and is_differentiable_leaf(args[0]):
+            first = not_implemented(order)
+        return y, project, tuple(range(_ndim(y[0]) - _ndim(z))), first
+
+    def sequence_rrule(*args: Any) -> tuple[Any, Any]:
+        y, project, lead, first = evaluate(args)
+        integers = (NO_TANGENT, first) + (NO_TANGENT,) * (len(args) - 2)
+
+        def sequence_pullback(dy: Any) -> tuple:
+            dy = unthunk(dy)
+            if isinstance(dy, AbstractZero):
+                zero_first = NO_TANGENT if first is NO_TANGENT else ZERO_TANGENT
+                rest = (*integers[2:], NO_TANGENT if project is None else ZERO_TANGENT)
+                return (NO_TANGENT, zero_first, *rest)
+            if project is None:
+                return (*integers, NO_TANGENT)
+            dw, dwp = (unthunk(d) for d in dy)
+            xp = array_namespace(*y)
+            total: Any = ZERO_TANGENT
+            if not isinstance(dw, AbstractZero):
+                total = total + xp.sum(scaled(conj(y[1]), dw), axis=lead)
+            if not isinstance(dwp, AbstractZero):
+                total = total + xp.sum(scaled(conj(second(args, *y)), dwp), axis=lead)
+            return (*integers, project(total))
+
+        return y, sequence_pullback
+
+    def sequence_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
+        y, project, _, first = evaluate(args)
+        if first is not NO_TANGENT and not is_zero(unthunk(tangents[1])):
+            return y, first
+        dz = unthunk(tangents[len(args)])
+        if project is None or isinstance(dz, AbstractZero):
+            return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)
+        dw = fit_to_output(scaled(y[1], dz), y[0])
+        return y, Tangent(tuple, dw, fit_to_output(scaled(second(args, *y), dz), y[1]))
+
+    # The registry reads the rules' signatures: f's positional parameters.
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    params = [inspect.Parameter(name, positional) for name in names]
+    tangents = inspect.Parameter("tangents", positional)
+    rules: tuple[tuple[Any, Any, inspect.Signature], ...] = (
+        (sequence_rrule, rrule, inspect.Signature(params)),
+        (sequence_frule, frule, inspect.Signature([tangents, *params])),
+    )
+    for rule, table, signature in rules:
+        rule.__qualname__ = f"{table.kind}[{f.__name__}]"
+        rule.__signature__ = signature
+        table.register(f)(rule)
+
+
+# ---- Legendre functions of the second kind ----------------------------------------------------
+
+
+def _legendre_second(z: Any, w: Any, wp: Any, lam: Any, square: Any) -> Any:
+    """``w''`` from Legendre's equation; infinite at ``z = +-1``, where ``Q`` is."""
+    xp = array_namespace(w, z)
+    u = 1 - z * z
+    edge = u == 0
+    safe = xp.where(edge, 1.0, u)
+    w, wp = xp.where(edge, 0.0, w), xp.where(edge, 0.0, wp)
+    inner = (2 * z * wp - (lam - square / safe) * w) / safe
+    return xp.where(edge, np.inf, inner)
+
+
+def _lqn_second(args: tuple, w: Any, wp: Any) -> Any:
+    k = np.arange(w.shape[0]).reshape((-1,) + (1,) * (_ndim(w) - 1))
+    return _legendre_second(args[-1], w, wp, k * (k + 1), 0)
+
+
+def _lqmn_second(args: tuple, w: Any, wp: Any) -> Any:
+    trailing = (1,) * (_ndim(w) - 2)
+    j = np.arange(w.shape[0]).reshape((-1, 1, *trailing))
+    k = np.arange(w.shape[1]).reshape((1, -1, *trailing))
+    return _legendre_second(args[-1], w, wp, k * (k + 1), j * j)
+
+
+_sequence_rules(sc.lqn, ("n", "z"), _lqn_second)
+_sequence_rules(sc.lqmn, ("m", "n", "z"), _lqmn_second)
+
+# ---- parabolic cylinder functions over a sequence of orders -----------------------------------
+
+
+def _weber_second(orders: Any) -> Any:
+    def weber_second(args: tuple, w: Any, wp: Any) -> Any:
+        x = args[-1]
+        return (x * x / 4 - orders(args[0], w) - 0.5) * w
+
+    return weber_second
+
+
+def _integer_orders(n: Any, w: Any) -> Any:
+    return np.arange(w.shape[0])
+
+
+def _fractional_orders(v: Any, w: Any) -> Any:
+    return v - int(v) + np.arange(w.shape[0])
+
+
+def _check_pbdn(args: tuple) -> None:
+    n, z = args
+    if n <= -2:
+        raise ValueError(
+            f"pbdn_seq at n = {n}: SciPy's values are not D_0, ..., D_n for n <= -2, "
+            "so they have no rule"
+        )
+    if np.imag(z) != 0:
+        raise ValueError(
+            f"pbdn_seq at z = {z}: SciPy's values off the real axis are not D_k(z) "
+            "(its D_0 is not exp(-z^2/4)), so they have no rule"
+        )
+
+
+def _check_fractional(name: str) -> Any:
+    def check(args: tuple) -> None:
+        v = args[0]
+        if v < 0 and v != int(v):
+            raise ValueError(
+                f"{name} at v = {v}: SciPy's values are not the documented orders "
+                "v - int(v), ..., v for negative non-integer v, so they have no rule"
+            )
+
+    return check
+
+
+_sequence_rules(sc.pbdn_seq, ("n", "z"), _weber_second(_integer_orders), _check_pbdn)
+for _f in (sc.pbdv_seq, sc.pbvv_seq):
+    _sequence_rules(
+        _f,
+        ("v", "x"),
+        _weber_second(_fractional_orders),
+        _check_fractional(_f.__name__),
+        f"derivative of {_f.__name__} in the order v: no closed form, not implemented",
+    )

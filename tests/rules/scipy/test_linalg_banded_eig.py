@@ -1,0 +1,163 @@
+"""Tests of the rules for scipy.linalg.eig_banded, eigvals_banded, eigh_tridiagonal,
+eigvalsh_tridiagonal, cholesky_banded and cho_solve_banded."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from chainrules_testing import test_frule, test_rrule
+from fdm import central_fdm
+from linalg_samples import DTYPES, ids, sample
+
+import chainrules as cr
+import chainrules.rules.scipy.linalg_banded_eig  # registers the rules
+
+SMALL_STEPS = central_fdm(5, 1)  # eigenvectors flip sign at crossings; keep the steps short
+
+
+def hermitian_band(width, n, dtype, lower, seed=0, shift=0.0):
+    """Band storage of a Hermitian matrix (``shift`` added to its diagonal)."""
+    ab = sample((width + 1, n), dtype, seed)
+    diagonal = 0 if lower else width
+    ab[diagonal] = ab[diagonal] + shift
+    return ab
+
+
+def dense(ab, lower):
+    """The Hermitian matrix LAPACK reads from the band storage ``ab``."""
+    width, n = ab.shape[0] - 1, ab.shape[1]
+    a = np.zeros((n, n), dtype=ab.dtype)
+    for k in range(width + 1):
+        offset = k if lower else width - k
+        values = ab[k, : n - offset] if lower else ab[k, offset:]
+        a += np.diag(values, -offset if lower else offset)
+    strict = np.tril(a, -1) if lower else np.triu(a, 1)
+    return strict + np.conj(strict.T) + np.diag(np.real(np.diag(a)))
+
+
+EIG_BANDED = [
+    {},
+    {"eigvals_only": True},
+    {"select": "i", "select_range": (1, 3)},
+    {"select": "i", "select_range": (0, 2), "eigvals_only": True},
+]
+
+
+@pytest.mark.parametrize("kwargs", EIG_BANDED, ids=str)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_eig_banded(dtype, lower, kwargs):
+    ab = hermitian_band(2, 5, dtype, lower)
+    fkwargs = {"lower": lower, **kwargs}
+    test_rrule(scipy.linalg.eig_banded, ab, fkwargs=fkwargs, fdm=SMALL_STEPS)
+    test_frule(scipy.linalg.eig_banded, ab, fkwargs=fkwargs, fdm=SMALL_STEPS)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_eig_banded_subset_by_value(dtype):
+    ab = hermitian_band(1, 5, dtype, False)
+    w = np.linalg.eigvalsh(dense(ab, False))
+    window = {"select": "v", "select_range": ((w[0] + w[1]) / 2, (w[3] + w[4]) / 2)}
+    test_rrule(scipy.linalg.eig_banded, ab, fkwargs=window, fdm=SMALL_STEPS)
+    test_frule(scipy.linalg.eig_banded, ab, fkwargs=window, fdm=SMALL_STEPS)
+    test_rrule(scipy.linalg.eigvals_banded, ab, fkwargs=window)
+    test_frule(scipy.linalg.eigvals_banded, ab, fkwargs=window)
+
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_eigvals_banded(dtype, lower):
+    ab = hermitian_band(1, 4, dtype, lower)
+    test_rrule(scipy.linalg.eigvals_banded, ab, lower)
+    test_frule(scipy.linalg.eigvals_banded, ab, lower)
+
+
+def test_eig_banded_cotangent_lives_on_the_band():
+    # w = eigenvalues of [[2, 1], [1, 2]] = (1, 3); dw_1 = v_1 v_1^T with v_1 = (1, -1)/sqrt 2:
+    # the stored upper entry collects both off-diagonal entries, the corner nothing.
+    ab = np.array([[5.0, 1.0], [2.0, 2.0]])
+    _, pullback = cr.rrule(scipy.linalg.eigvals_banded, ab)
+    np.testing.assert_allclose(pullback(np.array([1.0, 0.0]))[1], [[0.0, -1.0], [0.5, 0.5]])
+
+
+def test_eig_banded_reads_the_real_part_of_the_diagonal():
+    ab = hermitian_band(1, 3, np.complex128, False)
+    _, pullback = cr.rrule(scipy.linalg.eigvals_banded, ab)
+    assert np.all(np.imag(pullback(np.ones(3))[1][1]) == 0)
+
+
+TRIDIAGONAL = [
+    {},
+    {"lapack_driver": "stev"},
+    {"lapack_driver": "stemr", "eigvals_only": True},  # its eigenvectors flip sign at random
+    {"lapack_driver": "stebz"},
+    {"select": "i", "select_range": (1, 2)},
+    {"eigvals_only": True},
+    {"eigvals_only": True, "select": "i", "select_range": (0, 1)},
+]
+
+
+@pytest.mark.parametrize("kwargs", TRIDIAGONAL, ids=str)
+def test_eigh_tridiagonal(kwargs):
+    d, e = sample((5,)), sample((4,), seed=1)
+    test_rrule(scipy.linalg.eigh_tridiagonal, d, e, fkwargs=kwargs, fdm=SMALL_STEPS)
+    test_frule(scipy.linalg.eigh_tridiagonal, d, e, fkwargs=kwargs, fdm=SMALL_STEPS)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"lapack_driver": "sterf"}, {"select": "v"}], ids=str)
+def test_eigvalsh_tridiagonal(kwargs):
+    d, e = sample((5,)), sample((4,), seed=1)
+    if kwargs.get("select") == "v":
+        w = scipy.linalg.eigvalsh_tridiagonal(d, e)
+        kwargs = {"select": "v", "select_range": ((w[0] + w[1]) / 2, (w[2] + w[3]) / 2)}
+    test_rrule(scipy.linalg.eigvalsh_tridiagonal, d, e, fkwargs=kwargs)
+    test_frule(scipy.linalg.eigvalsh_tridiagonal, d, e, fkwargs=kwargs)
+
+
+def test_eigvalsh_tridiagonal_partials():
+    # dw_i/dd_j = v_ji^2 and dw_i/de_j = 2 v_ji v_(j+1)i.
+    d, e = sample((4,)), sample((3,), seed=1)
+    v = scipy.linalg.eigh_tridiagonal(d, e)[1]
+    _, pullback = cr.rrule(scipy.linalg.eigvalsh_tridiagonal, d, e)
+    _, g_d, g_e = pullback(np.eye(4)[2])
+    np.testing.assert_allclose(g_d, v[:, 2] ** 2, rtol=1e-12)
+    np.testing.assert_allclose(g_e, 2 * v[:-1, 2] * v[1:, 2], rtol=1e-12)
+
+
+def positive_band(width, n, dtype, lower, seed=0):
+    """Band storage of a Hermitian positive definite (diagonally dominant) matrix."""
+    ab = hermitian_band(width, n, dtype, lower, seed)
+    diagonal = 0 if lower else width
+    ab[diagonal] = np.abs(ab[diagonal]) + 2.0 * (width + 1)
+    return ab
+
+
+@pytest.mark.parametrize("width", [1, 2])
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_cholesky_banded(dtype, lower, width):
+    ab = positive_band(width, 5, dtype, lower)
+    test_rrule(scipy.linalg.cholesky_banded, ab, fkwargs={"lower": lower})
+    test_frule(scipy.linalg.cholesky_banded, ab, fkwargs={"lower": lower})
+
+
+def test_cholesky_banded_is_cholesky_on_the_band():
+    ab = positive_band(1, 4, np.float64, False)
+    g = sample(ab.shape, seed=3)
+    _, pullback = cr.rrule(scipy.linalg.cholesky_banded, ab)
+    _, dense_pullback = cr.rrule(scipy.linalg.cholesky, dense(ab, False))
+    g_dense = np.diag(g[1]) + np.diag(g[0, 1:], 1)
+    expected = dense_pullback(g_dense)[1]
+    d_ab = pullback(g)[1]
+    np.testing.assert_allclose(d_ab[1], np.diag(expected), rtol=1e-12)
+    np.testing.assert_allclose(d_ab[0, 1:], np.diag(expected, 1), rtol=1e-12)
+    assert d_ab[0, 0] == g[0, 0]  # the corner is copied to the result
+
+
+@pytest.mark.parametrize("b_shape", [(5,), (5, 2)], ids=str)
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_cho_solve_banded(dtype, lower, b_shape):
+    cb = scipy.linalg.cholesky_banded(positive_band(2, 5, dtype, lower), lower=lower)
+    b = sample(b_shape, dtype, 1)
+    test_rrule(scipy.linalg.cho_solve_banded, (cb, lower), b)
+    test_frule(scipy.linalg.cho_solve_banded, (cb, lower), b)

@@ -1,0 +1,34 @@
+"""Tests of the rules for scipy.linalg.expm_cond."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from chainrules_testing import test_frule, test_rrule
+from linalg_samples import DTYPES, ids, sample
+
+import chainrules as cr
+import chainrules.rules.scipy.linalg_conditioning  # registers the rules
+
+# Second derivative: not available, because SciPy's compiled expm and expm_frechet compute
+# the value and the Fréchet derivatives, which an engine's tracked values cannot pass.
+COMPILED = False
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_expm_cond(dtype, n):
+    a = 0.7 * sample((n, n), dtype)
+    test_rrule(scipy.linalg.expm_cond, a, check_second_order=COMPILED)
+    test_frule(scipy.linalg.expm_cond, a, check_second_order=COMPILED)
+
+
+def test_expm_cond_of_a_non_normal_matrix():
+    a = np.triu(sample((3, 3), seed=1)) + np.diag([0.1, -0.4, 0.9])
+    test_rrule(scipy.linalg.expm_cond, a, check_second_order=COMPILED)
+    test_frule(scipy.linalg.expm_cond, a, check_second_order=COMPILED)
+
+
+def test_expm_cond_is_scale_free_along_a_for_a_scalar():
+    # For a 1x1 a, K = exp(a), kappa = |a|: d kappa / d a = sign(a).
+    _, pullback = cr.rrule(scipy.linalg.expm_cond, np.array([[-0.5]]))
+    np.testing.assert_allclose(pullback(1.0)[1], [[-1.0]], rtol=1e-12)

@@ -1,0 +1,117 @@
+"""Tests of the rules for lqn, lqmn, pbdn_seq, pbdv_seq, pbvv_seq: sequences of degrees, orders."""
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_frule, test_rrule, with_tangent
+
+import chainrules as cr
+import chainrules.rules.scipy.sequences  # registers the rules
+from chainrules import NoTangent, NotImplementedTangent, ZeroTangent
+
+# (function, arguments): the last argument is the variable; |z| close to 1 is Legendre's edge.
+ROWS = [
+    (sc.lqn, (3, np.array([0.3, -0.8, 1.5]))),
+    (sc.lqn, (3, np.array([0.3 + 0.2j, 2.0 - 1.0j]))),
+    (sc.lqn, (2, np.array([0.999, -0.9995]))),
+    (sc.lqn, (2, 1.001)),
+    (sc.lqn, (0, 0.5)),
+    (sc.lqmn, (2, 3, np.array([0.3, -0.8, 1.5]))),
+    (sc.lqmn, (2, 3, np.array([0.3 + 0.2j, -1.2 + 0.5j]))),
+    (sc.lqmn, (1, 2, 0.999)),
+    (sc.lqmn, (3, 3, np.array([1.0005, -0.998]))),
+    (sc.pbdn_seq, (3, 0.7)),
+    (sc.pbdn_seq, (-1, 1.7)),
+    (sc.pbdn_seq, (5, -2.2)),
+    (sc.pbdv_seq, (2.3, 0.7)),
+    (sc.pbdv_seq, (0.0, -1.2)),
+    (sc.pbdv_seq, (-2.0, 0.4)),
+    (sc.pbdv_seq, (3, 1.9)),
+    (sc.pbvv_seq, (2.3, 0.7)),
+    (sc.pbvv_seq, (4, -1.1)),
+]
+IDS = [f"{f.__name__}{args[:-1]}-{np.ndim(args[-1])}d" for f, args in ROWS]
+
+
+def _with_order_fixed(args):
+    # A real order v moves every order of the sequence: its tangent is NotImplementedTangent.
+    return (with_tangent(args[0], ZeroTangent()), *args[1:]) if isinstance(args[0], float) else args
+
+
+@pytest.mark.parametrize(("f", "args"), ROWS, ids=IDS)
+def test_rrule_sequences(f, args):
+    test_rrule(f, *args)
+
+
+@pytest.mark.parametrize(("f", "args"), ROWS, ids=IDS)
+def test_frule_sequences(f, args):
+    test_frule(f, *_with_order_fixed(args))
+
+
+# ---- the equations the rules rest on --------------------------------------------------------
+
+
+def _second_derivative(f, *args):
+    """``w''`` of the rule: the cotangent of ``z`` for a unit cotangent on ``w'``."""
+    y, pullback = cr.rrule(f, *args)
+    return pullback((ZeroTangent(), np.ones_like(y[1])))[-1]
+
+
+def _second_derivatives(f, *args):
+    """``w''`` of the rule, entry by entry: the frule's tangent of ``w'`` for ``dz = 1``."""
+    tangents = (None,) + (0,) * (len(args) - 1) + (1.0,)
+    return cr.frule(tangents, f, *args)[1][1]
+
+
+@pytest.mark.parametrize("z", [0.4, 0.999, -0.9999, 1.002, 3.0])
+def test_legendre_q_second_derivative(z):
+    # Legendre's equation, against central differences of SciPy's Q'.
+    h = 1e-5 * min(1.0, abs(abs(z) - 1))
+    for f, integers in ((sc.lqn, (3,)), (sc.lqmn, (2, 3))):
+        expected = (f(*integers, z + h)[1] - f(*integers, z - h)[1]) / (2 * h)
+        np.testing.assert_allclose(_second_derivatives(f, *integers, z), expected, rtol=1e-6)
+
+
+def test_legendre_q_at_the_edge():
+    # Q is infinite at z = 1 (SciPy returns 1e300), so is Q''; a zero cotangent on Q' stays 0.
+    assert _second_derivative(sc.lqn, 2, 1.0) == np.inf
+    y, pullback = cr.rrule(sc.lqn, 2, 1.0)
+    assert pullback((np.array([0.0, 1.0, 0.0]), np.zeros(3)))[2] == y[1][1]
+
+
+@pytest.mark.parametrize(("f", "v", "x"), [(sc.pbdv_seq, 2.3, 0.7), (sc.pbvv_seq, 3, -1.4)])
+def test_weber_equation(f, v, x):
+    # w'' = (x^2/4 - nu - 1/2) w for D_nu and V_nu, nu = v - int(v) + k.
+    w = f(v, x)[0]
+    orders = v - int(v) + np.arange(len(w))
+    assert _second_derivative(f, v, x) == pytest.approx(np.sum((x * x / 4 - orders - 0.5) * w))
+    assert _second_derivative(sc.pbdn_seq, 2, x) == pytest.approx(
+        np.sum((x * x / 4 - np.arange(3) - 0.5) * sc.pbdn_seq(2, x)[0])
+    )
+
+
+def test_order_tangents():
+    assert isinstance(
+        cr.rrule(sc.pbdv_seq, 2.5, 0.3)[1]((np.ones(3), np.ones(3)))[1], NotImplementedTangent
+    )
+    assert cr.rrule(sc.pbdv_seq, 2, 0.3)[1]((np.ones(3), np.ones(3)))[1] is NoTangent()
+    assert isinstance(cr.frule((None, 1.0, 0.0), sc.pbvv_seq, 2.5, 0.3)[1], NotImplementedTangent)
+    assert (
+        cr.rrule(sc.lqmn, 1, 2, 0.3)[1]((np.ones((2, 3)), ZeroTangent()))[:3] == (NoTangent(),) * 3
+    )
+
+
+@pytest.mark.parametrize(
+    ("f", "args", "match"),
+    [
+        (sc.pbdn_seq, (-2, 0.5), "n <= -2"),
+        (sc.pbdn_seq, (2, 0.5 + 0.1j), "off the real axis"),
+        (sc.pbdv_seq, (-0.5, 0.5), "negative non-integer"),
+        (sc.pbvv_seq, (-1.5, 0.5), "negative non-integer"),
+    ],
+)
+def test_refused_where_scipy_departs_from_its_definition(f, args, match):
+    # SciPy's values there are other functions than documented (D_0 = exp(-|z|^2/4), repeated
+    # or shifted orders): a derivative would be of the wrong function.
+    with pytest.raises(ValueError, match=match):
+        cr.rrule(f, *args)
