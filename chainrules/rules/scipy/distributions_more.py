@@ -10,7 +10,9 @@ evaluated at its own result, and ``-dF/dtheta / density(x)`` in a continuous par
 ``ncfdtr(dfn, dfd, nc, f)`` and ``nctdtr(df, nc, t)`` have closed-form densities (through
 ``ive`` and ``hyp1f1``); as Poisson mixtures in ``nc / 2``, the first two have the derivative
 in ``nc`` of half the difference with the law of two more degrees of freedom; the others in
-the degrees of freedom and ``nctdtr``'s in ``nc`` are ``NotImplementedTangent``.
+the degrees of freedom and ``nctdtr``'s in ``nc`` are ``NotImplementedTangent`` in these
+rules; ``chndtr_ddf``, ``ncfdtr_ddfn_ddfd``, ``nctdtr_ddf`` (Poisson mixtures of the central
+laws' quadratures) and ``nctdtr_dnc`` (closed form) compute them for the inverses' rules.
 ``smirnov`` and ``kolmogorov`` use SciPy's own density ufuncs. ``voigt_profile(x, sigma,
 gamma)`` is the real part of Faddeeva's ``wofz`` scaled, differentiated through
 ``wofz' = 2i/sqrt(pi) - 2 z wofz``; ``softplus' = expit``.
@@ -24,6 +26,7 @@ gamma)`` is the real part of Faddeeva's ``wofz`` scaled, differentiated through
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -141,6 +144,115 @@ def _noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
     odd = odd * np.exp(-sc.gammaln((df + 1) / 2))
     even = sc.hyp1f1((df + 1) / 2, 0.5, z) * np.exp(-sc.gammaln(df / 2 + 1))
     return np.exp(log_scale) * (odd + even)
+
+
+# ---- noncentral laws: derivatives in the degrees of freedom, and nctdtr's in nc --------------
+# Each noncentral law is a Poisson mixture of central ones; a derivative in a degree of freedom
+# is the mixture of the central laws' derivatives (quadrature, on NumPy values only), summed
+# over the terms whose weight is above 1e-18 (the terms are bounded, so what is left out is
+# below 1e-17).
+
+
+def _poisson_mixture(mean: Any, term: Callable[..., Any], *args: Any) -> Any:
+    """sum_j Poisson(j; mean) term(j, *args) elementwise; ``term`` may return a tuple of terms."""
+    means, *values = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (mean, *args)))
+    shape = means.shape
+    means = means.reshape(-1, 1)
+    finite = means[np.isfinite(means)]
+    widest = float(np.max(finite + 10 * np.sqrt(np.abs(finite)), initial=0.0))
+    j = np.arange(np.ceil(widest) + 13)
+    weights = np.exp(sc.xlogy(j, means) - means - sc.gammaln(j + 1))
+    rows, columns = np.nonzero(weights > 1e-18)
+    terms = term(j[columns], *(v.reshape(-1)[rows] for v in values))
+
+    def mix(values: Any) -> Any:
+        full = np.zeros(weights.shape)
+        full[rows, columns] = values
+        return (weights * full).sum(axis=1).reshape(shape)[()]
+
+    return tuple(map(mix, terms)) if isinstance(terms, tuple) else mix(terms)
+
+
+def chndtr_ddf(x: Any, df: Any, nc: Any) -> Any:
+    """The derivative of ``chndtr(x, df, nc)`` in the degrees of freedom ``df``.
+
+    ``chndtr`` mixes ``gammainc(df/2 + j, x/2)`` with Poisson(nc/2) weights in j.
+
+    >>> round(float(chndtr_ddf(2.0, 2.0, 0.0)), 10)  # gammainc_da(1, 1) / 2
+    -0.2158648553
+    """
+
+    def central(j: Any, x: Any, df: Any) -> Any:
+        return gammainc_da(df / 2 + j, x / 2) / 2
+
+    return _poisson_mixture(np.divide(nc, 2), central, x, df)
+
+
+def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
+    """The derivatives of ``ncfdtr(dfn, dfd, nc, f)`` in ``dfn`` and in ``dfd``.
+
+    ``ncfdtr`` mixes ``betainc(dfn/2 + j, dfd/2, w)``, w = dfn f / (dfn f + dfd), with
+    Poisson(nc/2) weights; moving w with a degree of freedom adds the density times
+    ``f / dfn`` (or ``-f / dfd``).
+
+    >>> ddfn, ddfd = ncfdtr_ddfn_ddfd(3.0, 5.0, 0.0, 1.3)  # central: fdtr's
+    >>> bool(np.allclose((ddfn, ddfd), _fdtr_ddf(3.0, 5.0, 1.3), rtol=1e-12))
+    True
+    """
+    dfn, dfd, nc, f = (np.asarray(v, dtype=float) for v in (dfn, dfd, nc, f))
+    w = dfn * f / (dfn * f + dfd)
+
+    def central(j: Any, a: Any, b: Any, w: Any) -> tuple[Any, Any]:
+        return betainc_da_db(a + j, b, w)
+
+    da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w)
+    density = _noncentral_f_density(dfn, dfd, nc, f)
+    return da / 2 + density * f / dfn, db / 2 - density * f / dfd
+
+
+def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
+    """The derivative of ``nctdtr(df, nc, t)`` in the degrees of freedom ``df``.
+
+    For t >= 0, nctdtr = ndtr(-nc) + sum_j (P_j I_x(j + 1/2, df/2) + Q_j I_x(j + 1, df/2)) / 2
+    with x = t**2 / (t**2 + df), P_j the Poisson(nc**2 / 2) weights and
+    Q_j = P_j nc j! / (sqrt(2) gamma(j + 3/2)); for t < 0, nctdtr(df, nc, t) =
+    1 - nctdtr(df, -nc, -t). Moving x with df adds ``-t / (2 df)`` times the density.
+
+    >>> round(float(nctdtr_ddf(3.0, 0.7, 0.0)), 12)  # nctdtr(df, nc, 0) = ndtr(-nc)
+    0.0
+    """
+    df, nc, t = (np.asarray(v, dtype=float) for v in (df, nc, t))
+    sign = np.sign(t)
+    d = sign * nc
+    x = t * t / (t * t + df)
+
+    def central(j: Any, df: Any, d: Any, x: Any) -> Any:
+        odd = d * np.exp(sc.gammaln(j + 1) - sc.gammaln(j + 1.5)) / np.sqrt(2.0)
+        return betainc_da_db(j + 0.5, df / 2, x)[1] + odd * betainc_da_db(j + 1, df / 2, x)[1]
+
+    mixed = _poisson_mixture(d * d / 2, central, df, d, x) / 4
+    return sign * mixed - _noncentral_t_density(df, nc, t) * t / (2 * df)
+
+
+def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
+    """The derivative of ``nctdtr(df, nc, t)`` in the noncentrality ``nc``, in closed form.
+
+    nctdtr = E[ndtr(t U - nc)] with U = sqrt(chi2_df / df), so the derivative is
+    -E[exp(-(t U - nc)**2 / 2)] / sqrt(2 pi), a Gaussian moment of U that two ``hyp1f1`` give
+    (as they give the density). Accuracy is lost where ``t nc`` is large and negative, where the
+    two terms cancel.
+
+    >>> round(float(nctdtr_dnc(3.0, 0.5, 0.0)), 12)  # nctdtr(df, nc, 0) = ndtr(-nc)
+    -0.352065326764
+    """
+    s = df + t * t
+    b = t * nc
+    z = b * b / (2 * s)
+    ratio = np.exp(sc.gammaln((df + 1) / 2) - sc.gammaln(df / 2))
+    moment = sc.hyp1f1(df / 2, 0.5, z) + b * np.sqrt(2 / s) * ratio * sc.hyp1f1(
+        (df + 1) / 2, 1.5, z
+    )
+    return -np.exp(df / 2 * np.log(df / s) - nc * nc / 2) / np.sqrt(2 * np.pi) * moment
 
 
 # SciPy's private derivative ufuncs: the series behind smirnov and kolmogorov, differentiated

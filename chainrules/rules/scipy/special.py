@@ -36,6 +36,10 @@ special_more       itj0y0 it2j0y0 iti0k0 it2i0k0 itstruve0 it2struve0 itmodstruv
                    pbdv pbvv pbwa riccati_jn riccati_yn lmbda hyperu wright_bessel
                    log_wright_bessel besselpoly diric tklmbda lpmv legendre_p
                    assoc_legendre_p sph_legendre_p (derivatives in x)
+inverses           bdtrik bdtrin nbdtrik nbdtrin pdtrik btdtria btdtrib gdtria gdtrib gdtrix
+                   chdtriv fdtridfd stdtridf kolmogi smirnovi nrdtrimn nrdtrisd chndtrix
+                   chndtridf chndtrinc ncfdtri ncfdtridfd ncfdtridfn ncfdtrinc nctdtrit
+                   nctdtridf nctdtrinc (implicit function theorem at SciPy's result)
 harmonics          sph_harm_y sph_harm_y_all legendre_p_all assoc_legendre_p_all
                    sph_legendre_p_all (diff_n 0-2, third derivatives exact) assoc_laguerre
 sequences          lqn lqmn pbdn_seq pbdv_seq pbvv_seq (values and derivatives over degrees
@@ -70,6 +74,7 @@ from . import hypergeometric as hypergeometric
 from . import incomplete as incomplete
 from . import information as information
 from . import integrals as integrals
+from . import inverses as inverses
 from . import orthogonal as orthogonal
 from . import sequences as sequences
 from . import softmax as softmax
