@@ -11,7 +11,10 @@ from . import linalg_lu as linalg_lu
 from . import linalg_matfun as linalg_matfun
 from . import linalg_more as linalg_more
 from . import linalg_qr_updates as linalg_qr_updates
+from . import linalg_qz as linalg_qz
+from . import linalg_reductions as linalg_reductions
 from . import linalg_riccati as linalg_riccati
 from . import linalg_structured as linalg_structured
+from . import linalg_subspaces as linalg_subspaces
 from . import linalg_toeplitz as linalg_toeplitz
 from . import special as special

@@ -6,7 +6,6 @@ import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
-import chainrules.rules.scipy.ellipsoidal  # registers the rules
 from chainrules import NoTangent, RuleKeywordError
 
 # SciPy's own quadratures in ellip_harm_2 and ellip_normal warn of roundoff at 1e-10 or so.

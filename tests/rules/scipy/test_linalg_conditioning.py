@@ -7,7 +7,6 @@ from chainrules_testing import test_frule, test_rrule
 from linalg_samples import DTYPES, ids, sample
 
 import chainrules as cr
-import chainrules.rules.scipy.linalg_conditioning  # registers the rules
 
 # Second derivative: not available, because SciPy's compiled expm and expm_frechet compute
 # the value and the Fréchet derivatives, which an engine's tracked values cannot pass.

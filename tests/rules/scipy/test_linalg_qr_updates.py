@@ -14,7 +14,6 @@ from fdm import central_fdm
 from linalg_samples import DTYPES, ids, sample
 
 import chainrules as cr
-import chainrules.rules.scipy.linalg_qr_updates  # registers the rules
 
 # ---- qr_multiply --------------------------------------------------------------------------
 

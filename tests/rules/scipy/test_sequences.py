@@ -6,7 +6,6 @@ import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
-import chainrules.rules.scipy.sequences  # registers the rules
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent
 
 # (function, arguments): the last argument is the variable; |z| close to 1 is Legendre's edge.

@@ -1,0 +1,142 @@
+"""Tests of the rules for scipy.linalg.qz and ordqz."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from chainrules_testing import test_frule, test_rrule
+from fdm import central_fdm
+from linalg_samples import ids, sample
+
+import chainrules as cr
+
+SMALL_STEPS = central_fdm(5, 1)  # Schur vectors flip sign where eigenvalues cross
+
+
+def draw(shape, dtype=np.float64, seed=0):
+    """The inputs of these tests: ``sample`` at seeds of their own."""
+    return sample(shape, dtype, 1000 + seed)
+
+
+def check(f, *args, fkwargs=None, **kwargs):
+    """Both rules of ``f``; without second order unless asked: LAPACK computes the factors
+    of hessenberg, qz, ordqz and rsf2csf, and tracked values cannot pass through it."""
+    kwargs.setdefault("check_second_order", False)
+    test_rrule(f, *args, fkwargs=fkwargs, **kwargs)
+    test_frule(f, *args, fkwargs=fkwargs, **kwargs)
+
+
+# ---- qz, ordqz ----------------------------------------------------------------------------
+
+
+def real_pencil(n=4, seed=0):
+    """``(A, B)`` with distinct real generalized eigenvalues."""
+    b = draw((n, n), seed=seed + 1) + 3 * np.eye(n)
+    s = draw((n, n), seed=seed) + 2 * np.eye(n)
+    return b @ s @ np.diag(np.arange(1.0, n + 1) - n / 2 - 0.3) @ np.linalg.inv(s), b
+
+
+def phase_free(result, fields, seed=5):
+    """A random cotangent of ``qz``'s or ``ordqz``'s result orthogonal to the phases of the
+    complex Schur vectors: ``Q`` and ``Z`` times ``diag(exp(i phi))`` (each on its own) move
+    ``AA`` and ``BB`` by ``diag(exp(-i phi))`` on the left or right, and no cotangent in
+    those directions has a derivative."""
+    rng = np.random.default_rng(seed)
+    parts = {}
+    for name, value in zip(fields, result, strict=True):
+        g = rng.standard_normal(value.shape) + 1j * rng.standard_normal(value.shape)
+        parts[name] = np.triu(g) if name in ("AA", "BB") else g
+    aa, bb, q, z = (dict(zip(fields, result, strict=True))[k] for k in ("AA", "BB", "Q", "Z"))
+    n = aa.shape[0]
+    directions = []
+    for j in range(n):
+        e = np.zeros((n, n))
+        e[j, j] = 1.0
+        left = {"AA": -1j * e @ aa, "BB": -1j * e @ bb, "Q": 1j * q @ e}
+        right = {"AA": 1j * aa @ e, "BB": 1j * bb @ e, "Z": 1j * z @ e}
+        directions += [left, right]
+
+    def flat(d):
+        pieces = [np.asarray(d.get(k, np.zeros_like(parts[k])), complex).ravel() for k in fields]
+        v = np.concatenate(pieces)
+        return np.concatenate([v.real, v.imag])
+
+    basis = np.stack([flat(d) for d in directions], axis=1)
+    g = flat(parts)
+    g = g - basis @ np.linalg.lstsq(basis, g, rcond=None)[0]
+    g = g[: g.size // 2] + 1j * g[g.size // 2 :]
+    out, start = [], 0
+    for value in result:
+        piece = g[start : start + value.size].reshape(value.shape)
+        out.append(piece if np.iscomplexobj(value) else piece.real)
+        start += value.size
+    return cr.Tangent(tuple, *out)
+
+
+QZ = ("AA", "BB", "Q", "Z")
+ORDQZ = ("AA", "BB", "alpha", "beta", "Q", "Z")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=ids)
+def test_qz_real(dtype):
+    a, b = (x.astype(dtype) for x in real_pencil())
+    check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS)
+
+
+def test_qz_complex():
+    """The phases of complex Schur vectors are LAPACK's choice: phase-free cotangents."""
+    for a, b in (
+        (draw((4, 4), np.complex128), draw((4, 4), np.complex128, 1)),
+        (draw((3, 3)), draw((3, 3), seed=1)),
+    ):
+        result = scipy.linalg.qz(a, b, output="complex")
+        dy = phase_free(result, QZ)
+        kwargs = {"fkwargs": {"output": "complex"}, "output_tangent": dy, "fdm": SMALL_STEPS}
+        check(scipy.linalg.qz, a, b, **kwargs)
+
+
+def test_qz_real_with_2x2_blocks():
+    """(Not in float32: finite differences run in double precision, where LAPACK picks other
+    signs for the columns of Q and Z at this pencil.)"""
+    a, b = draw((5, 5), seed=6), draw((5, 5), seed=7)
+    aa = scipy.linalg.qz(a, b)[0]
+    assert np.count_nonzero(np.diagonal(aa, -1)) == 1  # one complex pair
+    check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS)
+
+
+def test_ordqz_real_with_2x2_blocks_has_no_rule():
+    with pytest.raises(ValueError, match="output='complex'"):
+        cr.rrule(scipy.linalg.ordqz, np.array([[0.0, -1.0], [1.0, 0.0]]), np.eye(2))
+
+
+def test_qz_eigenvalues_match_finite_differences():
+    """AA_jj / BB_jj are the generalized eigenvalues, phase-free: their derivative is exact."""
+    a, b = draw((4, 4), np.complex128), draw((4, 4), np.complex128, 1)
+    da, db = draw((4, 4), np.complex128, 2), draw((4, 4), np.complex128, 3)
+    (aa, bb, _, _), tangent = cr.frule((None, da, db), scipy.linalg.qz, a, b, "complex")
+    lam = np.diagonal(aa) / np.diagonal(bb)
+    d_lam = (np.diagonal(tangent[0]) - lam * np.diagonal(tangent[1])) / np.diagonal(bb)
+    h = 1e-6
+
+    def eigenvalues(s):
+        moved = scipy.linalg.qz(a + s * h * da, b + s * h * db, output="complex")
+        return np.diagonal(moved[0]) / np.diagonal(moved[1])
+
+    np.testing.assert_allclose((eigenvalues(1) - eigenvalues(-1)) / (2 * h), d_lam, rtol=1e-6)
+
+
+@pytest.mark.parametrize("sort", ["lhp", "iuc"])
+def test_ordqz_real(sort):
+    a, b = real_pencil()
+    result = scipy.linalg.ordqz(a, b, sort=sort)
+    np.testing.assert_allclose(result[2], np.diagonal(result[0]))
+    np.testing.assert_allclose(result[3], np.diagonal(result[1]))
+    check(scipy.linalg.ordqz, a, b, fkwargs={"sort": sort}, fdm=SMALL_STEPS)
+
+
+def test_ordqz_complex():
+    a, b = draw((4, 4), np.complex128), draw((4, 4), np.complex128, 1)
+    kwargs = {"sort": "ouc", "output": "complex"}
+    result = scipy.linalg.ordqz(a, b, **kwargs)
+    np.testing.assert_allclose(result[2], np.diagonal(result[0]))
+    dy = phase_free(result, ORDQZ)
+    check(scipy.linalg.ordqz, a, b, fkwargs=kwargs, output_tangent=dy, fdm=SMALL_STEPS)

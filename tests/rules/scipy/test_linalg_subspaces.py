@@ -1,0 +1,262 @@
+"""Tests of the rules for scipy.linalg.null_space, subspace_angles, ldl and cossin."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from chainrules_testing import test_frule, test_rrule, with_tangent
+from fdm import central_fdm
+from linalg_samples import DTYPES, ids, sample
+
+import chainrules as cr
+from chainrules.rules.numpy.matrix_algebra import mH
+
+SMALL_STEPS = central_fdm(5, 1)  # pivoting and singular vectors are piecewise constant
+
+
+def draw(shape, dtype=np.float64, seed=0):
+    """The inputs of these tests: ``sample`` at seeds of their own."""
+    return sample(shape, dtype, 1000 + seed)
+
+
+def check(f, *args, **kwargs):
+    test_rrule(f, *args, **kwargs)
+    test_frule(f, *args, **kwargs)
+
+
+# ---- null_space ---------------------------------------------------------------------------
+
+
+def gauge_free(n, seed=3):
+    """A random cotangent of the basis ``n`` with no component along ``n X`` (``X``
+    skew-Hermitian): the rotations of the basis within the null space, which are a gauge."""
+    g = draw(n.shape, n.dtype, seed)
+    nh_g = mH(n) @ g
+    return g - n @ (nh_g - mH(nh_g)) / 2
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=ids)
+def test_null_space_of_one_dimension_is_the_derivative_of_n(dtype):
+    """Real, of full row rank and one-dimensional: N is unique up to its sign, and smooth."""
+    atol = 1e-5 if dtype == np.float32 else None  # entries near zero, rounded in float32
+    kwargs = {"fdm": SMALL_STEPS, "atol": atol, "check_second_order": True}
+    check(scipy.linalg.null_space, draw((2, 3), dtype), **kwargs)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (2, 5)], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_null_space_on_gauge_free_losses(shape, dtype):
+    a = draw(shape, dtype)
+    dy = gauge_free(scipy.linalg.null_space(a))
+    # Second order moves the cotangent off the gauge-free ones, where no derivative exists.
+    kwargs = {"output_tangent": dy, "fdm": SMALL_STEPS, "check_second_order": False}
+    check(scipy.linalg.null_space, a, **kwargs)
+
+
+def projector_derivative(a, da):
+    """The derivative of ``N N^H`` by finite differences, and by the frule."""
+    n, dn = cr.frule((None, da), scipy.linalg.null_space, a)
+    assert np.allclose(mH(n) @ dn, 0, atol=1e-12)  # the gauge-fixed derivative
+    h = 1e-6
+
+    def projector(s):
+        m = scipy.linalg.null_space(a + s * h * da)
+        return m @ mH(m)
+
+    return (projector(1) - projector(-1)) / (2 * h), dn @ mH(n) + n @ mH(dn)
+
+
+def test_null_space_projector_matches_finite_differences():
+    a, da = draw((2, 5), np.complex128), draw((2, 5), np.complex128, 1)
+    np.testing.assert_allclose(*projector_derivative(a, da), atol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_null_space_of_a_rank_deficient_matrix(dtype):
+    """A 4x4 ``a`` of rank 2 along ``a (I + t y)``, which keeps the rank and moves the null
+    space (the signs of its basis follow rounding errors: the projector is checked)."""
+    a = draw((4, 2), dtype) @ draw((2, 4), dtype, 1)
+    da = a @ draw((4, 4), dtype, 2)
+    assert scipy.linalg.null_space(a).shape == (4, 2)
+    np.testing.assert_allclose(*projector_derivative(a, da), atol=1e-7)
+
+
+def test_null_space_of_full_rank_is_empty():
+    n, pullback = cr.rrule(scipy.linalg.null_space, draw((3, 3)) + 3 * np.eye(3))
+    assert n.shape == (3, 0)
+    np.testing.assert_array_equal(pullback(np.zeros((3, 0)))[1], np.zeros((3, 3)))
+
+
+# ---- subspace_angles ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shapes", [((5, 2), (5, 3)), ((5, 3), (5, 2)), ((4, 2), (4, 2))], ids=str)
+@pytest.mark.parametrize("dtype", [*DTYPES, np.float32], ids=ids)
+def test_subspace_angles(shapes, dtype):
+    a, b = draw(shapes[0], dtype), draw(shapes[1], dtype, 1)
+    check(scipy.linalg.subspace_angles, a, b, check_second_order=np.dtype(dtype).kind == "f")
+
+
+def test_subspace_angles_of_rank_deficient_matrices():
+    """``orth`` keeps two columns of a rank-2 ``a``; ``x a`` moves its column space along the
+    whole line ``(I + t x) a``, at constant rank."""
+    a = draw((5, 2)) @ draw((2, 3), seed=1)
+    moved = with_tangent(a, draw((5, 5), seed=2) @ a)
+    check(scipy.linalg.subspace_angles, moved, draw((5, 2), seed=3), fdm=SMALL_STEPS)
+    check(scipy.linalg.subspace_angles, draw((5, 1), seed=4), moved, fdm=SMALL_STEPS)
+
+
+def equal_angles(t=0.6):
+    """Two planes in R^5 at two equal principal angles ``t``."""
+    e = np.eye(5)
+    a = e[:, :2] @ np.array([[2.0, 1.0], [0.0, 1.0]])
+    b = np.cos(t) * e[:, :2] + np.sin(t) * e[:, 2:4]
+    return a, b
+
+
+def test_subspace_angles_sum_at_equal_angles():
+    """Equal angles are not separately differentiable, but their sum is, and exactly."""
+    a, b = equal_angles()
+    np.testing.assert_allclose(scipy.linalg.subspace_angles(a, b), [0.6, 0.6])
+    da, db = draw((5, 2), seed=1), draw((5, 2), seed=2)
+    _, pullback = cr.rrule(scipy.linalg.subspace_angles, a, b)
+    _, g_a, g_b = pullback(np.ones(2))
+    h = 1e-6
+
+    def total(s):
+        return np.sum(scipy.linalg.subspace_angles(a + s * h * da, b + s * h * db))
+
+    fd = (total(1) - total(-1)) / (2 * h)
+    np.testing.assert_allclose(np.sum(g_a * da) + np.sum(g_b * db), fd, rtol=1e-7)
+    _, d_theta = cr.frule((None, da, db), scipy.linalg.subspace_angles, a, b)
+    np.testing.assert_allclose(np.sum(d_theta), fd, rtol=1e-7)
+
+
+def test_subspace_angles_at_the_kinks_are_zero():
+    """theta = 0 (a shared direction) and pi / 2 (an orthogonal one) are kinks, as |x| at 0."""
+    e = np.eye(4)
+    a, b = e[:, :2], np.stack([e[:, 0], (e[:, 1] + e[:, 2]) / np.sqrt(2)], axis=1)
+    theta, pullback = cr.rrule(scipy.linalg.subspace_angles, a, b)
+    np.testing.assert_allclose(theta, [np.pi / 4, 0.0], atol=1e-7)
+    g = pullback(np.array([0.0, 1.0]))
+    np.testing.assert_array_equal(g[1], 0)
+    theta, pullback = cr.rrule(scipy.linalg.subspace_angles, e[:, :1], e[:, 1:2])
+    np.testing.assert_allclose(theta, [np.pi / 2])
+    np.testing.assert_array_equal(pullback(np.ones(1))[1], 0)
+
+
+# ---- ldl ----------------------------------------------------------------------------------
+
+
+def symmetric(dtype, hermitian=True, seed=0, definite=False):
+    """A Hermitian (or complex-symmetric) matrix: positive definite, or with a small diagonal
+    that makes Bunch-Kaufman pivoting choose 2x2 blocks."""
+    a = draw((5, 5), dtype, seed)
+    a = a + (mH(a) if hermitian else a.T)
+    if definite:
+        return a @ mH(a) + np.eye(5, dtype=dtype)
+    return a - np.diag(0.9 * np.diagonal(a))
+
+
+LDL = [
+    {"lower": True, "hermitian": True},
+    {"lower": False, "hermitian": True},
+    {"lower": True, "hermitian": False},
+    {"lower": False, "hermitian": False},
+]
+
+
+# SciPy warns that it ignores the imaginary parts of a Hermitian matrix's diagonal, which
+# random tangents have; the rules ignore them too.
+IGNORED_DIAGONAL = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+
+
+@IGNORED_DIAGONAL
+@pytest.mark.parametrize("kwargs", LDL, ids=str)
+@pytest.mark.parametrize("dtype", [*DTYPES, np.float32], ids=ids)
+def test_ldl_with_2x2_pivots(kwargs, dtype):
+    a = symmetric(dtype, kwargs["hermitian"])
+    _, d, _ = scipy.linalg.ldl(a, **kwargs)
+    assert np.any(np.diagonal(d, -1) != 0)
+    # LAPACK's sytrf computes the factors; tracked values cannot pass through it.
+    check(scipy.linalg.ldl, a, fkwargs=kwargs, fdm=SMALL_STEPS, check_second_order=False)
+
+
+@IGNORED_DIAGONAL
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_ldl_of_a_positive_definite_matrix(dtype):
+    a = symmetric(dtype, definite=True, seed=1)
+    _, d, _ = scipy.linalg.ldl(a)
+    assert np.all(np.diagonal(d, -1) == 0)
+    check(scipy.linalg.ldl, a, fdm=SMALL_STEPS, check_second_order=False)
+
+
+def test_ldl_reads_one_triangle():
+    a = symmetric(np.float64)
+    _, pullback = cr.rrule(scipy.linalg.ldl, a, lower=False)
+    g = pullback((np.ones((5, 5)), np.ones((5, 5)), cr.NoTangent()))[1]
+    np.testing.assert_array_equal(np.tril(g, -1), 0)
+
+
+# ---- cossin -------------------------------------------------------------------------------
+
+# Partitions (m, p, q): no identity block, and identity blocks of order one.
+PARTITIONS = [(4, 2, 2), (5, 2, 2), (5, 2, 3), (5, 3, 2)]
+
+
+def unitary(m, dtype, seed=0):
+    """A unitary matrix and a tangent of the unitary group there."""
+    x, _ = np.linalg.qr(draw((m, m), dtype, seed))
+    s = draw((m, m), dtype, seed + 1)
+    return x, x @ (s - mH(s))
+
+
+def zeros(y):
+    """The zero cotangent of an array, or of a tuple of them, as arrays."""
+    return cr.Tangent(tuple, *map(np.zeros_like, y)) if isinstance(y, tuple) else np.zeros_like(y)
+
+
+def test_cossin_angles():
+    """LAPACK's signs (and phases) of the columns of U and V jump under rounding, so the
+    harness checks the cotangents of the middle factor; the next test covers U and V."""
+    dtypes = [np.float64, np.complex128, np.float32, np.complex64]
+    for (m, p, q), dtype in zip(PARTITIONS, dtypes, strict=True):
+        x, dx = unitary(m, dtype)
+        for separate, swap_sign, compute_u in ((False, False, True), (True, True, False)):
+            flags = (separate, swap_sign, compute_u)
+            u, middle, vh = scipy.linalg.cossin(x, p, q, *flags)
+            dy = cr.Tangent(tuple, zeros(u), draw(middle.shape, seed=2), zeros(vh))
+            kwargs = {"output_tangent": dy, "fdm": SMALL_STEPS, "check_second_order": False}
+            check(scipy.linalg.cossin, with_tangent(x, dx), p, q, *flags, **kwargs)
+
+
+@pytest.mark.parametrize("swap_sign", [False, True])
+@pytest.mark.parametrize("partition", PARTITIONS, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_cossin_factors_on_sign_free_losses(partition, dtype, swap_sign):
+    """sum(w1 |U|^2) + sum(w2 |V^H|^2) + sum(w3 CS) does not see the signs or phases of
+    the columns: both rules against finite differences along exp of a skew direction."""
+    m, p, q = partition
+    x, dx = unitary(m, dtype, seed=3)
+    w1, w2, w3 = (np.abs(draw((m, m), seed=k)) for k in (5, 6, 7))
+
+    def loss(y):
+        u, middle, vh = scipy.linalg.cossin(y, p, q, swap_sign=swap_sign)
+        return np.sum(w1 * np.abs(u) ** 2) + np.sum(w2 * np.abs(vh) ** 2) + np.sum(w3 * middle)
+
+    h = 1e-6
+    step = scipy.linalg.expm(h * (mH(x) @ dx))
+    fd = (loss(x @ step) - loss(x @ mH(step))) / (2 * h)
+    (u, _, vh), tangent = cr.frule((None, dx), scipy.linalg.cossin, x, p, q, swap_sign=swap_sign)
+    g = (2 * w1 * u, w3, 2 * w2 * vh)
+    np.testing.assert_allclose(
+        sum(np.real(np.vdot(a, b)) for a, b in zip(g, tangent, strict=True)), fd, rtol=1e-6
+    )
+    _, pullback = cr.rrule(scipy.linalg.cossin, x, p, q, swap_sign=swap_sign)
+    np.testing.assert_allclose(np.real(np.vdot(pullback(g)[1], dx)), fd, rtol=1e-6)
+
+
+def test_cossin_at_repeated_cosines_has_no_derivative():
+    c, s = np.cos(0.4) * np.eye(2), np.sin(0.4) * np.eye(2)
+    x = np.block([[c, -s], [s, c]])
+    with pytest.raises(ValueError, match="repeated cosines"):
+        cr.rrule(scipy.linalg.cossin, x, 2, 2)
