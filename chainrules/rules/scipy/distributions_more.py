@@ -9,10 +9,10 @@ evaluated at its own result, and ``-dF/dtheta / density(x)`` in a continuous par
 ``theta`` (implicit function theorem). The noncentral ``chndtr(x, df, nc)``,
 ``ncfdtr(dfn, dfd, nc, f)`` and ``nctdtr(df, nc, t)`` have closed-form densities (through
 ``ive`` and ``hyp1f1``); as Poisson mixtures in ``nc / 2``, the first two have the derivative
-in ``nc`` of half the difference with the law of two more degrees of freedom; the others in
-the degrees of freedom and ``nctdtr``'s in ``nc`` are ``NotImplementedTangent`` in these
-rules; ``chndtr_ddf``, ``ncfdtr_ddfn_ddfd``, ``nctdtr_ddf`` (Poisson mixtures of the central
-laws' quadratures) and ``nctdtr_dnc`` (closed form) compute them for the inverses' rules.
+in ``nc`` of half the difference with the law of two more degrees of freedom;
+``nctdtr_dnc`` is a closed form in two ``hyp1f1``; the derivatives in the degrees of freedom,
+``chndtr_ddf``, ``ncfdtr_ddfn_ddfd`` and ``nctdtr_ddf``, are Poisson mixtures of the central
+laws' quadratures (thunked, NumPy values only). The inverses' rules (``inverses``) use them.
 ``smirnov`` and ``kolmogorov`` use SciPy's own density ufuncs. ``voigt_profile(x, sigma,
 gamma)`` is the real part of Faddeeva's ``wofz`` scaled, differentiated through
 ``wofz' = 2i/sqrt(pi) - 2 z wofz``; ``softplus' = expit``.
@@ -34,7 +34,6 @@ import scipy.special as sc
 import scipy.special._ufuncs as scipy_ufuncs
 
 from ...core.define import scalar_rule
-from ...core.tangents import not_implemented
 from .distributions import _gamma_density, _stdtr_ddf, _student_density
 from .incomplete import betainc_da_db, gammainc_da
 from .parametric import SharedPartial, parametric_rule
@@ -334,30 +333,34 @@ parametric_rule(
 
 # ---- noncentral chi-squared, F and t --------------------------------------------------------
 
-_NONCENTRAL_DF = not_implemented(
-    "derivative of a noncentral distribution function in its degrees of freedom: no closed "
-    "form, and no quadrature implemented"
-)
+
+# Degrees-of-freedom partials are Poisson mixtures of the central laws' quadratures (costly,
+# NumPy values only); the noncentralities' are closed.
+def _ncfdtr_ddf(dfn: Any, dfd: Any, nc: Any, f: Any, y: Any) -> tuple[Any, Any]:
+    return ncfdtr_ddfn_ddfd(dfn, dfd, nc, f)
+
+
 parametric_rule(
     sc.chndtr,
     lambda x, df, nc, y: _noncentral_chi2_density(x, df, nc),
-    _NONCENTRAL_DF,
+    lambda x, df, nc, y: chndtr_ddf(x, df, nc),
     _chndtr_dnc,
+    costly=(1,),
 )
 parametric_rule(
     sc.ncfdtr,
-    _NONCENTRAL_DF,
-    _NONCENTRAL_DF,
+    SharedPartial(_ncfdtr_ddf, 0),
+    SharedPartial(_ncfdtr_ddf, 1),
     _ncfdtr_dnc,
     lambda dfn, dfd, nc, f, y: _noncentral_f_density(dfn, dfd, nc, f),
+    costly=(0, 1),
 )
 parametric_rule(
     sc.nctdtr,
-    _NONCENTRAL_DF,
-    not_implemented(
-        "derivative of nctdtr in its noncentrality: no closed form, and no quadrature implemented"
-    ),
+    lambda df, nc, t, y: nctdtr_ddf(df, nc, t),
+    lambda df, nc, t, y: nctdtr_dnc(df, nc, t),
     lambda df, nc, t, y: _noncentral_t_density(df, nc, t),
+    costly=(0,),
 )
 
 # ---- Kolmogorov-Smirnov ---------------------------------------------------------------------
