@@ -40,6 +40,11 @@ inverses           bdtrik bdtrin nbdtrik nbdtrin pdtrik btdtria btdtrib gdtria g
                    chdtriv fdtridfd stdtridf kolmogi smirnovi nrdtrimn nrdtrisd chndtrix
                    chndtridf chndtrinc ncfdtri ncfdtridfd ncfdtridfn ncfdtrinc nctdtrit
                    nctdtridf nctdtrinc (implicit function theorem at SciPy's result)
+mathieu            mathieu_a mathieu_b mathieu_even_coef mathieu_odd_coef mathieu_cem
+                   mathieu_sem mathieu_modcem1 mathieu_modcem2 mathieu_modsem1 mathieu_modsem2
+                   (in q by eigenvector perturbation of the Fourier coefficients)
+spheroidal         pro_cv obl_cv pro_cv_seq obl_cv_seq pro_ang1 obl_ang1 pro_rad1 obl_rad1
+                   pro_rad2 obl_rad2 and their *_cv variants (in c for cv and the first kind)
 harmonics          sph_harm_y sph_harm_y_all legendre_p_all assoc_legendre_p_all
                    sph_legendre_p_all (diff_n 0-2, third derivatives exact) assoc_laguerre
 sequences          lqn lqmn pbdn_seq pbdv_seq pbvv_seq (values and derivatives over degrees
@@ -75,7 +80,9 @@ from . import incomplete as incomplete
 from . import information as information
 from . import integrals as integrals
 from . import inverses as inverses
+from . import mathieu as mathieu
 from . import orthogonal as orthogonal
 from . import sequences as sequences
 from . import softmax as softmax
 from . import special_more as special_more
+from . import spheroidal as spheroidal
