@@ -79,7 +79,11 @@ ORDQZ = ("AA", "BB", "alpha", "beta", "Q", "Z")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=ids)
 def test_qz_real(dtype):
     a, b = (x.astype(dtype) for x in real_pencil())
-    check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS)
+    # The derivative divides by differences of generalized eigenvalues and is computed from
+    # float32 factors in float32: their rounding reaches it amplified, up to about 6% of the
+    # check's magnitude over random draws (float64 is checked at full precision).
+    rtol = 0.1 if dtype == np.float32 else None
+    check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS, rtol=rtol)
 
 
 def test_qz_complex():
