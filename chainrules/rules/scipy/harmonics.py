@@ -22,6 +22,10 @@ for ``diff_n = 2`` adds the third derivative, exactly:
 ``assoc_laguerre(x, n, k)`` is ``eval_genlaguerre(n, k, x)``, with its partials
 (``orthogonal``): ``-L_{n-1}^{(k+1)}(x)`` in ``x``, the finite sum over lower degrees in ``k``.
 
+The same helpers (``stacked_rules``, ``legendre_third``, ``assoc_legendre_third``,
+``ladder_slope``) give the rules of ``legendre_p``, ``assoc_legendre_p`` and
+``sph_legendre_p``, one degree and order at a time (module ``special_more``).
+
 The integer degrees and orders have no tangent; ``norm`` and ``branch_cut`` pass through
 (the equations hold on both branches), any other keyword raises ``RuleKeywordError``.
 SciPy computes on NumPy values only: the rules call it as ``call(f, ...)``
@@ -54,7 +58,13 @@ from ...core.thunks import unthunk
 from .orthogonal import _genlaguerre_dalpha, _genlaguerre_dx
 from .parametric import parametric_rule
 
-__all__ = ["scaled"]
+__all__ = [
+    "assoc_legendre_third",
+    "ladder_slope",
+    "legendre_third",
+    "scaled",
+    "stacked_rules",
+]
 
 
 def scaled(slope: Any, d: Any) -> Any:
@@ -91,12 +101,23 @@ def _projector(x: Any) -> Any:
     return ProjectTo(x) if is_differentiable_leaf(x) else None
 
 
-def _ladder(n: Any, m: Any) -> tuple[Any, Any]:
-    """``sqrt((n-m)(n+m+1))`` and ``sqrt((n+m)(n-m+1))``: 0 where the neighbour is beyond n."""
+def ladder_slope(n: Any, m: Any, up: Any, down: Any) -> Any:
+    """``S'`` of a spherical function of degree ``n``, order ``m``, from its neighbours.
+
+    ``2 S' = sqrt((n-m)(n+m+1)) up - sqrt((n+m)(n-m+1)) down``, where ``up`` and ``down``
+    are the functions of orders ``m + 1`` and ``m - 1`` (or any derivative of theirs, which
+    gives the next derivative of ``S``); a coefficient is 0 where the neighbour is beyond
+    ``n``. No division: exact at the poles.
+
+    >>> import scipy.special as sc
+    >>> up, down = sc.sph_legendre_p(2, 2, 0.7), sc.sph_legendre_p(2, 0, 0.7)
+    >>> bool(np.isclose(ladder_slope(2, 1, up, down), sc.sph_legendre_p(2, 1, 0.7, diff_n=1)[1]))
+    True
+    """
     n, m = np.asarray(n), np.asarray(m)
-    up = np.sqrt(np.maximum((n - m) * (n + m + 1), 0))
-    down = np.sqrt(np.maximum((n + m) * (n - m + 1), 0))
-    return up, down
+    raising = np.sqrt(np.maximum((n - m) * (n + m + 1), 0))
+    lowering = np.sqrt(np.maximum((n + m) * (n - m + 1), 0))
+    return (raising * up - lowering * down) / 2
 
 
 def _all_orders(m: int) -> np.ndarray:
@@ -250,8 +271,7 @@ def _sph_harm_y_orders(n: Any, m: Any, y: Any) -> Any:
 def _sph_harm_y_third(n: Any, m: Any, theta: Any, phi: Any) -> Any:
     up = call(sc.sph_harm_y, n, np.add(m, 1), theta, phi, diff_n=2)[2][..., 0, 0]
     down = call(sc.sph_harm_y, n, np.subtract(m, 1), theta, phi, diff_n=2)[2][..., 0, 0]
-    raising, lowering = _ladder(n, m)
-    return (raising * np.exp(-1j * phi) * up - lowering * np.exp(1j * phi) * down) / 2
+    return ladder_slope(n, m, np.exp(-1j * phi) * up, np.exp(1j * phi) * down)
 
 
 def _sph_harm_y_all_orders(n: Any, m: Any, y: Any) -> Any:
@@ -261,8 +281,8 @@ def _sph_harm_y_all_orders(n: Any, m: Any, y: Any) -> Any:
 def _sph_harm_y_all_third(n: Any, m: Any, theta: Any, phi: Any) -> Any:
     table = call(sc.sph_harm_y_all, n, abs(int(m)) + 1, theta, phi, diff_n=2)[2][..., 0, 0]
     up, down = _neighbour_orders(table, m)
-    raising, lowering = _ladder(*_grid(int(n), m, _ndim(up) - 2))
-    return (raising * np.exp(-1j * phi) * up - lowering * np.exp(1j * phi) * down) / 2
+    degrees, orders = _grid(int(n), m, _ndim(up) - 2)
+    return ladder_slope(degrees, orders, np.exp(-1j * phi) * up, np.exp(1j * phi) * down)
 
 
 _spherical_rules(sc.sph_harm_y, _sph_harm_y_orders, _sph_harm_y_third)
@@ -280,15 +300,22 @@ def _stacked_derivatives(f: Any, args: tuple, options: dict, d: int, third: Any)
     return out, xp.stack([out[1], out[2], third(args, options, out)])
 
 
-def _stacked_rules(f: Any, lead: int, third: Any) -> tuple[Any, Any]:
-    """The rrule and frule bodies of ``f(*integers, z, *, diff_n=0, **options)``.
+def stacked_rules(f: Any, lead: int, third: Any, keywords: tuple[str, ...] = ()) -> None:
+    """Registers the rrule and frule of ``f(*integers, z, *, diff_n=0, **options)``.
 
     Its output stacks the derivatives in ``z`` on the first axis, then ``lead - 1`` axes of
     degrees and orders; ``third(args, options, out)`` is the third derivative, from the
-    output ``out`` of ``diff_n = 2``.
+    output ``out`` of ``diff_n = 2``. ``keywords`` names the options, which pass through to
+    SciPy; any other keyword raises ``RuleKeywordError``.
+
+    >>> import scipy.special as sc
+    >>> from chainrules.core.registry import rrule
+    >>> y, pullback = rrule(sc.legendre_p_all, 2, 0.5)  # P_0, P_1, P_2 = (3 z^2 - 1)/2
+    >>> float(pullback(np.ones((1, 3)))[2])  # the tangents of f, n, z: 0 + 1 + 3 z
+    2.5
     """
 
-    def stacked_rrule(args: tuple, options: dict, diff_n: Any) -> tuple[Any, Any]:
+    def stacked_rrule(*args: Any, diff_n: Any = 0, **options: Any) -> tuple[Any, Any]:
         d = _checked_order(f, args, diff_n, options)
         y, slope = _stacked_derivatives(f, args, options, d, third)
         project = _projector(args[-1])
@@ -304,7 +331,7 @@ def _stacked_rules(f: Any, lead: int, third: Any) -> tuple[Any, Any]:
 
         return y, stacked_pullback
 
-    def stacked_frule(tangents: tuple, args: tuple, options: dict, diff_n: Any) -> Any:
+    def stacked_frule(tangents: tuple, *args: Any, diff_n: Any = 0, **options: Any) -> Any:
         d = _checked_order(f, args, diff_n, options)
         y, slope = _stacked_derivatives(f, args, options, d, third)
         dz = unthunk(tangents[len(args)])
@@ -312,32 +339,46 @@ def _stacked_rules(f: Any, lead: int, third: Any) -> tuple[Any, Any]:
             return y, ZERO_TANGENT
         return y, fit_to_output(scaled(slope, dz), y)
 
-    stacked_rrule.__qualname__ = f"rrule[{f.__name__}]"
-    stacked_frule.__qualname__ = f"frule[{f.__name__}]"
-    return stacked_rrule, stacked_frule
+    rules: tuple[tuple[Any, Any], ...] = ((stacked_rrule, rrule), (stacked_frule, frule))
+    for rule, table in rules:
+        rule.__qualname__ = f"{table.kind}[{f.__name__}]"
+        rule._chainrules_keywords = ("diff_n", *keywords)
+        table.register(f)(rule)
 
 
 def _degrees(n: int, trailing: int) -> np.ndarray:
     return np.arange(n + 1).reshape((n + 1,) + (1,) * trailing)
 
 
-def _legendre_third(z: Any, degrees: np.ndarray) -> Any:
-    """``P_n''' = 15 C_{n-3}^{(7/2)}``, 0 below degree 3."""
+def legendre_third(z: Any, degrees: Any) -> Any:
+    """``P_n''' = 15 C_{n-3}^{(7/2)}`` (DLMF 18.9.19), 0 below degree 3.
+
+    >>> float(legendre_third(0.5, 3))  # P_3 = (5 z^3 - 3 z)/2
+    15.0
+    """
     return 15 * (degrees >= 3) * sc.eval_gegenbauer(np.maximum(degrees - 3, 0), 3.5, z)
 
 
 def _legendre_p_all_third(args: tuple, options: dict, out: Any) -> Any:
     n, z = args
-    return _legendre_third(z, _degrees(int(n), _ndim(out) - 2))
+    return legendre_third(z, _degrees(int(n), _ndim(out) - 2))
 
 
-def _assoc_legendre_p_all_third(args: tuple, options: dict, out: Any) -> Any:
-    """Legendre's equation differentiated once; order 0 by Gegenbauer, NaN at z = +-1 else."""
-    n, m, z = args
+def assoc_legendre_third(z: Any, degrees: Any, orders: Any, out: Any, norm: Any) -> Any:
+    """The third derivative of ``P_n^m(z)`` from ``out``: its value and first two derivatives.
+
+    Legendre's equation differentiated once; order 0 by Gegenbauer (``legendre_third``,
+    times ``sqrt((2n+1)/2)`` when ``norm``), NaN at ``z = +-1`` for the other orders.
+    ``degrees`` and ``orders`` broadcast against the rows ``out[0]``, ``out[1]``, ``out[2]``.
+
+    >>> import scipy.special as sc
+    >>> out = sc.assoc_legendre_p(3, 1, 0.5, diff_n=2)  # -3 (5 z^2 - 1) sqrt(1 - z^2)/2
+    >>> bool(np.isclose(assoc_legendre_third(0.5, 3, 1, out, False), 107 * np.sqrt(3) / 3))
+    True
+    """
     xp = array_namespace(out, z)
-    degrees, orders = _grid(int(n), m, _ndim(out) - 3)
-    zeroth = _legendre_third(z, degrees)
-    if options.get("norm", False):
+    zeroth = legendre_third(z, degrees)
+    if norm:
         zeroth = zeroth * np.sqrt((2 * degrees + 1) / 2)
     w = 1 - z * z
     edge = w == 0
@@ -351,61 +392,22 @@ def _assoc_legendre_p_all_third(args: tuple, options: dict, out: Any) -> Any:
     return xp.where(orders == 0, zeroth, ode)
 
 
+def _assoc_legendre_p_all_third(args: tuple, options: dict, out: Any) -> Any:
+    n, m, z = args
+    degrees, orders = _grid(int(n), m, _ndim(out) - 3)
+    return assoc_legendre_third(z, degrees, orders, out, options.get("norm", False))
+
+
 def _sph_legendre_p_all_third(args: tuple, options: dict, out: Any) -> Any:
     n, m, theta = args
     table = call(sc.sph_legendre_p_all, n, abs(int(m)) + 1, theta, diff_n=2)[2]
     up, down = _neighbour_orders(table, m)
-    raising, lowering = _ladder(*_grid(int(n), m, _ndim(up) - 2))
-    return (raising * up - lowering * down) / 2
+    return ladder_slope(*_grid(int(n), m, _ndim(up) - 2), up, down)
 
 
-_legendre_p_all = _stacked_rules(sc.legendre_p_all, 2, _legendre_p_all_third)
-_assoc_legendre_p_all = _stacked_rules(sc.assoc_legendre_p_all, 3, _assoc_legendre_p_all_third)
-_sph_legendre_p_all = _stacked_rules(sc.sph_legendre_p_all, 3, _sph_legendre_p_all_third)
-
-
-@rrule.register(sc.legendre_p_all)
-def _legendre_p_all_rrule(n: Any, z: Any, *, diff_n: Any = 0) -> Any:
-    return _legendre_p_all[0]((n, z), {}, diff_n)
-
-
-@frule.register(sc.legendre_p_all)
-def _legendre_p_all_frule(tangents: tuple, n: Any, z: Any, *, diff_n: Any = 0) -> Any:
-    return _legendre_p_all[1](tangents, (n, z), {}, diff_n)
-
-
-@rrule.register(sc.assoc_legendre_p_all)
-def _assoc_legendre_p_all_rrule(
-    n: Any, m: Any, z: Any, *, branch_cut: Any = 2, norm: Any = False, diff_n: Any = 0
-) -> Any:
-    options = {"branch_cut": branch_cut, "norm": norm}
-    return _assoc_legendre_p_all[0]((n, m, z), options, diff_n)
-
-
-@frule.register(sc.assoc_legendre_p_all)
-def _assoc_legendre_p_all_frule(
-    tangents: tuple,
-    n: Any,
-    m: Any,
-    z: Any,
-    *,
-    branch_cut: Any = 2,
-    norm: Any = False,
-    diff_n: Any = 0,
-) -> Any:
-    options = {"branch_cut": branch_cut, "norm": norm}
-    return _assoc_legendre_p_all[1](tangents, (n, m, z), options, diff_n)
-
-
-@rrule.register(sc.sph_legendre_p_all)
-def _sph_legendre_p_all_rrule(n: Any, m: Any, theta: Any, *, diff_n: Any = 0) -> Any:
-    return _sph_legendre_p_all[0]((n, m, theta), {}, diff_n)
-
-
-@frule.register(sc.sph_legendre_p_all)
-def _sph_legendre_p_all_frule(tangents: tuple, n: Any, m: Any, theta: Any, *, diff_n: Any = 0):
-    return _sph_legendre_p_all[1](tangents, (n, m, theta), {}, diff_n)
-
+stacked_rules(sc.legendre_p_all, 2, _legendre_p_all_third)
+stacked_rules(sc.assoc_legendre_p_all, 3, _assoc_legendre_p_all_third, ("branch_cut", "norm"))
+stacked_rules(sc.sph_legendre_p_all, 3, _sph_legendre_p_all_third)
 
 # ---- generalized Laguerre polynomials, argument first ------------------------------------------
 

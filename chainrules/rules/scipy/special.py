@@ -35,7 +35,8 @@ special_more       itj0y0 it2j0y0 iti0k0 it2i0k0 itstruve0 it2struve0 itmodstruv
                    modfresnelp modfresnelm ber bei ker kei berp beip kerp keip kelvin
                    pbdv pbvv pbwa riccati_jn riccati_yn lmbda hyperu wright_bessel
                    log_wright_bessel besselpoly diric tklmbda lpmv legendre_p
-                   assoc_legendre_p sph_legendre_p (derivatives in x)
+                   assoc_legendre_p sph_legendre_p (derivatives in x; diff_n 0-2, third
+                   derivatives exact)
 inverses           bdtrik bdtrin nbdtrik nbdtrin pdtrik btdtria btdtrib gdtria gdtrib gdtrix
                    chdtriv fdtridfd stdtridf kolmogi smirnovi nrdtrimn nrdtrisd chndtrix
                    chndtridf chndtrinc ncfdtri ncfdtridfd ncfdtridfn ncfdtrinc nctdtrit

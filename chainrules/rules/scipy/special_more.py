@@ -20,9 +20,13 @@
 * ``hyperu'(x) = -a U(a+1, b+1, x)`` (DLMF 13.3.22), ``wright_bessel'(x) = Phi(a, a+b, x)``,
   ``besselpoly`` in ``a`` from ``2 J_v' = J_{v-1} - J_{v+1}``, ``diric`` (0 at its extrema
   ``+-1``), ``tklmbda`` (the density ``1/Q'(F)`` of the quantile ``Q``, and the shape by
-  implicit differentiation of ``Q(F) = x``), ``lpmv`` (DLMF 14.10.5), and ``legendre_p``,
-  ``assoc_legendre_p``, ``sph_legendre_p``, whose ``diff_n`` rows differentiate into the rows
-  of ``diff_n + 1`` (SciPy stops at 2).
+  implicit differentiation of ``Q(F) = x``), ``lpmv`` (DLMF 14.10.5).
+* ``legendre_p``, ``assoc_legendre_p``, ``sph_legendre_p`` stack the value and its ``diff_n``
+  derivatives: their rows differentiate into the rows of ``diff_n + 1``, and at ``diff_n = 2``
+  the third derivative is exact, as for the ``*_all`` functions (``harmonics``):
+  ``P_n''' = 15 C_{n-3}^{(7/2)}``, Legendre's equation differentiated once, the ladder
+  relation in the order. These rules call SciPy as ``call(f, ...)``, so pullbacks
+  differentiate again.
 
 Derivatives in orders, degrees and shape parameters without closed form are
 ``NotImplementedTangent``; integer ones have no tangent. Elementwise derivatives are written
@@ -38,12 +42,12 @@ True
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import numpy as np
 import scipy.special as sc
 
+from ...core.calls import call
 from ...core.define import fit_to_output, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -51,6 +55,7 @@ from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent, not_implemented
 from ...core.thunks import unthunk
+from .harmonics import assoc_legendre_third, ladder_slope, legendre_third, stacked_rules
 from .parametric import is_zero, parametric_rule
 
 __all__: list[str] = []
@@ -362,76 +367,22 @@ parametric_rule(
 )
 
 
-def _legendre_forward(f: Any, args: tuple, diff_n: int, options: dict) -> tuple[Any, Any]:
-    """``f(*args, diff_n)`` and the derivative in the argument of each of its rows.
-
-    SciPy stacks the value and its derivatives up to order ``diff_n`` (at most 2) on a
-    leading axis; one call with ``diff_n + 1`` gives both. The third derivative is not
-    provided: at ``diff_n = 2`` the derivative is ``NotImplementedTangent``.
-    """
-    if diff_n >= 2:
-        reason = f"derivative of {f.__name__} with diff_n=2: SciPy gives no third derivative"
-        return f(*args, diff_n=diff_n, **options), not_implemented(reason)
-    both = f(*args, diff_n=diff_n + 1, **options)
-    return both[: diff_n + 1], both[1:]
+def _legendre_p_third(args: tuple, options: dict, out: Any) -> Any:
+    n, z = args
+    return legendre_third(z, np.asarray(n))
 
 
-def _legendre_rules(f: Any, forward: Any) -> None:
-    name = f.__name__
-
-    def legendre_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        y, slope = forward(*args, **kwargs)
-        z = args[-1]
-        project = ProjectTo(z) if is_differentiable_leaf(z) else None
-
-        def legendre_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            integers = (NO_TANGENT,) * len(args)
-            if project is None:
-                return (*integers, NO_TANGENT)
-            if isinstance(dy, AbstractZero):
-                return (*integers, ZERO_TANGENT)
-            if not isinstance(slope, np.ndarray):
-                return (*integers, slope)
-            return (*integers, project(np.sum(slope * dy, axis=0)))
-
-        return y, legendre_pullback
-
-    def legendre_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        y, slope = forward(*args, **kwargs)
-        dz = unthunk(tangents[len(args)])
-        if dz is None or isinstance(dz, AbstractZero) or not is_differentiable_leaf(args[-1]):
-            return y, ZERO_TANGENT
-        if not isinstance(slope, np.ndarray):
-            return y, slope
-        return y, fit_to_output(slope * dz, y)
-
-    # The registry reads the rules' signatures: the parameters of ``forward``, unannotated.
-    params = [p.replace(annotation=p.empty) for p in inspect.signature(forward).parameters.values()]
-    tangents = inspect.Parameter("tangents", inspect.Parameter.POSITIONAL_ONLY)
-    signatures = (inspect.Signature(params), inspect.Signature([tangents, *params]))
-    rules = ((legendre_rrule, rrule), (legendre_frule, frule))
-    for (rule, table), signature in zip(rules, signatures, strict=True):
-        rule.__qualname__ = f"{table.kind}[{name}]"
-        rule.__signature__ = signature  # type: ignore[attr-defined]
-        table.register(f)(rule)
+def _assoc_legendre_p_third(args: tuple, options: dict, out: Any) -> Any:
+    n, m, z = args
+    return assoc_legendre_third(z, np.asarray(n), np.asarray(m), out, options.get("norm", False))
 
 
-def _legendre_p(n: Any, z: Any, *, diff_n: int = 0) -> tuple[Any, Any]:
-    return _legendre_forward(sc.legendre_p, (n, z), diff_n, {})
+def _sph_legendre_p_third(args: tuple, options: dict, out: Any) -> Any:
+    n, m, theta = args
+    up, down = (call(sc.sph_legendre_p, n, np.add(m, k), theta, diff_n=2)[2] for k in (1, -1))
+    return ladder_slope(n, m, up, down)
 
 
-def _assoc_legendre_p(
-    n: Any, m: Any, z: Any, *, branch_cut: int = 2, norm: bool = False, diff_n: int = 0
-) -> tuple[Any, Any]:
-    options = {"branch_cut": branch_cut, "norm": norm}
-    return _legendre_forward(sc.assoc_legendre_p, (n, m, z), diff_n, options)
-
-
-def _sph_legendre_p(n: Any, m: Any, theta: Any, *, diff_n: int = 0) -> tuple[Any, Any]:
-    return _legendre_forward(sc.sph_legendre_p, (n, m, theta), diff_n, {})
-
-
-_legendre_rules(sc.legendre_p, _legendre_p)
-_legendre_rules(sc.assoc_legendre_p, _assoc_legendre_p)
-_legendre_rules(sc.sph_legendre_p, _sph_legendre_p)
+stacked_rules(sc.legendre_p, 1, _legendre_p_third)
+stacked_rules(sc.assoc_legendre_p, 1, _assoc_legendre_p_third, ("branch_cut", "norm"))
+stacked_rules(sc.sph_legendre_p, 1, _sph_legendre_p_third)
