@@ -14,6 +14,13 @@ through ``Q^H dQ`` and ``Z^H dZ``, which the zeros of the triangular factors det
   at the reordered factors, ``alpha`` and ``beta`` their diagonals. Real output with 2x2
   blocks has no rule (their ``alpha``, ``beta`` follow LAPACK's internal scaling).
 
+Single-precision factors are accurate to their rounding only, and the derivative amplifies that
+error by the inverse gaps between eigenvalues (a relative 1e-4 and more at moderate gaps), however
+precisely it is then computed. So for float32 and complex64 input the factors are first refined by
+Newton's method in double precision, to the exact generalized Schur form of the input nearest
+them (LAPACK's signs and ordering kept); the derivative, computed from those, is rounded once, to
+the input's precision, when it is projected.
+
 The rules call LAPACK on NumPy arrays (one matrix pair, no stacks), so their pullbacks are not
 differentiable again by an engine.
 
@@ -28,6 +35,7 @@ differentiable again by an engine.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -89,6 +97,15 @@ def _pair_solve_adjoint(aa: np.ndarray, bb: np.ndarray, gx: np.ndarray, gy: np.n
 # ---- qz, ordqz ----------------------------------------------------------------------------
 
 
+def _zero_patterns(aa: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries that the generalized Schur form with this ``AA`` keeps zero, in ``AA`` and
+    in ``BB``: below the diagonal, but for ``AA``'s 2x2 blocks, where ``BB`` is diagonal."""
+    n = aa.shape[0]
+    lower = np.tril(np.ones((n, n), dtype=bool), -1)
+    blocks = np.diag(np.diagonal(aa, -1) != 0, -1)
+    return lower & ~blocks, lower | blocks.T
+
+
 class _GeneralizedSchur:
     """The derivative of ``A = Q AA Z^H``, ``B = Q BB Z^H`` (see the module docstring).
 
@@ -103,10 +120,9 @@ class _GeneralizedSchur:
         self.aa, self.bb, self.q, self.z = aa, bb, q, z
         n = aa.shape[0]
         lower = np.tril(np.ones((n, n), dtype=bool), -1)
-        blocks = np.diag(np.diagonal(aa, -1) != 0, -1)
-        self.zero_a, self.zero_b = lower & ~blocks, lower | blocks.T
+        self.zero_a, self.zero_b = _zero_patterns(aa)
         self.lu: Any = None
-        if np.any(blocks):
+        if np.any(lower & ~self.zero_a):
             self.lower = np.nonzero(lower)
             columns = []
             for sign, side in ((1.0, "left"), (-1.0, "right")):
@@ -163,6 +179,82 @@ class _GeneralizedSchur:
         return q @ (g_aa + la) @ mH(z), q @ (g_bb + lb) @ mH(z)
 
 
+def _unitary_part(q: np.ndarray) -> np.ndarray:
+    """The unitary factor of ``q``'s QR factorization, with the signs (phases) that keep it
+    next to a nearly unitary ``q``."""
+    u, r = np.linalg.qr(q)
+    d = np.diagonal(r)
+    return u * np.where(d != 0, d / np.where(d != 0, np.abs(d), 1), 1)
+
+
+def _cayley(omega: np.ndarray) -> np.ndarray:
+    """``(I - omega / 2)^-1 (I + omega / 2)``: unitary for skew-Hermitian ``omega``, and
+    ``I + omega`` to first order."""
+    eye = np.eye(omega.shape[0], dtype=omega.dtype)
+    return np.linalg.solve(eye - omega / 2, eye + omega / 2)
+
+
+# Newton's method doubles the correct digits per step: from single precision, two steps reach
+# double precision unless eigenvalues are close, and a third covers part of that.
+_NEWTON_STEPS = 3
+
+
+def _generalized_schur(a: Any, b: Any, aa: Any, bb: Any, q: Any, z: Any) -> _GeneralizedSchur:
+    """The derivative of LAPACK's generalized Schur form ``(aa, bb, q, z)`` of ``(a, b)``.
+
+    Factors in double precision are used as they are. Narrower ones are refined first: Newton
+    steps ``Q <- Q cayley(Omega_Q)``, ``Z <- Z cayley(Omega_Z)`` with the skew-Hermitian
+    ``Omega``s that cancel, to first order, the entries that the form keeps zero (the same
+    system as the derivative's), while that residual falls. Complex ``BB`` then gets its real
+    diagonal back by a phase of each column of ``Z``.
+
+    >>> import numpy as np
+    >>> import scipy.linalg
+    >>> a, b = np.array([[2.0, 1.0], [0.5, 3.0]], np.float32), np.eye(2, dtype=np.float32)
+    >>> schur = _generalized_schur(a, b, *scipy.linalg.qz(a, b))
+    >>> schur.q.dtype, float(abs(schur.q @ schur.aa @ schur.z.T - a).max()) < 1e-14
+    (dtype('float64'), True)
+    """
+    wide = np.promote_types(aa.dtype, np.float64)
+    if aa.dtype == wide:
+        return _GeneralizedSchur(aa, bb, q, z)
+    zero_a, zero_b = _zero_patterns(aa)
+    a, b = np.asarray(a, wide), np.asarray(b, wide)
+    q, z = _unitary_part(q.astype(wide)), _unitary_part(z.astype(wide))
+
+    def form(q: np.ndarray, z: np.ndarray) -> tuple:
+        ma, mb = mH(q) @ a @ z, mH(q) @ b @ z
+        residual = max(np.max(np.abs(ma[zero_a]), initial=0), np.max(np.abs(mb[zero_b]), initial=0))
+        return residual, ma, mb, q, z
+
+    rounding = 8 * a.shape[0] * np.finfo(wide).eps * max(np.abs(a).max(), np.abs(b).max())
+    best = form(q, z)
+    for _ in range(_NEWTON_STEPS):
+        residual, ma, mb, q, z = best
+        if residual <= rounding:
+            break
+        aa, bb = np.where(zero_a, 0, ma), np.where(zero_b, 0, mb)
+        # Repeated eigenvalues make the system singular: the derivative does not exist, and
+        # the forward pass keeps the factors it has (the pullback reports the singularity).
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", sla.LinAlgWarning)
+                om_q, om_z = _GeneralizedSchur(aa, bb, q, z)._omegas(ma, mb)
+                trial = form(q @ _cayley(om_q), z @ _cayley(om_z))
+        except np.linalg.LinAlgError:
+            break
+        if not trial[0] < residual:
+            break
+        best = trial
+    _, ma, mb, q, z = best
+    if np.iscomplexobj(mb):
+        d = np.diagonal(mb)
+        size = np.abs(d)
+        phase = np.where(size > 0, np.conj(d) / np.where(size > 0, size, 1), 1)
+        ma, mb, z = ma * phase, mb * phase, z * phase
+    return _GeneralizedSchur(np.where(zero_a, 0, ma), np.where(zero_b, 0, mb), q, z)
+
+
 def _phase_step(d: np.ndarray, dd: np.ndarray) -> np.ndarray:
     """``phi`` with ``Im(conj(d) (dd + i phi d)) = 0``, zero where ``d`` is."""
     size = np.abs(d) ** 2
@@ -176,7 +268,7 @@ def _qz_rrule(A, B, output="real", lwork=None, sort=None, *, check_finite=True):
     require_square_matrix("scipy.linalg.qz", A, B)
     project_a, project_b = ProjectTo(A), ProjectTo(B)
     result = sla.qz(A, B, output=output, lwork=lwork, sort=sort, check_finite=False)
-    schur = _GeneralizedSchur(*result)
+    schur = _generalized_schur(A, B, *result)
 
     def qz_pullback(dy):
         g = output_fields(dy, ("AA", "BB", "Q", "Z"))
@@ -195,7 +287,7 @@ def _qz_frule(tangents, A, B, output="real", lwork=None, sort=None, *, check_fin
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     if is_zero(da) and is_zero(db):
         return result, ZERO_TANGENT
-    parts = _GeneralizedSchur(*result).pushforward(da, db)
+    parts = _generalized_schur(A, B, *result).pushforward(da, db)
     return result, Tangent(tuple, *(ProjectTo(p)(d) for p, d in zip(result, parts, strict=True)))
 
 
@@ -209,7 +301,7 @@ def _ordqz(a: Any, b: Any, sort: Any, output: str) -> tuple:
             "use output='complex'"
         )
     aa, bb, _, _, q, z = result
-    return result, _GeneralizedSchur(aa, bb, q, z)
+    return result, _generalized_schur(a, b, aa, bb, q, z)
 
 
 @rrule.register(sla.ordqz)

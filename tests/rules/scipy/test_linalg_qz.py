@@ -8,6 +8,7 @@ from fdm import central_fdm
 from linalg_samples import ids, sample
 
 import chainrules as cr
+from chainrules.rules.scipy.linalg_qz import _generalized_schur
 
 SMALL_STEPS = central_fdm(5, 1)  # Schur vectors flip sign where eigenvalues cross
 
@@ -79,11 +80,10 @@ ORDQZ = ("AA", "BB", "alpha", "beta", "Q", "Z")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=ids)
 def test_qz_real(dtype):
     a, b = (x.astype(dtype) for x in real_pencil())
-    # The derivative divides by differences of generalized eigenvalues and is computed from
-    # float32 factors in float32: their rounding reaches it amplified, up to about 6% of the
-    # check's magnitude over random draws. In float64, the fixed-step differences that these
-    # checks need (SMALL_STEPS) are themselves accurate to a few 1e-7.
-    rtol = 0.1 if dtype == np.float32 else 1e-6
+    # float32: the default tolerance, as the factors are refined to double precision before
+    # the derivative divides by eigenvalue gaps. float64: the fixed-step differences that
+    # these checks need (SMALL_STEPS) are themselves accurate to a few 1e-7.
+    rtol = None if dtype == np.float32 else 1e-6
     check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS, rtol=rtol)
 
 
@@ -129,14 +129,16 @@ def test_qz_eigenvalues_match_finite_differences():
     np.testing.assert_allclose((eigenvalues(1) - eigenvalues(-1)) / (2 * h), d_lam, rtol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=ids)
 @pytest.mark.parametrize("sort", ["lhp", "iuc"])
-def test_ordqz_real(sort):
-    a, b = real_pencil()
+def test_ordqz_real(sort, dtype):
+    a, b = (x.astype(dtype) for x in real_pencil())
     result = scipy.linalg.ordqz(a, b, sort=sort)
     np.testing.assert_allclose(result[2], np.diagonal(result[0]))
     np.testing.assert_allclose(result[3], np.diagonal(result[1]))
     # The fixed-step differences (SMALL_STEPS) are accurate to a few 1e-7, as for qz.
-    check(scipy.linalg.ordqz, a, b, fkwargs={"sort": sort}, fdm=SMALL_STEPS, rtol=1e-6)
+    rtol = None if dtype == np.float32 else 1e-6
+    check(scipy.linalg.ordqz, a, b, fkwargs={"sort": sort}, fdm=SMALL_STEPS, rtol=rtol)
 
 
 def test_ordqz_complex():
@@ -146,3 +148,41 @@ def test_ordqz_complex():
     np.testing.assert_allclose(result[2], np.diagonal(result[0]))
     dy = phase_free(result, ORDQZ)
     check(scipy.linalg.ordqz, a, b, fkwargs=kwargs, output_tangent=dy, fdm=SMALL_STEPS)
+
+
+# ---- single-precision factors, refined ----------------------------------------------------
+
+REFINED = [  # (A, B, output): a real pencil, complex Schur vectors, a complex pair (2x2 block)
+    (*real_pencil(), "real"),
+    (draw((3, 3)), draw((3, 3), seed=1), "complex"),
+    (draw((4, 4), np.complex128), draw((4, 4), np.complex128, 1), "complex"),
+    (draw((5, 5), seed=6), draw((5, 5), seed=7), "real"),
+]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "output"), REFINED, ids=["real", "complex-output", "complex", "2x2-block"]
+)
+def test_single_precision_factors_are_refined_to_double(a, b, output):
+    """The derivative of float32 and complex64 input is taken at LAPACK's double-precision
+    factors of the same (rounded) input, in the single-precision factors' gauge: column signs
+    or phases, which the two precisions pick differently (so the complex and 2x2-block cases
+    cannot be checked against double-precision finite differences)."""
+    narrow = np.complex64 if np.iscomplexobj(a) else np.float32
+    a, b = a.astype(narrow), b.astype(narrow)
+    wide = (
+        a.astype(np.promote_types(narrow, np.float64)),
+        b.astype(np.promote_types(narrow, np.float64)),
+    )
+    schur = _generalized_schur(a, b, *scipy.linalg.qz(a, b, output=output))
+    aa, bb, q, z = scipy.linalg.qz(*wide, output=output)
+    gauge = np.sum(np.conj(q) * schur.q, axis=0)
+    gauge = gauge / np.abs(gauge)
+    for refined, exact in (
+        (schur.aa, np.conj(gauge)[:, None] * aa * gauge),
+        (schur.bb, np.conj(gauge)[:, None] * bb * gauge),
+        (schur.q, q * gauge),
+        (schur.z, z * gauge),
+    ):
+        assert refined.dtype == exact.dtype
+        np.testing.assert_allclose(refined, exact, rtol=0, atol=1e-13 * np.abs(exact).max())
