@@ -25,16 +25,16 @@ from .incomplete import betainc_da_db, gammainc_da
 from .parametric import parametric_rule
 
 
-def _gamma_density(a: Any, x: Any) -> Any:
+def gamma_density(a: Any, x: Any) -> Any:
     return np.exp(sc.xlogy(np.subtract(a, 1), x) - x - sc.gammaln(a))
 
 
-def _student_density(df: Any, t: Any) -> Any:
+def student_density(df: Any, t: Any) -> Any:
     log_norm = sc.gammaln((df + 1) / 2) - sc.gammaln(df / 2) - np.log(df * np.pi) / 2
     return np.exp(log_norm - (df + 1) / 2 * np.log1p(t * t / df))
 
 
-def _stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
+def stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
     # For t >= 0, stdtr = 1 - betainc(df/2, 1/2, z) / 2 with z = df / (df + t**2); at t = 0
     # it is 1/2 for every df, where the density of z (at z = 1) would be infinite.
     zero = np.equal(t, 0)
@@ -51,27 +51,27 @@ def _stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
 parametric_rule(
     sc.chdtr,
     lambda v, x, y: gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2,
-    lambda v, x, y: _gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
+    lambda v, x, y: gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
     costly=(0,),
 )
 parametric_rule(
     sc.chdtrc,
     lambda v, x, y: -gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2,
-    lambda v, x, y: -_gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
+    lambda v, x, y: -gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
     costly=(0,),
 )
 parametric_rule(
     sc.gdtr,
-    lambda a, b, x, y: x * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: x * gamma_density(b, np.multiply(a, x)),
     lambda a, b, x, y: gammainc_da(b, np.multiply(a, x)),
-    lambda a, b, x, y: a * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: a * gamma_density(b, np.multiply(a, x)),
     costly=(1,),
 )
 parametric_rule(
     sc.gdtrc,
-    lambda a, b, x, y: -x * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: -x * gamma_density(b, np.multiply(a, x)),
     lambda a, b, x, y: -gammainc_da(b, np.multiply(a, x)),
-    lambda a, b, x, y: -a * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: -a * gamma_density(b, np.multiply(a, x)),
     costly=(1,),
 )
 
@@ -80,19 +80,19 @@ parametric_rule(
 parametric_rule(
     sc.pdtr,
     lambda k, m, y: 0.0 * y,
-    lambda k, m, y: -_gamma_density(np.floor(k) + 1, m),
+    lambda k, m, y: -gamma_density(np.floor(k) + 1, m),
 )
 parametric_rule(
     sc.pdtrc,
     lambda k, m, y: 0.0 * y,
-    lambda k, m, y: _gamma_density(np.floor(k) + 1, m),
+    lambda k, m, y: gamma_density(np.floor(k) + 1, m),
 )
 
 # ---- Student's t ----------------------------------------------------------------------------
 
 parametric_rule(
     sc.stdtr,
-    _stdtr_ddf,
-    lambda df, t, y: _student_density(df, t),
+    stdtr_ddf,
+    lambda df, t, y: student_density(df, t),
     costly=(0,),
 )

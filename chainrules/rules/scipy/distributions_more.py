@@ -34,14 +34,14 @@ import scipy.special as sc
 import scipy.special._ufuncs as scipy_ufuncs
 
 from ...core.define import scalar_rule
-from .distributions import _gamma_density, _stdtr_ddf, _student_density
+from .distributions import gamma_density, stdtr_ddf, student_density
 from .incomplete import betainc_da_db, gammainc_da
 from .parametric import SharedPartial, parametric_rule
 
 _SQRT_PI = float(np.sqrt(np.pi))
 
 
-def _beta_density(a: Any, b: Any, x: Any) -> Any:
+def beta_density(a: Any, b: Any, x: Any) -> Any:
     return np.exp(
         sc.xlogy(np.subtract(a, 1), x) + sc.xlog1py(np.subtract(b, 1), -x) - sc.betaln(a, b)
     )
@@ -52,14 +52,14 @@ def _bdtr_dp(k: Any, n: Any, p: Any) -> Any:
     # k >= n: bdtr is 1 for every p; betaln(0, .) would be infinite
     full = np.greater_equal(k, n)
     a = np.where(full, 1.0, np.subtract(n, k))
-    return np.where(full, 0.0, -_beta_density(k + 1, a, p))
+    return np.where(full, 0.0, -beta_density(k + 1, a, p))
 
 
 def _nbdtr_dp(k: Any, n: Any, p: Any) -> Any:
-    return _beta_density(n, np.floor(k) + 1, p)
+    return beta_density(n, np.floor(k) + 1, p)
 
 
-def _f_density(dfn: Any, dfd: Any, x: Any) -> Any:
+def f_density(dfn: Any, dfd: Any, x: Any) -> Any:
     half_n, half_d = np.divide(dfn, 2), np.divide(dfd, 2)
     ratio = np.divide(dfn, dfd)
     log_density = (
@@ -71,32 +71,32 @@ def _f_density(dfn: Any, dfd: Any, x: Any) -> Any:
     return np.exp(log_density)
 
 
-def _fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
+def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
     # fdtr = betainc(dfn/2, dfd/2, z) with z = dfn x / (dfn x + dfd)
     dfn, dfd, x = (np.asarray(v, dtype=np.result_type(v, float)) for v in (dfn, dfd, x))
     s = dfn * x + dfd
     z = dfn * x / s
     da, db = betainc_da_db(dfn / 2, dfd / 2, z)
-    density = _beta_density(dfn / 2, dfd / 2, z)
+    density = beta_density(dfn / 2, dfd / 2, z)
     return da / 2 + density * x * dfd / (s * s), db / 2 - density * dfn * x / (s * s)
 
 
 def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:
-    dn, dd = _fdtr_ddf(dfn, dfd, x)
+    dn, dd = fdtr_ddf(dfn, dfd, x)
     return -dn, -dd
 
 
 def _fdtri_ddf(dfn: Any, dfd: Any, p: Any, x: Any) -> tuple[Any, Any]:
-    dn, dd = _fdtr_ddf(dfn, dfd, x)
-    density = _f_density(dfn, dfd, x)
+    dn, dd = fdtr_ddf(dfn, dfd, x)
+    density = f_density(dfn, dfd, x)
     return -dn / density, -dd / density
 
 
-def _chi2_density(v: Any, x: Any) -> Any:
-    return _gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2
+def chi2_density(v: Any, x: Any) -> Any:
+    return gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2
 
 
-def _noncentral_chi2_density(x: Any, df: Any, nc: Any) -> Any:
+def noncentral_chi2_density(x: Any, df: Any, nc: Any) -> Any:
     """0.5 exp(-(x + nc)/2) (x/nc)**(df/4 - 1/2) I_{df/2-1}(sqrt(nc x)), through ``ive``."""
     central = np.equal(nc, 0)
     nc_safe = np.where(central, 1.0, nc)
@@ -106,28 +106,28 @@ def _noncentral_chi2_density(x: Any, df: Any, nc: Any) -> Any:
         + (np.divide(df, 4) - 0.5) * (np.log(x) - np.log(nc_safe))
         + np.log(sc.ive(np.divide(df, 2) - 1, root) / 2)
     )
-    return np.where(central, _chi2_density(df, x), np.exp(log_density))
+    return np.where(central, chi2_density(df, x), np.exp(log_density))
 
 
-def _chndtr_dnc(x: Any, df: Any, nc: Any, y: Any) -> Any:
+def chndtr_dnc(x: Any, df: Any, nc: Any, y: Any) -> Any:
     # a Poisson(nc/2) mixture of chi-squared laws with df + 2j degrees of freedom
     return (sc.chndtr(x, np.add(df, 2), nc) - y) / 2
 
 
-def _noncentral_f_density(dfn: Any, dfd: Any, nc: Any, f: Any) -> Any:
+def noncentral_f_density(dfn: Any, dfd: Any, nc: Any, f: Any) -> Any:
     """The central F density times exp(-nc/2) 1F1((dfn + dfd)/2; dfn/2; nc w/2)."""
     w = dfn * f / (dfd + dfn * f)
     a, b = np.divide(dfn, 2), np.divide(dfd, 2)
-    return _f_density(dfn, dfd, f) * np.exp(-nc / 2) * sc.hyp1f1(a + b, a, nc * w / 2)
+    return f_density(dfn, dfd, f) * np.exp(-nc / 2) * sc.hyp1f1(a + b, a, nc * w / 2)
 
 
-def _ncfdtr_dnc(dfn: Any, dfd: Any, nc: Any, f: Any, y: Any) -> Any:
+def ncfdtr_dnc(dfn: Any, dfd: Any, nc: Any, f: Any, y: Any) -> Any:
     # the Poisson components are betainc(dfn/2 + j, dfd/2, w): shifting j keeps w fixed
     shifted = sc.ncfdtr(np.add(dfn, 2), dfd, nc, dfn * f / (dfn + 2))
     return (shifted - y) / 2
 
 
-def _noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
+def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
     """The noncentral t density in closed form, through two ``hyp1f1``."""
     s = df + t * t
     z = nc * nc * t * t / (2 * s)
@@ -195,7 +195,7 @@ def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
     ``f / dfn`` (or ``-f / dfd``).
 
     >>> ddfn, ddfd = ncfdtr_ddfn_ddfd(3.0, 5.0, 0.0, 1.3)  # central: fdtr's
-    >>> bool(np.allclose((ddfn, ddfd), _fdtr_ddf(3.0, 5.0, 1.3), rtol=1e-12))
+    >>> bool(np.allclose((ddfn, ddfd), fdtr_ddf(3.0, 5.0, 1.3), rtol=1e-12))
     True
     """
     dfn, dfd, nc, f = (np.asarray(v, dtype=float) for v in (dfn, dfd, nc, f))
@@ -205,7 +205,7 @@ def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
         return betainc_da_db(a + j, b, w)
 
     da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w)
-    density = _noncentral_f_density(dfn, dfd, nc, f)
+    density = noncentral_f_density(dfn, dfd, nc, f)
     return da / 2 + density * f / dfn, db / 2 - density * f / dfd
 
 
@@ -230,7 +230,7 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
         return betainc_da_db(j + 0.5, df / 2, x)[1] + odd * betainc_da_db(j + 1, df / 2, x)[1]
 
     mixed = _poisson_mixture(d * d / 2, central, df, d, x) / 4
-    return sign * mixed - _noncentral_t_density(df, nc, t) * t / (2 * df)
+    return sign * mixed - noncentral_t_density(df, nc, t) * t / (2 * df)
 
 
 def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
@@ -256,11 +256,11 @@ def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
 
 # SciPy's private derivative ufuncs: the series behind smirnov and kolmogorov, differentiated
 # where they are summed, are more accurate than any rewriting here.
-def _smirnov_dd(n: Any, d: Any, y: Any) -> Any:
+def smirnov_dd(n: Any, d: Any, y: Any) -> Any:
     return scipy_ufuncs._smirnovp(n, d)
 
 
-def _kolmogorov_dx(x: Any, y: Any) -> Any:
+def kolmogorov_dx(x: Any, y: Any) -> Any:
     return scipy_ufuncs._kolmogp(x)
 
 
@@ -292,16 +292,16 @@ parametric_rule(sc.nbdtrc, None, None, lambda k, n, p, y: -_nbdtr_dp(k, n, p))
 
 parametric_rule(
     sc.fdtr,
-    SharedPartial(_fdtr_ddf, 0),
-    SharedPartial(_fdtr_ddf, 1),
-    lambda dfn, dfd, x, y: _f_density(dfn, dfd, x),
+    SharedPartial(fdtr_ddf, 0),
+    SharedPartial(fdtr_ddf, 1),
+    lambda dfn, dfd, x, y: f_density(dfn, dfd, x),
     costly=(0, 1),
 )
 parametric_rule(
     sc.fdtrc,
     SharedPartial(_fdtrc_ddf, 0),
     SharedPartial(_fdtrc_ddf, 1),
-    lambda dfn, dfd, x, y: -_f_density(dfn, dfd, x),
+    lambda dfn, dfd, x, y: -f_density(dfn, dfd, x),
     costly=(0, 1),
 )
 
@@ -309,25 +309,25 @@ parametric_rule(
 
 parametric_rule(sc.bdtri, None, None, lambda k, n, y, p: 1 / _bdtr_dp(k, n, p))
 parametric_rule(sc.nbdtri, None, None, lambda k, n, y, p: 1 / _nbdtr_dp(k, n, p))
-parametric_rule(sc.pdtri, None, lambda k, y, m: -1 / _gamma_density(np.floor(k) + 1, m))
+parametric_rule(sc.pdtri, None, lambda k, y, m: -1 / gamma_density(np.floor(k) + 1, m))
 parametric_rule(
     sc.fdtri,
     SharedPartial(_fdtri_ddf, 0),
     SharedPartial(_fdtri_ddf, 1),
-    lambda dfn, dfd, p, x: 1 / _f_density(dfn, dfd, x),
+    lambda dfn, dfd, p, x: 1 / f_density(dfn, dfd, x),
     costly=(0, 1),
 )
 parametric_rule(
     sc.stdtrit,
-    lambda df, p, t: -_stdtr_ddf(df, t, p) / _student_density(df, t),
-    lambda df, p, t: 1 / _student_density(df, t),
+    lambda df, p, t: -stdtr_ddf(df, t, p) / student_density(df, t),
+    lambda df, p, t: 1 / student_density(df, t),
     costly=(0,),
 )
 # chdtri inverts the complement chdtrc
 parametric_rule(
     sc.chdtri,
-    lambda v, p, x: -gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2 / _chi2_density(v, x),
-    lambda v, p, x: -1 / _chi2_density(v, x),
+    lambda v, p, x: -gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2 / chi2_density(v, x),
+    lambda v, p, x: -1 / chi2_density(v, x),
     costly=(0,),
 )
 
@@ -342,31 +342,31 @@ def _ncfdtr_ddf(dfn: Any, dfd: Any, nc: Any, f: Any, y: Any) -> tuple[Any, Any]:
 
 parametric_rule(
     sc.chndtr,
-    lambda x, df, nc, y: _noncentral_chi2_density(x, df, nc),
+    lambda x, df, nc, y: noncentral_chi2_density(x, df, nc),
     lambda x, df, nc, y: chndtr_ddf(x, df, nc),
-    _chndtr_dnc,
+    chndtr_dnc,
     costly=(1,),
 )
 parametric_rule(
     sc.ncfdtr,
     SharedPartial(_ncfdtr_ddf, 0),
     SharedPartial(_ncfdtr_ddf, 1),
-    _ncfdtr_dnc,
-    lambda dfn, dfd, nc, f, y: _noncentral_f_density(dfn, dfd, nc, f),
+    ncfdtr_dnc,
+    lambda dfn, dfd, nc, f, y: noncentral_f_density(dfn, dfd, nc, f),
     costly=(0, 1),
 )
 parametric_rule(
     sc.nctdtr,
     lambda df, nc, t, y: nctdtr_ddf(df, nc, t),
     lambda df, nc, t, y: nctdtr_dnc(df, nc, t),
-    lambda df, nc, t, y: _noncentral_t_density(df, nc, t),
+    lambda df, nc, t, y: noncentral_t_density(df, nc, t),
     costly=(0,),
 )
 
 # ---- Kolmogorov-Smirnov ---------------------------------------------------------------------
 
-parametric_rule(sc.smirnov, None, _smirnov_dd)
-scalar_rule(sc.kolmogorov, _kolmogorov_dx)
+parametric_rule(sc.smirnov, None, smirnov_dd)
+scalar_rule(sc.kolmogorov, kolmogorov_dx)
 
 # ---- Voigt profile and softplus -------------------------------------------------------------
 

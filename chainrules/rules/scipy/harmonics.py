@@ -55,7 +55,7 @@ from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from .orthogonal import _genlaguerre_dalpha, _genlaguerre_dx
+from .orthogonal import genlaguerre_dalpha, genlaguerre_dx
 from .parametric import parametric_rule
 
 __all__ = [
@@ -415,11 +415,11 @@ stacked_rules(sc.sph_legendre_p_all, 3, _sph_legendre_p_all_third)
 def _laguerre_dx(x: Any, n: Any, *rest: Any) -> Any:
     """``d/dx L_n^(k)(x) = -L_{n-1}^(k+1)(x)``; ``rest`` is ``(k, y)`` or ``(y,)``."""
     k = rest[0] if len(rest) == 2 else 0.0
-    return _genlaguerre_dx(n, k, x, rest[-1])
+    return genlaguerre_dx(n, k, x, rest[-1])
 
 
 def _laguerre_dk(x: Any, n: Any, k: Any, y: Any) -> Any:
-    return _genlaguerre_dalpha(n, k, x, y)
+    return genlaguerre_dalpha(n, k, x, y)
 
 
 parametric_rule(sc.assoc_laguerre, _laguerre_dx, None, _laguerre_dk, keywords=("k",), required=2)

@@ -44,23 +44,23 @@ import scipy.special as sc
 
 from ...core.define import ignore_derivatives
 from ...core.registry import function_name
-from .distributions import _gamma_density, _stdtr_ddf, _student_density
+from .distributions import gamma_density, stdtr_ddf, student_density
 from .distributions_more import (
-    _beta_density,
-    _chi2_density,
-    _chndtr_dnc,
-    _f_density,
-    _fdtr_ddf,
-    _kolmogorov_dx,
-    _ncfdtr_dnc,
-    _noncentral_chi2_density,
-    _noncentral_f_density,
-    _noncentral_t_density,
-    _smirnov_dd,
+    beta_density,
+    chi2_density,
     chndtr_ddf,
+    chndtr_dnc,
+    f_density,
+    fdtr_ddf,
+    kolmogorov_dx,
     ncfdtr_ddfn_ddfd,
+    ncfdtr_dnc,
     nctdtr_ddf,
     nctdtr_dnc,
+    noncentral_chi2_density,
+    noncentral_f_density,
+    noncentral_t_density,
+    smirnov_dd,
 )
 from .incomplete import betainc_da_db, gammainc_da
 from .parametric import SharedPartial, parametric_rule
@@ -226,9 +226,9 @@ inverse_rule(sc.nrdtrisd, *_NORMAL, solves=1)
 
 _GDTR = (
     sc.gdtr,
-    lambda a, b, x, p: x * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, p: x * gamma_density(b, np.multiply(a, x)),
     lambda a, b, x, p: gammainc_da(b, np.multiply(a, x)),
-    lambda a, b, x, p: a * _gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, p: a * gamma_density(b, np.multiply(a, x)),
 )
 inverse_rule(sc.gdtria, *_GDTR, solves=0, costly=(1,))
 inverse_rule(sc.gdtrib, *_GDTR, solves=1, costly=(1,))
@@ -237,7 +237,7 @@ inverse_rule(
     sc.chdtriv,
     sc.chdtr,
     lambda v, x, p: gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2,
-    lambda v, x, p: _chi2_density(v, x),
+    lambda v, x, p: chi2_density(v, x),
     solves=0,
     costly=(0,),
 )
@@ -245,7 +245,7 @@ inverse_rule(
     sc.pdtrik,
     _pdtr_continued,
     lambda k, m, p: -gammainc_da(np.add(k, 1), m),
-    lambda k, m, p: -_gamma_density(np.add(k, 1), m),
+    lambda k, m, p: -gamma_density(np.add(k, 1), m),
     solves=0,
     costly=(0,),
 )
@@ -256,7 +256,7 @@ _BETAINC = (
     sc.betainc,
     SharedPartial(_betainc_da_db, 0),
     SharedPartial(_betainc_da_db, 1),
-    lambda a, b, x, p: _beta_density(a, b, x),
+    lambda a, b, x, p: beta_density(a, b, x),
 )
 inverse_rule(sc.btdtria, *_BETAINC, solves=0, costly=(0, 1))
 inverse_rule(sc.btdtrib, *_BETAINC, solves=1, costly=(0, 1))
@@ -264,7 +264,7 @@ _BDTR = (
     _bdtr_continued,
     SharedPartial(_bdtr_dk_dn, 0),
     SharedPartial(_bdtr_dk_dn, 1),
-    lambda k, n, p, y: -_beta_density(np.subtract(n, k), np.add(k, 1), np.subtract(1, p)),
+    lambda k, n, p, y: -beta_density(np.subtract(n, k), np.add(k, 1), np.subtract(1, p)),
 )
 inverse_rule(sc.bdtrik, *_BDTR, solves=0, costly=(0, 1))
 inverse_rule(sc.bdtrin, *_BDTR, solves=1, costly=(0, 1))
@@ -272,7 +272,7 @@ _NBDTR = (
     _nbdtr_continued,
     SharedPartial(_nbdtr_dk_dn, 0),
     SharedPartial(_nbdtr_dk_dn, 1),
-    lambda k, n, p, y: _beta_density(n, np.add(k, 1), p),
+    lambda k, n, p, y: beta_density(n, np.add(k, 1), p),
 )
 inverse_rule(sc.nbdtrik, *_NBDTR, solves=0, costly=(0, 1))
 inverse_rule(sc.nbdtrin, *_NBDTR, solves=1, costly=(0, 1))
@@ -282,33 +282,33 @@ inverse_rule(sc.nbdtrin, *_NBDTR, solves=1, costly=(0, 1))
 inverse_rule(
     sc.fdtridfd,
     sc.fdtr,
-    SharedPartial(_fdtr_ddf, 0),
-    SharedPartial(_fdtr_ddf, 1),
-    lambda dfn, dfd, x, p: _f_density(dfn, dfd, x),
+    SharedPartial(fdtr_ddf, 0),
+    SharedPartial(fdtr_ddf, 1),
+    lambda dfn, dfd, x, p: f_density(dfn, dfd, x),
     solves=1,
     costly=(0, 1),
 )
 inverse_rule(
     sc.stdtridf,
     sc.stdtr,
-    _stdtr_ddf,
-    lambda df, t, p: _student_density(df, t),
+    stdtr_ddf,
+    lambda df, t, p: student_density(df, t),
     solves=0,
     costly=(0,),
 )
 
 # ---- Kolmogorov-Smirnov: inverses of the survival functions ---------------------------------
 
-inverse_rule(sc.kolmogi, sc.kolmogorov, _kolmogorov_dx, solves=0)
-inverse_rule(sc.smirnovi, sc.smirnov, None, _smirnov_dd, solves=1)
+inverse_rule(sc.kolmogi, sc.kolmogorov, kolmogorov_dx, solves=0)
+inverse_rule(sc.smirnovi, sc.smirnov, None, smirnov_dd, solves=1)
 
 # ---- noncentral chi-squared, F and t --------------------------------------------------------
 
 _CHNDTR = (
     sc.chndtr,
-    lambda x, df, nc, p: _noncentral_chi2_density(x, df, nc),
+    lambda x, df, nc, p: noncentral_chi2_density(x, df, nc),
     lambda x, df, nc, p: chndtr_ddf(x, df, nc),
-    _chndtr_dnc,
+    chndtr_dnc,
 )
 inverse_rule(sc.chndtrix, *_CHNDTR, solves=0, costly=(1,))
 inverse_rule(sc.chndtridf, *_CHNDTR, solves=1, costly=(1,))
@@ -317,8 +317,8 @@ _NCFDTR = (
     sc.ncfdtr,
     SharedPartial(_ncfdtr_ddf, 0),
     SharedPartial(_ncfdtr_ddf, 1),
-    _ncfdtr_dnc,
-    lambda dfn, dfd, nc, f, p: _noncentral_f_density(dfn, dfd, nc, f),
+    ncfdtr_dnc,
+    lambda dfn, dfd, nc, f, p: noncentral_f_density(dfn, dfd, nc, f),
 )
 inverse_rule(sc.ncfdtridfn, *_NCFDTR, solves=0, costly=(0, 1))
 inverse_rule(sc.ncfdtridfd, *_NCFDTR, solves=1, costly=(0, 1))
@@ -328,7 +328,7 @@ _NCTDTR = (
     sc.nctdtr,
     lambda df, nc, t, p: nctdtr_ddf(df, nc, t),
     lambda df, nc, t, p: nctdtr_dnc(df, nc, t),
-    lambda df, nc, t, p: _noncentral_t_density(df, nc, t),
+    lambda df, nc, t, p: noncentral_t_density(df, nc, t),
 )
 inverse_rule(sc.nctdtridf, *_NCTDTR, solves=0, costly=(0,))
 inverse_rule(sc.nctdtrinc, *_NCTDTR, solves=1, costly=(0,))

@@ -60,7 +60,7 @@ from ..numpy.matrix_algebra import (
     output_fields,
 )
 
-__all__: list[str] = []
+__all__ = ["matrix_solved", "solve_kind", "solved_cotangent_to_a"]
 
 _KINDS = {
     None: "gen",
@@ -75,7 +75,7 @@ _KINDS = {
 }
 
 
-def _kind(assume_a: Any) -> str:
+def solve_kind(assume_a: Any) -> str:
     kind = _KINDS.get(assume_a)
     if kind is None:
         raise ValueError(
@@ -85,7 +85,7 @@ def _kind(assume_a: Any) -> str:
     return kind
 
 
-def _seen(a: Any, kind: str, lower: bool, transposed: bool) -> Any:
+def matrix_solved(a: Any, kind: str, lower: bool, transposed: bool) -> Any:
     """The matrix that ``solve`` actually solves with."""
     if kind == "gen":
         return mT(a) if transposed else a
@@ -94,8 +94,8 @@ def _seen(a: Any, kind: str, lower: bool, transposed: bool) -> Any:
     return lower_hermitian(a, upper=not lower)
 
 
-def _back_to_a(g: Any, kind: str, lower: bool, transposed: bool) -> Any:
-    """The adjoint of ``_seen``: a cotangent of the matrix solved with, carried to ``a``."""
+def solved_cotangent_to_a(g: Any, kind: str, lower: bool, transposed: bool) -> Any:
+    """The adjoint of ``matrix_solved``: a cotangent of the matrix solved with, carried to ``a``."""
     if kind == "gen":
         return mT(g) if transposed else g
     if kind == "sym":
@@ -126,10 +126,10 @@ def _factor(m: Any, kind: str) -> Any:
 @positional_cotangents
 def _solve_rrule(a, b, lower=False, *, assume_a=None, transposed=False, check_finite=True):
     xp = array_namespace(a, b)
-    kind = _kind(assume_a)
+    kind = solve_kind(assume_a)
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     vector = b.ndim == 1
-    factored = _factor(_seen(a, kind, lower, transposed), kind)
+    factored = _factor(matrix_solved(a, kind, lower, transposed), kind)
     x = factored.solve(as_matrix(b, vector))
 
     def solve_pullback(dy):
@@ -138,7 +138,7 @@ def _solve_rrule(a, b, lower=False, *, assume_a=None, transposed=False, check_fi
             return NO_TANGENT, project_a(dy), project_b(dy)
         db = factored.solve(as_matrix(dy, vector), adjoint=True)
         dm = -xp.matmul(db, mH(x))
-        da = _back_to_a(dm, kind, lower, transposed)
+        da = solved_cotangent_to_a(dm, kind, lower, transposed)
         return NO_TANGENT, project_a(da), project_b(as_given(db, vector))
 
     return as_given(x, vector), solve_pullback
@@ -149,16 +149,16 @@ def _solve_frule(
     tangents, a, b, lower=False, *, assume_a=None, transposed=False, check_finite=True
 ):
     xp = array_namespace(a, b)
-    kind = _kind(assume_a)
+    kind = solve_kind(assume_a)
     vector = b.ndim == 1
-    factored = _factor(_seen(a, kind, lower, transposed), kind)
+    factored = _factor(matrix_solved(a, kind, lower, transposed), kind)
     x = factored.solve(as_matrix(b, vector))
     da, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT
     if not isinstance(db, AbstractZero):
         rhs = as_matrix(db, vector)
     if not isinstance(da, AbstractZero):
-        rhs = rhs - xp.matmul(_seen(da, kind, lower, transposed), x)
+        rhs = rhs - xp.matmul(matrix_solved(da, kind, lower, transposed), x)
     y = as_given(x, vector)
     if isinstance(rhs, AbstractZero):
         return y, rhs

@@ -34,10 +34,10 @@ from ...core.thunks import unthunk
 from ..numpy.matrix_algebra import as_given, as_matrix, is_complex, mH
 from .linalg_structured import all_numpy
 
-__all__: list[str] = []
+__all__ = ["Band", "hermitian_band", "hermitian_matrix"]
 
 
-class _Band:
+class Band:
     """Index maps between the band storage of an ``n x n`` matrix and the matrix, with
     ``below`` sub- and ``above`` super-diagonals.
 
@@ -91,7 +91,7 @@ class _Band:
         return values * xp.asarray(self.inside, dtype=values.dtype)
 
 
-def _solve(band: _Band, l_u: tuple[int, int], ab: Any, b: Any) -> Any:
+def _solve(band: Band, l_u: tuple[int, int], ab: Any, b: Any) -> Any:
     if all_numpy(ab, b):
         return sla.solve_banded(l_u, ab, b, check_finite=False)
     return array_namespace(ab, b).linalg.solve(band.matrix(ab), b)
@@ -101,11 +101,11 @@ def _solve(band: _Band, l_u: tuple[int, int], ab: Any, b: Any) -> Any:
 def _solve_banded_rrule(l_and_u, ab, b, *, check_finite=True):
     below, above = (int(v) for v in l_and_u)
     project_ab, project_b = ProjectTo(ab), ProjectTo(b)
-    band = _Band(below, above, ab.shape[1])
+    band = Band(below, above, ab.shape[1])
     vector = b.ndim == 1
     x = _solve(band, (below, above), ab, as_matrix(b, vector))
     adjoint = band.adjoint_storage(ab)
-    adjoint_band = _Band(above, below, ab.shape[1])
+    adjoint_band = Band(above, below, ab.shape[1])
 
     def solve_banded_pullback(dy):
         dy = unthunk(dy)
@@ -122,7 +122,7 @@ def _solve_banded_rrule(l_and_u, ab, b, *, check_finite=True):
 def _solve_banded_frule(tangents, l_and_u, ab, b, *, check_finite=True):
     below, above = (int(v) for v in l_and_u)
     xp = array_namespace(ab, b)
-    band = _Band(below, above, ab.shape[1])
+    band = Band(below, above, ab.shape[1])
     vector = b.ndim == 1
     x = _solve(band, (below, above), ab, as_matrix(b, vector))
     d_ab, db = unthunk(tangents[2]), unthunk(tangents[3])
@@ -137,12 +137,12 @@ def _solve_banded_frule(tangents, l_and_u, ab, b, *, check_finite=True):
 # ---- solveh_banded ------------------------------------------------------------------------
 
 
-def _hermitian_band(ab: Any, lower: bool) -> _Band:
+def hermitian_band(ab: Any, lower: bool) -> Band:
     width = ab.shape[0] - 1
-    return _Band(width, 0, ab.shape[1]) if lower else _Band(0, width, ab.shape[1])
+    return Band(width, 0, ab.shape[1]) if lower else Band(0, width, ab.shape[1])
 
 
-def _hermitian_matrix(band: _Band, ab: Any, lower: bool) -> Any:
+def hermitian_matrix(band: Band, ab: Any, lower: bool) -> Any:
     """The Hermitian matrix LAPACK reads: the stored triangle, its conjugate transpose, and
     the real part of the diagonal."""
     xp = array_namespace(ab)
@@ -155,17 +155,17 @@ def _hermitian_matrix(band: _Band, ab: Any, lower: bool) -> Any:
     )
 
 
-def _solveh(band: _Band, ab: Any, b: Any, lower: bool) -> Any:
+def _solveh(band: Band, ab: Any, b: Any, lower: bool) -> Any:
     if all_numpy(ab, b):
         return sla.solveh_banded(ab, b, lower=lower, check_finite=False)
     xp = array_namespace(ab, b)
-    return xp.linalg.solve(_hermitian_matrix(band, ab, lower), b)
+    return xp.linalg.solve(hermitian_matrix(band, ab, lower), b)
 
 
 @rrule.register(sla.solveh_banded)
 def _solveh_banded_rrule(ab, b, *, lower=False, check_finite=True):
     project_ab, project_b = ProjectTo(ab), ProjectTo(b)
-    band = _hermitian_band(ab, lower)
+    band = hermitian_band(ab, lower)
     vector = b.ndim == 1
     x = _solveh(band, ab, as_matrix(b, vector), lower)
     diagonal_row = 0 if lower else ab.shape[0] - 1
@@ -189,13 +189,13 @@ def _solveh_banded_rrule(ab, b, *, lower=False, check_finite=True):
 @frule.register(sla.solveh_banded)
 def _solveh_banded_frule(tangents, ab, b, *, lower=False, check_finite=True):
     xp = array_namespace(ab, b)
-    band = _hermitian_band(ab, lower)
+    band = hermitian_band(ab, lower)
     vector = b.ndim == 1
     x = _solveh(band, ab, as_matrix(b, vector), lower)
     d_ab, db = unthunk(tangents[1]), unthunk(tangents[2])
     rhs: Any = ZERO_TANGENT if isinstance(db, AbstractZero) else as_matrix(db, vector)
     if not isinstance(d_ab, AbstractZero):
-        rhs = rhs - xp.matmul(_hermitian_matrix(band, d_ab, lower), x)
+        rhs = rhs - xp.matmul(hermitian_matrix(band, d_ab, lower), x)
     if isinstance(rhs, AbstractZero):
         return as_given(x, vector), rhs
     return as_given(x, vector), as_given(_solveh(band, ab, rhs, lower), vector)

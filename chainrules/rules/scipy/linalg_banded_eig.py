@@ -64,14 +64,14 @@ from ..numpy.matrix_algebra import (
     output_fields,
     safe_reciprocal,
 )
-from .linalg_banded import _Band, _hermitian_band, _hermitian_matrix
-from .linalg_decomp import _selected, _window
+from .linalg_banded import Band, hermitian_band, hermitian_matrix
+from .linalg_decomp import eigenvalue_window, selection_start
 from .linalg_structured import all_numpy
 
 __all__: list[str] = []
 
 
-def _band_of(band: _Band, dense: Any) -> Any:
+def _band_of(band: Band, dense: Any) -> Any:
     """The band storage of ``dense``: its entries on the band, zero in the corners."""
     xp = array_namespace(dense)
     n = band.n
@@ -106,7 +106,7 @@ class _Spectrum:
             return self.w, self.v, 0
         xp = array_namespace(self.h)
         w_all, v_all = xp.linalg.eigh(self.h)
-        first = self.first if self.first is not None else _selected(w_all, self.w)
+        first = self.first if self.first is not None else selection_start(w_all, self.w)
         stop = first + self.w.shape[-1]
         # The returned vectors replace the recomputed ones, whose signs may differ.
         v_all = xp.concat([v_all[:, :first], self.v, v_all[:, stop:]], axis=1)
@@ -152,7 +152,7 @@ def _dense_eigh(h: Any, kind: str, select_range: Any, reference: Any) -> tuple[A
     xp = array_namespace(h)
     w, v = xp.linalg.eigh(h)
     if kind != "a":
-        first, last = _window(w, select_range) if kind == "v" else select_range
+        first, last = eigenvalue_window(w, select_range) if kind == "v" else select_range
         w, v = w[first : last + 1], v[:, first : last + 1]
     overlap = np.sum(np.conj(np.asarray(ignore_derivatives(v))) * reference, axis=0)
     return w, v * xp.asarray((overlap / np.abs(overlap)).astype(reference.dtype))
@@ -163,10 +163,10 @@ def _dense_eigh(h: Any, kind: str, select_range: Any, reference: Any) -> tuple[A
 
 def _banded_spectrum(
     a_band: Any, lower: bool, select: Any, select_range: Any, max_ev: int
-) -> tuple[_Band, _Spectrum]:
+) -> tuple[Band, _Spectrum]:
     """The band of ``a_band`` and the eigenpairs that ``eig_banded`` returns for it."""
-    band = _hermitian_band(a_band, lower)
-    h = _hermitian_matrix(band, a_band, lower)
+    band = hermitian_band(a_band, lower)
+    h = hermitian_matrix(band, a_band, lower)
     kind = _select_kind(select)
     options = {"select": select, "select_range": select_range, "max_ev": max_ev}
     plain = a_band if all_numpy(a_band) else np.asarray(ignore_derivatives(a_band))
@@ -209,7 +209,7 @@ def _eig_banded_pushforward(
     d_ab = unthunk(tangents[1])
     if isinstance(d_ab, AbstractZero):
         return y, d_ab
-    return y, spectrum.tangent(_hermitian_matrix(band, d_ab, lower), not eigvals_only)
+    return y, spectrum.tangent(hermitian_matrix(band, d_ab, lower), not eigvals_only)
 
 
 @rrule.register(sla.eig_banded)
@@ -268,12 +268,12 @@ def _eigvals_banded_frule(
 # ---- eigh_tridiagonal, eigvalsh_tridiagonal -----------------------------------------------
 
 
-def _tridiagonal(d: Any, e: Any) -> tuple[_Band, Any]:
+def _tridiagonal(d: Any, e: Any) -> tuple[Band, Any]:
     """The lower band storage ``[d; e, 0]`` of the symmetric tridiagonal matrix, its band."""
     xp = array_namespace(d, e)
     dtype = xp.result_type(d, e)
     tail = xp.concat([xp.astype(e, dtype), xp.zeros((1,), dtype=dtype)])
-    return _Band(1, 0, d.shape[0]), xp.stack([xp.astype(d, dtype), tail])
+    return Band(1, 0, d.shape[0]), xp.stack([xp.astype(d, dtype), tail])
 
 
 def _tridiagonal_spectrum(
@@ -282,7 +282,7 @@ def _tridiagonal_spectrum(
     """The eigenpairs that ``eigh_tridiagonal`` returns (``'sterf'``, which gives
     eigenvalues only, is replaced by the default driver)."""
     band, ab = _tridiagonal(d, e)
-    h = _hermitian_matrix(band, ab, True)
+    h = hermitian_matrix(band, ab, True)
     kind = _select_kind(select)
     driver = "auto" if driver == "sterf" else driver
     options = {"select": select, "select_range": select_range, "tol": tol}
@@ -312,7 +312,7 @@ def _tridiagonal_tangent(spectrum: _Spectrum, dd: Any, de: Any, vectors: bool) -
         v = spectrum.v
         return xp.matmul(dd, v * v) + 2 * xp.matmul(de, v[:-1, :] * v[1:, :])
     band, d_ab = _tridiagonal(dd, de)
-    return spectrum.tangent(_hermitian_matrix(band, d_ab, True), True)
+    return spectrum.tangent(hermitian_matrix(band, d_ab, True), True)
 
 
 def _tridiagonal_rule(
@@ -403,22 +403,22 @@ def _eigvalsh_tridiagonal_frule(
 # ---- cholesky_banded, cho_solve_banded ----------------------------------------------------
 
 
-def _dense_factor(band: _Band, cb: Any, lower: bool) -> Any:
+def _dense_factor(band: Band, cb: Any, lower: bool) -> Any:
     """The lower triangular ``L`` (``A = L L^H``) that the band ``cb`` stores."""
     t = band.matrix(cb)
     return t if lower else mH(t)
 
 
-def _corners(band: _Band, ab: Any) -> Any:
+def _corners(band: Band, ab: Any) -> Any:
     """``ab`` in its corners (the entries outside the matrix), zero on the band."""
     xp = array_namespace(ab)
     return ab * xp.asarray(~band.inside, dtype=ab.dtype)
 
 
-def _cholesky_banded(band: _Band, ab: Any, lower: bool) -> Any:
+def _cholesky_banded(band: Band, ab: Any, lower: bool) -> Any:
     if all_numpy(ab):
         return sla.cholesky_banded(ab, lower=lower, check_finite=False)
-    low = array_namespace(ab).linalg.cholesky(_hermitian_matrix(band, ab, lower))
+    low = array_namespace(ab).linalg.cholesky(hermitian_matrix(band, ab, lower))
     # LAPACK leaves the corners of the storage as they were.
     return _band_of(band, low if lower else mH(low)) + _corners(band, ab)
 
@@ -427,7 +427,7 @@ def _cholesky_banded(band: _Band, ab: Any, lower: bool) -> Any:
 @positional_cotangents
 def _cholesky_banded_rrule(ab, overwrite_ab=False, lower=False, check_finite=True):
     project_ab = ProjectTo(ab)
-    band = _hermitian_band(ab, lower)
+    band = hermitian_band(ab, lower)
     cb = _cholesky_banded(band, ab, lower)
     low = _dense_factor(band, cb, lower)
 
@@ -444,18 +444,18 @@ def _cholesky_banded_rrule(ab, overwrite_ab=False, lower=False, check_finite=Tru
 
 @frule.register(sla.cholesky_banded)
 def _cholesky_banded_frule(tangents, ab, overwrite_ab=False, lower=False, check_finite=True):
-    band = _hermitian_band(ab, lower)
+    band = hermitian_band(ab, lower)
     cb = _cholesky_banded(band, ab, lower)
     d_ab = unthunk(tangents[1])
     if isinstance(d_ab, AbstractZero):
         return cb, d_ab
     low = _dense_factor(band, cb, lower)
-    d_low = cholesky_pushforward_of(low, _hermitian_matrix(band, d_ab, lower))
+    d_low = cholesky_pushforward_of(low, hermitian_matrix(band, d_ab, lower))
     d_cb = _band_of(band, d_low if lower else mH(d_low)) + _corners(band, d_ab)
     return cb, ProjectTo(cb)(d_cb)
 
 
-def _cho_solve_banded(band: _Band, cb: Any, lower: bool, b: Any) -> Any:
+def _cho_solve_banded(band: Band, cb: Any, lower: bool, b: Any) -> Any:
     if all_numpy(cb, b):
         return sla.cho_solve_banded((cb, lower), b, check_finite=False)
     xp = array_namespace(cb, b)
@@ -469,7 +469,7 @@ def _cho_solve_banded_rrule(cb_and_lower, b, overwrite_b=False, check_finite=Tru
     cb, lower = cb_and_lower
     xp = array_namespace(cb, b)
     project_pair, project_b = ProjectTo(cb_and_lower), ProjectTo(b)
-    band = _hermitian_band(cb, lower)
+    band = hermitian_band(cb, lower)
     vector = b.ndim == 1
     x = _cho_solve_banded(band, cb, lower, as_matrix(b, vector))
 
@@ -492,7 +492,7 @@ def _cho_solve_banded_rrule(cb_and_lower, b, overwrite_b=False, check_finite=Tru
 def _cho_solve_banded_frule(tangents, cb_and_lower, b, overwrite_b=False, check_finite=True):
     cb, lower = cb_and_lower
     xp = array_namespace(cb, b)
-    band = _hermitian_band(cb, lower)
+    band = hermitian_band(cb, lower)
     vector = b.ndim == 1
     x = _cho_solve_banded(band, cb, lower, as_matrix(b, vector))
     d_pair, db = unthunk(tangents[1]), unthunk(tangents[2])

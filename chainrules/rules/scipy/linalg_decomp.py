@@ -66,9 +66,9 @@ from ..numpy.matrix_algebra import (
     output_fields,
     safe_reciprocal,
 )
-from .linalg import _back_to_a, _kind, _seen
+from .linalg import matrix_solved, solve_kind, solved_cotangent_to_a
 
-__all__: list[str] = []
+__all__ = ["eigenvalue_window", "selection_start"]
 
 
 # ---- qr -----------------------------------------------------------------------------------
@@ -224,7 +224,7 @@ def _eigh(a: Any, lower: bool, eigvals_only: bool, by_index: Any, by_value: Any,
         )
     w, v = array_namespace(a).linalg.eigh(a, UPLO="L" if lower else "U")
     if by_value is not None:
-        by_index = _window(w, by_value)
+        by_index = eigenvalue_window(w, by_value)
     if by_index is not None:
         first, last = by_index
         w, v = w[..., first : last + 1], v[..., :, first : last + 1]
@@ -240,7 +240,7 @@ def _standard_eigh(
     return _eigh(a, lower, False, by_index, by_value, driver)
 
 
-def _window(w: Any, by_value: Any) -> tuple[int, int]:
+def eigenvalue_window(w: Any, by_value: Any) -> tuple[int, int]:
     """``subset_by_index`` for SciPy's window ``(low, high]`` of the eigenvalues ``w``.
 
     Comparisons give plain booleans, even on tracked values; the window must select the
@@ -254,7 +254,7 @@ def _window(w: Any, by_value: Any) -> tuple[int, int]:
     return int(selected[0]), int(selected[-1])
 
 
-def _selected(w_all: Any, w: Any) -> int:
+def selection_start(w_all: Any, w: Any) -> int:
     """Where the selected (consecutive, ascending) eigenvalues start among all of them."""
     xp = array_namespace(w_all, w)
     nearest = xp.argmin(xp.abs(w_all - w[..., :1]), axis=-1)
@@ -288,7 +288,7 @@ def _eigh_rrule(
             return NO_TANGENT, project_a(eigh_pullback_of(w, v, g_w, g_v, not lower))
         # Eigenvector cotangents couple to every eigenpair: complete the decomposition.
         w_all, v_all = xp.linalg.eigh(a, UPLO="L" if lower else "U")
-        first = subset_by_index[0] if subset_by_index is not None else _selected(w_all, w)
+        first = subset_by_index[0] if subset_by_index is not None else selection_start(w_all, w)
         count = w.shape[-1]
         n = w_all.shape[-1]
         # The selected eigenvectors are the ones returned (SciPy's signs, which the
@@ -376,28 +376,28 @@ def _inv(m: Any) -> Any:
 
 @rrule.register(sla.inv)
 def _inv_rrule(a, *, check_finite=True, assume_a=None, lower=False):
-    kind = _kind(assume_a)
+    kind = solve_kind(assume_a)
     project_a = ProjectTo(a)
-    y = _inv(_seen(a, kind, lower, False))
+    y = _inv(matrix_solved(a, kind, lower, False))
 
     def inv_pullback(dy):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_a(dy)
         g = inv_pullback_of(y, dy)
-        return NO_TANGENT, project_a(_back_to_a(g, kind, lower, False))
+        return NO_TANGENT, project_a(solved_cotangent_to_a(g, kind, lower, False))
 
     return y, inv_pullback
 
 
 @frule.register(sla.inv)
 def _inv_frule(tangents, a, *, check_finite=True, assume_a=None, lower=False):
-    kind = _kind(assume_a)
-    y = _inv(_seen(a, kind, lower, False))
+    kind = solve_kind(assume_a)
+    y = _inv(matrix_solved(a, kind, lower, False))
     da = unthunk(tangents[1])
     if isinstance(da, AbstractZero):
         return y, da
-    return y, inv_pushforward_of(y, _seen(da, kind, lower, False))
+    return y, inv_pushforward_of(y, matrix_solved(da, kind, lower, False))
 
 
 def _pinv(a: Any, atol: Any, rtol: Any, return_rank: bool) -> Any:

@@ -36,7 +36,7 @@ import scipy.special as sc
 from ...core.tangents import not_implemented
 from .parametric import parametric_rule
 
-__all__: list[str] = []
+__all__ = ["genlaguerre_dalpha", "genlaguerre_dx"]
 
 
 def _below(n: Any) -> Any:
@@ -116,11 +116,11 @@ parametric_rule(
 # ---- Laguerre and Hermite -------------------------------------------------------------------
 
 
-def _genlaguerre_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
+def genlaguerre_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     return -_positive(n) * sc.eval_genlaguerre(_below(n), np.add(alpha, 1), x)
 
 
-def _genlaguerre_dalpha(n: Any, alpha: Any, x: Any, y: Any) -> Any:
+def genlaguerre_dalpha(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     """``sum_{k < n} L_k^(alpha)(x) / (n - k)``, the derivative in ``alpha`` for integer ``n``."""
     degrees = np.asarray(n)
     if np.any(degrees != np.floor(degrees)):
@@ -132,7 +132,7 @@ def _genlaguerre_dalpha(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     return total
 
 
-parametric_rule(sc.eval_laguerre, None, lambda n, x, y: _genlaguerre_dx(n, 0.0, x, y))
-parametric_rule(sc.eval_genlaguerre, None, _genlaguerre_dalpha, _genlaguerre_dx)
+parametric_rule(sc.eval_laguerre, None, lambda n, x, y: genlaguerre_dx(n, 0.0, x, y))
+parametric_rule(sc.eval_genlaguerre, None, genlaguerre_dalpha, genlaguerre_dx)
 parametric_rule(sc.eval_hermite, None, lambda n, x, y: 2 * n * sc.eval_hermite(_below(n), x))
 parametric_rule(sc.eval_hermitenorm, None, lambda n, x, y: n * sc.eval_hermitenorm(_below(n), x))
