@@ -1,10 +1,32 @@
 """Rules for ``scipy.linalg``'s solvers: solve, solve_triangular, cholesky, cho_factor,
 cho_solve; and the table of its functions without derivatives.
 
-The other ``scipy.linalg`` families live beside this module: ``linalg_lu`` (lu, lu_factor,
-lu_solve), ``linalg_decomp`` (qr, svd, eigh, det, inv, pinv, schur, polar),
-``linalg_matfun`` (expm and the other matrix functions), ``linalg_equations`` (Sylvester and
-Lyapunov equations) and ``linalg_structured`` (block_diag, toeplitz, circulant).
+The other ``scipy.linalg`` families live beside this module:
+
+====================  =====================================================================
+module                functions
+====================  =====================================================================
+linalg_lu             lu lu_factor lu_solve
+linalg_decomp         qr svd eigh det inv pinv polar
+linalg_more           eig eigvals eigvalsh svdvals lstsq norm pinvh rq orth
+                      orthogonal_procrustes signm
+linalg_matfun         expm logm sqrtm cosm sinm tanm coshm sinhm tanhm
+                      fractional_matrix_power expm_frechet
+linalg_equations      solve_sylvester solve_continuous_lyapunov solve_discrete_lyapunov schur
+linalg_riccati        solve_continuous_are solve_discrete_are
+linalg_structured     block_diag toeplitz circulant
+linalg_constructors   hankel convolution_matrix leslie khatri_rao companion fiedler
+                      fiedler_companion diagsvd
+linalg_toeplitz       solve_toeplitz matmul_toeplitz solve_circulant
+linalg_banded         solve_banded solveh_banded
+linalg_banded_eig     eig_banded eigvals_banded eigh_tridiagonal eigvalsh_tridiagonal
+                      cholesky_banded cho_solve_banded
+linalg_qr_updates     qr_multiply qr_update qr_insert qr_delete
+linalg_reductions     hessenberg matrix_balance cdf2rdf rsf2csf
+linalg_qz             qz ordqz
+linalg_subspaces      null_space subspace_angles ldl cossin
+linalg_conditioning   expm_cond
+====================  =====================================================================
 
 ``solve`` sees the matrix that its ``assume_a`` reads: the whole of ``a`` (``'gen'``), or the
 Hermitian (``'her'``, ``'pos'``) or complex-symmetric (``'sym'``) matrix described by one
