@@ -12,6 +12,7 @@ Modules, one concept each:
 * ``registry``   the rrule and frule tables, opt_out, introspection
 * ``config``     RuleConfig and the capabilities HasReverseMode, HasForwardMode
 * ``define``     scalar_rule, non_differentiable, ignore_derivatives
+* ``calls``      call: a compiled routine applied through whatever engine tracks its arguments
 * ``errors``     the error classes
 
 This package never imports ``chainrules.rules``, ``engines`` or ``adapters``.
