@@ -3,27 +3,13 @@
 import numpy as np
 import pytest
 import scipy.linalg
-from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from linalg_samples import ids, sample
+from linalg_samples import check_factors, draw, ids
 
 import chainrules as cr
 from chainrules.rules.scipy.linalg_qz import _generalized_schur
 
 SMALL_STEPS = central_fdm(5, 1)  # Schur vectors flip sign where eigenvalues cross
-
-
-def draw(shape, dtype=np.float64, seed=0):
-    """The inputs of these tests: ``sample`` at seeds of their own."""
-    return sample(shape, dtype, 1000 + seed)
-
-
-def check(f, *args, fkwargs=None, **kwargs):
-    """Both rules of ``f``; without second order unless asked: LAPACK computes the factors
-    of hessenberg, qz, ordqz and rsf2csf, and tracked values cannot pass through it."""
-    kwargs.setdefault("check_second_order", False)
-    test_rrule(f, *args, fkwargs=fkwargs, **kwargs)
-    test_frule(f, *args, fkwargs=fkwargs, **kwargs)
 
 
 # ---- qz, ordqz ----------------------------------------------------------------------------
@@ -84,7 +70,7 @@ def test_qz_real(dtype):
     # the derivative divides by eigenvalue gaps. float64: the fixed-step differences that
     # these checks need (SMALL_STEPS) are themselves accurate to a few 1e-7.
     rtol = None if dtype == np.float32 else 1e-6
-    check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS, rtol=rtol)
+    check_factors(scipy.linalg.qz, a, b, fdm=SMALL_STEPS, rtol=rtol)
 
 
 def test_qz_complex():
@@ -96,7 +82,7 @@ def test_qz_complex():
         result = scipy.linalg.qz(a, b, output="complex")
         dy = phase_free(result, QZ)
         kwargs = {"fkwargs": {"output": "complex"}, "output_tangent": dy, "fdm": SMALL_STEPS}
-        check(scipy.linalg.qz, a, b, **kwargs)
+        check_factors(scipy.linalg.qz, a, b, **kwargs)
 
 
 def test_qz_real_with_2x2_blocks():
@@ -105,7 +91,7 @@ def test_qz_real_with_2x2_blocks():
     a, b = draw((5, 5), seed=6), draw((5, 5), seed=7)
     aa = scipy.linalg.qz(a, b)[0]
     assert np.count_nonzero(np.diagonal(aa, -1)) == 1  # one complex pair
-    check(scipy.linalg.qz, a, b, fdm=SMALL_STEPS)
+    check_factors(scipy.linalg.qz, a, b, fdm=SMALL_STEPS)
 
 
 def test_ordqz_real_with_2x2_blocks_has_no_rule():
@@ -138,7 +124,7 @@ def test_ordqz_real(sort, dtype):
     np.testing.assert_allclose(result[3], np.diagonal(result[1]))
     # The fixed-step differences (SMALL_STEPS) are accurate to a few 1e-7, as for qz.
     rtol = None if dtype == np.float32 else 1e-6
-    check(scipy.linalg.ordqz, a, b, fkwargs={"sort": sort}, fdm=SMALL_STEPS, rtol=rtol)
+    check_factors(scipy.linalg.ordqz, a, b, fkwargs={"sort": sort}, fdm=SMALL_STEPS, rtol=rtol)
 
 
 def test_ordqz_complex():
@@ -147,7 +133,7 @@ def test_ordqz_complex():
     result = scipy.linalg.ordqz(a, b, **kwargs)
     np.testing.assert_allclose(result[2], np.diagonal(result[0]))
     dy = phase_free(result, ORDQZ)
-    check(scipy.linalg.ordqz, a, b, fkwargs=kwargs, output_tangent=dy, fdm=SMALL_STEPS)
+    check_factors(scipy.linalg.ordqz, a, b, fkwargs=kwargs, output_tangent=dy, fdm=SMALL_STEPS)
 
 
 # ---- single-precision factors, refined ----------------------------------------------------

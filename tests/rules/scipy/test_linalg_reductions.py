@@ -3,26 +3,13 @@
 import numpy as np
 import pytest
 import scipy.linalg
-from chainrules_testing import test_frule, test_rrule, with_tangent
+from chainrules_testing import with_tangent
 from fdm import central_fdm
-from linalg_samples import DTYPES, ids, sample
+from linalg_samples import DTYPES, check_factors, draw, ids
 
 import chainrules as cr
 
 SMALL_STEPS = central_fdm(5, 1)  # Schur vectors flip sign where eigenvalues cross
-
-
-def draw(shape, dtype=np.float64, seed=0):
-    """The inputs of these tests: ``sample`` at seeds of their own."""
-    return sample(shape, dtype, 1000 + seed)
-
-
-def check(f, *args, fkwargs=None, **kwargs):
-    """Both rules of ``f``; without second order unless asked: LAPACK computes the factors
-    of hessenberg, qz, ordqz and rsf2csf, and tracked values cannot pass through it."""
-    kwargs.setdefault("check_second_order", False)
-    test_rrule(f, *args, fkwargs=fkwargs, **kwargs)
-    test_frule(f, *args, fkwargs=fkwargs, **kwargs)
 
 
 # ---- hessenberg ---------------------------------------------------------------------------
@@ -32,12 +19,14 @@ def check(f, *args, fkwargs=None, **kwargs):
 @pytest.mark.parametrize("dtype", [*DTYPES, np.float32], ids=ids)
 def test_hessenberg(calc_q, dtype):
     a = draw((5, 5), dtype)
-    check(scipy.linalg.hessenberg, a, calc_q, fdm=SMALL_STEPS)
+    check_factors(scipy.linalg.hessenberg, a, calc_q, fdm=SMALL_STEPS)
 
 
 def test_hessenberg_of_small_matrices_is_the_matrix():
     for n in (1, 2):
-        check(scipy.linalg.hessenberg, draw((n, n), np.complex128), fkwargs={"calc_q": True})
+        check_factors(
+            scipy.linalg.hessenberg, draw((n, n), np.complex128), fkwargs={"calc_q": True}
+        )
 
 
 def test_hessenberg_of_a_reduced_matrix_has_no_derivative():
@@ -67,7 +56,7 @@ def test_matrix_balance(separate, dtype):
     for permute in (True, False):
         args = (with_tangent(a, da), permute)
         kwargs = {"fkwargs": {"separate": separate}, "fdm": SMALL_STEPS}
-        check(scipy.linalg.matrix_balance, *args, check_second_order=True, **kwargs)
+        check_factors(scipy.linalg.matrix_balance, *args, check_second_order=True, **kwargs)
 
 
 def test_matrix_balance_is_a_similarity():
@@ -93,12 +82,12 @@ def eigenpairs(n=5, dtype=np.float64):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=ids)
 def test_cdf2rdf(dtype):
     w, v = eigenpairs(dtype=dtype)
-    check(scipy.linalg.cdf2rdf, w, v, check_second_order=True)
+    check_factors(scipy.linalg.cdf2rdf, w, v, check_second_order=True)
 
 
 def test_cdf2rdf_of_real_eigenvalues():
     w, v = scipy.linalg.eigh(draw((3, 3)) + draw((3, 3)).T)
-    check(scipy.linalg.cdf2rdf, w, v, check_second_order=True)
+    check_factors(scipy.linalg.cdf2rdf, w, v, check_second_order=True)
 
 
 # ---- rsf2csf ------------------------------------------------------------------------------
@@ -117,13 +106,13 @@ def test_rsf2csf(dtype):
     t, z, dt = real_schur()
     real = np.float32 if dtype == np.float32 else np.float64
     t, dt = t.astype(real), dt.astype(real)
-    check(scipy.linalg.rsf2csf, with_tangent(t, dt), z.astype(dtype), fdm=SMALL_STEPS)
+    check_factors(scipy.linalg.rsf2csf, with_tangent(t, dt), z.astype(dtype), fdm=SMALL_STEPS)
 
 
 def test_rsf2csf_entries_below_the_subdiagonal_pass_through():
     t, z, dt = real_schur(seed=2)
     dt = dt + np.tril(draw((5, 5), seed=7), -2)
-    check(scipy.linalg.rsf2csf, with_tangent(t, dt), z, fdm=SMALL_STEPS)
+    check_factors(scipy.linalg.rsf2csf, with_tangent(t, dt), z, fdm=SMALL_STEPS)
 
 
 def test_rsf2csf_of_a_triangular_form_is_a_cast():

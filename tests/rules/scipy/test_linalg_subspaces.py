@@ -3,24 +3,14 @@
 import numpy as np
 import pytest
 import scipy.linalg
-from chainrules_testing import test_frule, test_rrule, with_tangent
+from chainrules_testing import with_tangent
 from fdm import central_fdm
-from linalg_samples import DTYPES, ids, sample
+from linalg_samples import DTYPES, check_both, draw, ids
 
 import chainrules as cr
 from chainrules.rules.numpy.matrix_algebra import mH
 
 SMALL_STEPS = central_fdm(5, 1)  # pivoting and singular vectors are piecewise constant
-
-
-def draw(shape, dtype=np.float64, seed=0):
-    """The inputs of these tests: ``sample`` at seeds of their own."""
-    return sample(shape, dtype, 1000 + seed)
-
-
-def check(f, *args, **kwargs):
-    test_rrule(f, *args, **kwargs)
-    test_frule(f, *args, **kwargs)
 
 
 # ---- null_space ---------------------------------------------------------------------------
@@ -39,7 +29,7 @@ def test_null_space_of_one_dimension_is_the_derivative_of_n(dtype):
     """Real, of full row rank and one-dimensional: N is unique up to its sign, and smooth."""
     atol = 1e-5 if dtype == np.float32 else None  # entries near zero, rounded in float32
     kwargs = {"fdm": SMALL_STEPS, "atol": atol, "check_second_order": True}
-    check(scipy.linalg.null_space, draw((2, 3), dtype), **kwargs)
+    check_both(scipy.linalg.null_space, draw((2, 3), dtype), **kwargs)
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (2, 5)], ids=str)
@@ -49,7 +39,7 @@ def test_null_space_on_gauge_free_losses(shape, dtype):
     dy = gauge_free(scipy.linalg.null_space(a))
     # Second order moves the cotangent off the gauge-free ones, where no derivative exists.
     kwargs = {"output_tangent": dy, "fdm": SMALL_STEPS, "check_second_order": False}
-    check(scipy.linalg.null_space, a, **kwargs)
+    check_both(scipy.linalg.null_space, a, **kwargs)
 
 
 def projector_derivative(a, da):
@@ -93,7 +83,7 @@ def test_null_space_of_full_rank_is_empty():
 @pytest.mark.parametrize("dtype", [*DTYPES, np.float32], ids=ids)
 def test_subspace_angles(shapes, dtype):
     a, b = draw(shapes[0], dtype), draw(shapes[1], dtype, 1)
-    check(scipy.linalg.subspace_angles, a, b, check_second_order=np.dtype(dtype).kind == "f")
+    check_both(scipy.linalg.subspace_angles, a, b, check_second_order=np.dtype(dtype).kind == "f")
 
 
 def test_subspace_angles_of_rank_deficient_matrices():
@@ -101,8 +91,8 @@ def test_subspace_angles_of_rank_deficient_matrices():
     whole line ``(I + t x) a``, at constant rank."""
     a = draw((5, 2)) @ draw((2, 3), seed=1)
     moved = with_tangent(a, draw((5, 5), seed=2) @ a)
-    check(scipy.linalg.subspace_angles, moved, draw((5, 2), seed=3), fdm=SMALL_STEPS)
-    check(scipy.linalg.subspace_angles, draw((5, 1), seed=4), moved, fdm=SMALL_STEPS)
+    check_both(scipy.linalg.subspace_angles, moved, draw((5, 2), seed=3), fdm=SMALL_STEPS)
+    check_both(scipy.linalg.subspace_angles, draw((5, 1), seed=4), moved, fdm=SMALL_STEPS)
 
 
 def equal_angles(t=0.6):
@@ -178,7 +168,7 @@ def test_ldl_with_2x2_pivots(kwargs, dtype):
     _, d, _ = scipy.linalg.ldl(a, **kwargs)
     assert np.any(np.diagonal(d, -1) != 0)
     # LAPACK's sytrf computes the factors; tracked values cannot pass through it.
-    check(scipy.linalg.ldl, a, fkwargs=kwargs, fdm=SMALL_STEPS, check_second_order=False)
+    check_both(scipy.linalg.ldl, a, fkwargs=kwargs, fdm=SMALL_STEPS, check_second_order=False)
 
 
 @IGNORED_DIAGONAL
@@ -187,7 +177,7 @@ def test_ldl_of_a_positive_definite_matrix(dtype):
     a = symmetric(dtype, definite=True, seed=1)
     _, d, _ = scipy.linalg.ldl(a)
     assert np.all(np.diagonal(d, -1) == 0)
-    check(scipy.linalg.ldl, a, fdm=SMALL_STEPS, check_second_order=False)
+    check_both(scipy.linalg.ldl, a, fdm=SMALL_STEPS, check_second_order=False)
 
 
 def test_ldl_reads_one_triangle():
@@ -226,7 +216,7 @@ def test_cossin_angles():
             u, middle, vh = scipy.linalg.cossin(x, p, q, *flags)
             dy = cr.Tangent(tuple, zeros(u), draw(middle.shape, seed=2), zeros(vh))
             kwargs = {"output_tangent": dy, "fdm": SMALL_STEPS, "check_second_order": False}
-            check(scipy.linalg.cossin, with_tangent(x, dx), p, q, *flags, **kwargs)
+            check_both(scipy.linalg.cossin, with_tangent(x, dx), p, q, *flags, **kwargs)
 
 
 @pytest.mark.parametrize("swap_sign", [False, True])
