@@ -61,7 +61,14 @@ from ...core.tangents import (
 from ...core.thunks import Thunk, unthunk
 from .parametric import is_zero, numpy_only, parametric_rule
 
-__all__ = ["elementwise", "fourier_slopes", "linear_pair", "pair_rules", "perturbed_eigenvector"]
+__all__ = [
+    "elementwise",
+    "fourier_slopes",
+    "linear_pair",
+    "pair_rules",
+    "perturbed_eigenvector",
+    "vector_in_last_rules",
+]
 
 _ROOT2 = np.sqrt(2.0)
 _DEGREE = np.pi / 180
@@ -320,49 +327,62 @@ parametric_rule(sc.mathieu_b, None, _characteristic_slope(False), costly=(1,))
 # ---- Fourier coefficients -------------------------------------------------------------------
 
 
-def _coefficient_rules(f: Any, even: bool) -> None:
-    """Rules for ``f(m, q)``, SciPy's vector of Fourier coefficients at scalars m and q >= 0."""
+def vector_in_last_rules(f: Any, slopes: Callable[..., Any]) -> None:
+    """Rules for ``y = f(*integers, p)``, a vector of values at scalar arguments that is
+    differentiable in its last argument ``p`` only, with ``dy/dp = slopes(*args, y)``.
+
+    The slopes come from NumPy linear algebra: the cotangent of ``p`` is thunked, and on an
+    engine's tracked values it is ``NotImplementedTangent`` (``numpy_only``).
+    """
     name = f.__name__
 
-    def slope(m: Any, q: Any, length: int) -> Any:
-        return fourier_slopes(even, int(m), float(q))[2][:length]
+    def vector_rrule(*args: Any) -> tuple[Any, Any]:
+        y = f(*args)
+        p = args[-1]
+        project: Any = ProjectTo(p) if is_differentiable_leaf(p) else None
+        integers = (NO_TANGENT,) * len(args)
 
-    def coefficient_rrule(m: Any, q: Any) -> tuple[Any, Any]:
-        y = f(m, q)
-        project: Any = ProjectTo(q) if is_differentiable_leaf(q) else None
+        def vector_cotangent(dy: Any) -> Any:
+            if array_namespace(p, dy) is not np:
+                return numpy_only(name, len(args) - 1)
+            return project(np.sum(slopes(*args, y) * dy))
 
-        def coefficient_cotangent(dy: Any) -> Any:
-            if array_namespace(q, dy) is not np:
-                return numpy_only(name, 1)
-            return project(np.sum(slope(m, q, len(y)) * dy))
-
-        def coefficient_pullback(dy: Any) -> tuple[Any, Any, Any]:
+        def vector_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
             if project is None:
-                return NO_TANGENT, NO_TANGENT, NO_TANGENT
+                return (*integers, NO_TANGENT)
             if isinstance(dy, AbstractZero):
-                return NO_TANGENT, NO_TANGENT, ZERO_TANGENT
-            return NO_TANGENT, NO_TANGENT, Thunk(functools.partial(coefficient_cotangent, dy))
+                return (*integers, ZERO_TANGENT)
+            return (*integers, Thunk(functools.partial(vector_cotangent, dy)))
 
-        return y, coefficient_pullback
+        return y, vector_pullback
 
-    def coefficient_frule(tangents: tuple, m: Any, q: Any) -> tuple[Any, Any]:
-        y = f(m, q)
-        dq = unthunk(tangents[2])
-        if dq is None or isinstance(dq, AbstractZero) or not is_differentiable_leaf(q):
+    def vector_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
+        y = f(*args)
+        p, dp = args[-1], unthunk(tangents[len(args)])
+        if dp is None or isinstance(dp, AbstractZero) or not is_differentiable_leaf(p):
             return y, ZERO_TANGENT
-        if array_namespace(q, dq) is not np:
-            return y, numpy_only(name, 1)
-        return y, slope(m, q, len(y)) * dq
+        if array_namespace(p, dp) is not np:
+            return y, numpy_only(name, len(args) - 1)
+        return y, slopes(*args, y) * dp
 
-    coefficient_rrule.__qualname__ = f"rrule[{name}]"
-    coefficient_frule.__qualname__ = f"frule[{name}]"
-    rrule.register(f)(coefficient_rrule)
-    frule.register(f)(coefficient_frule)
+    vector_rrule.__qualname__ = f"rrule[{name}]"
+    vector_frule.__qualname__ = f"frule[{name}]"
+    rrule.register(f)(vector_rrule)
+    frule.register(f)(vector_frule)
 
 
-_coefficient_rules(sc.mathieu_even_coef, True)
-_coefficient_rules(sc.mathieu_odd_coef, False)
+def _coefficient_slopes(even: bool) -> Callable[..., Any]:
+    """``dA/dq`` of SciPy's vector ``A`` of Fourier coefficients at scalars m and q >= 0."""
+
+    def slopes(m: Any, q: Any, y: Any) -> Any:
+        return fourier_slopes(even, int(m), float(q))[2][: len(y)]
+
+    return slopes
+
+
+vector_in_last_rules(sc.mathieu_even_coef, _coefficient_slopes(True))
+vector_in_last_rules(sc.mathieu_odd_coef, _coefficient_slopes(False))
 
 # ---- ce_m and se_m: x in degrees, the derivative in radians ------------------------------------
 

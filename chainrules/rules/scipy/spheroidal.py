@@ -47,14 +47,9 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, not_implemented
-from ...core.thunks import Thunk, unthunk
-from .mathieu import elementwise, pair_rules, perturbed_eigenvector
-from .parametric import numpy_only, parametric_rule
+from ...core.tangents import not_implemented
+from .mathieu import elementwise, pair_rules, perturbed_eigenvector, vector_in_last_rules
+from .parametric import parametric_rule
 
 __all__ = ["legendre_slopes"]
 
@@ -122,50 +117,17 @@ parametric_rule(sc.pro_cv, None, None, _cv_slope(PROLATE), costly=(2,))
 parametric_rule(sc.obl_cv, None, None, _cv_slope(OBLATE), costly=(2,))
 
 
-def _sequence_rules(f: Any, sign: float) -> None:
-    """Rules for ``f(m, n, c)``: the characteristic values for n' = m..n at scalars."""
-    name = f.__name__
+def _sequence_slopes(sign: float) -> Callable[..., Any]:
+    """``dcv/dc`` of the characteristic values for n' = m..n (``pro_cv_seq``, ``obl_cv_seq``)."""
 
-    def slopes(m: Any, n: Any, c: Any) -> np.ndarray:
+    def slopes(m: Any, n: Any, c: Any, y: Any) -> np.ndarray:
         return np.array([_cv_slope_scalar(sign, m, k, c)[0] for k in range(int(m), int(n) + 1)])
 
-    def sequence_rrule(m: Any, n: Any, c: Any) -> tuple[Any, Any]:
-        y = f(m, n, c)
-        project: Any = ProjectTo(c) if is_differentiable_leaf(c) else None
-
-        def sequence_cotangent(dy: Any) -> Any:
-            if array_namespace(c, dy) is not np:
-                return numpy_only(name, 2)
-            return project(np.sum(slopes(m, n, c) * dy))
-
-        def sequence_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if project is None:
-                return (NO_TANGENT,) * 4
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, NO_TANGENT, NO_TANGENT, ZERO_TANGENT
-            cotangent = Thunk(functools.partial(sequence_cotangent, dy))
-            return NO_TANGENT, NO_TANGENT, NO_TANGENT, cotangent
-
-        return y, sequence_pullback
-
-    def sequence_frule(tangents: tuple, m: Any, n: Any, c: Any) -> tuple[Any, Any]:
-        y = f(m, n, c)
-        dc = unthunk(tangents[3])
-        if dc is None or isinstance(dc, AbstractZero) or not is_differentiable_leaf(c):
-            return y, ZERO_TANGENT
-        if array_namespace(c, dc) is not np:
-            return y, numpy_only(name, 2)
-        return y, slopes(m, n, c) * dc
-
-    sequence_rrule.__qualname__ = f"rrule[{name}]"
-    sequence_frule.__qualname__ = f"frule[{name}]"
-    rrule.register(f)(sequence_rrule)
-    frule.register(f)(sequence_frule)
+    return slopes
 
 
-_sequence_rules(sc.pro_cv_seq, PROLATE)
-_sequence_rules(sc.obl_cv_seq, OBLATE)
+vector_in_last_rules(sc.pro_cv_seq, _sequence_slopes(PROLATE))
+vector_in_last_rules(sc.obl_cv_seq, _sequence_slopes(OBLATE))
 
 # ---- angular functions of the first kind ----------------------------------------------------
 
