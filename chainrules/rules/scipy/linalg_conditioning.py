@@ -17,8 +17,8 @@ as SciPy's own evaluation does; the pullback and frule do that work once more. A
 the norm's subgradient ``0`` is used. A repeated ``sigma`` (e.g. a normal ``A`` with equal
 eigenvalues) has no derivative; the rules use the singular vectors LAPACK returns.
 
-NumPy inputs only; the second derivative is not available (SciPy's compiled ``expm`` and
-``expm_frechet`` compute the values).
+NumPy inputs only; the second derivative is not available: the Kronecker form, its SVD and
+the inner products are computed on NumPy values.
 
 >>> import numpy as np
 >>> import scipy.linalg
