@@ -2,7 +2,9 @@
 
 With no arguments, a short demonstration: each step of ``DEMO_STEPS`` runs in turn and prints
 what it shows; the last one is the coverage summary. ``chainrules coverage ...`` is the coverage
-report (see ``chainrules.coverage.cli``); ``chainrules demo`` runs the demonstration again.
+report (see ``chainrules.coverage.cli``); ``chainrules demo`` runs the demonstration again;
+``chainrules --version`` prints the version. Output piped into a program that stops reading
+early (``chainrules coverage | head``) ends the command quietly, as ``cat`` would.
 
 A step is one function taking the output stream, listed in ``DEMO_STEPS``: a rule called, a
 rule checked by the harness, an engine's gradient and Hessian, the coverage summary.
@@ -16,12 +18,14 @@ rrule(np.sin, x) with x = [0.  0.5 1. ]
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 __all__ = [
     "DEMO_STEPS",
+    "TESTING_EXTRA",
     "demo_coverage_summary",
     "demo_engine_gradient",
     "demo_rrule",
@@ -31,11 +35,18 @@ __all__ = [
 ]
 
 USAGE = """\
-usage: chainrules [demo | coverage [options]]
+usage: chainrules [demo | coverage [options] | --version]
 
   chainrules            a short demonstration, ending with the coverage summary
   chainrules coverage   the rule-coverage report (chainrules coverage --help)
+  chainrules --version  the installed version of chainrules
 """
+
+
+TESTING_EXTRA = (
+    "test_rrule: not run; `pip install chainrules[testing]` adds the harness's finite "
+    "differences (numdifftools), which check any rule in one line"
+)
 
 
 def demo_rrule(out: IO[Any]) -> None:
@@ -54,13 +65,15 @@ def demo_rrule(out: IO[Any]) -> None:
 
 def demo_test_rrule(out: IO[Any]) -> None:
     """Check a rule against finite differences with the harness, in one line."""
+    import importlib.util
+
     import numpy as np
 
-    try:
-        from chainrules_testing import test_rrule
-    except ImportError as error:  # numdifftools comes with the `testing` extra
-        print(f"test_rrule: skipped ({error}); install chainrules[testing]", file=out)
+    if importlib.util.find_spec("numdifftools") is None:  # the `testing` extra brings it
+        print(TESTING_EXTRA, file=out)
         return
+    from chainrules_testing import test_rrule
+
     x = np.linspace(-1.0, 1.0, 5)
     test_rrule(np.tanh, x, seed=0)
     print("test_rrule(np.tanh, x): passed (finite differences, second order included)", file=out)
@@ -113,7 +126,17 @@ def run_demo(out: IO[Any] | None = None) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point of ``chainrules`` and ``python -m chainrules``."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _command(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop writing, and keep Python from reporting the
+        # failed flush of stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _command(args: list[str]) -> int:
     if not args or args[0] == "demo":
         return run_demo()
     if args[0] == "coverage":
@@ -122,6 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return coverage_main(args[1:])
     if args[0] in ("-h", "--help"):
         print(USAGE, end="")
+        return 0
+    if args[0] in ("-V", "--version"):
+        from . import __version__
+
+        print(f"chainrules {__version__}")
         return 0
     print(USAGE, end="", file=sys.stderr)
     print(f"chainrules: unknown command {args[0]!r}", file=sys.stderr)

@@ -63,3 +63,39 @@ def test_python_dash_m_runs_the_same_cli():
     )
     assert done.returncode == 0, done.stderr
     assert "python.operator" in done.stdout and "total" in done.stdout
+
+
+def test_version():
+    from chainrules import __version__
+
+    done = subprocess.run(
+        [sys.executable, "-m", "chainrules", "--version"], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (0, f"chainrules {__version__}\n")
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    # `chainrules coverage --functions | head -1`: the pipe closes after one line.
+    command = [sys.executable, "-m", "chainrules", "coverage", "--functions"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        first = process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read().decode()
+        code = process.wait(timeout=60)
+    assert first.startswith(b"chainrules coverage")
+    assert (code, stderr) == (0, "")
+
+
+def test_demo_without_the_testing_extra_says_what_it_adds(monkeypatch):
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "numdifftools" else found(name, *a),
+    )
+    out = io.StringIO()
+    entry.demo_test_rrule(out)
+    assert out.getvalue() == entry.TESTING_EXTRA + "\n"
+    assert "pip install chainrules[testing]" in entry.TESTING_EXTRA

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import NUMPY_NO_VALUE, autograd_internals
 from ..core.names import function_name
 from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
@@ -70,13 +71,13 @@ def install() -> list[Any]:
     import importlib
 
     import autograd.numpy as anp
-    from autograd.core import primitive_jvps, primitive_vjps
-    from autograd.numpy.numpy_boxes import ArrayBox
-    from autograd.tracer import trace_primitives_map
 
+    internals = autograd_internals()
+    primitive_vjps, primitive_jvps = internals.primitive_vjps, internals.primitive_jvps
+    trace_primitives_map = internals.trace_primitives_map
     for name in _AUTOGRAD_MODULES:
         importlib.import_module(name)
-    register_array_namespace(ArrayBox, lambda x: anp)
+    register_array_namespace(internals.ArrayBox, lambda x: anp)
     done = []
     with _lock:
         for f in set(rrule.functions()) | set(frule.functions()):
@@ -99,11 +100,11 @@ def install() -> list[Any]:
 
 def uninstall() -> None:
     """Give autograd its own VJPs and JVPs back."""
-    from autograd.core import primitive_jvps, primitive_vjps
-
+    internals = autograd_internals()
     with _lock:
         for primitive, (own_vjp, own_jvp) in _saved.items():
-            for table, own in ((primitive_vjps, own_vjp), (primitive_jvps, own_jvp)):
+            tables = ((internals.primitive_vjps, own_vjp), (internals.primitive_jvps, own_jvp))
+            for table, own in tables:
                 if own is None:
                     table.pop(primitive, None)
                 else:
@@ -211,8 +212,7 @@ def _as_rule_takes(table: Any, f: Callable, args: tuple, kwargs: dict) -> tuple 
     the defaults of the parameters in between: the rule's positions follow ``f``'s. Any
     other keyword the rule does not take leaves the call to autograd's own rule.
     """
-    from autograd.tracer import getval
-
+    getval = autograd_internals().getval
     kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
     method = table._find(f, tuple(map(getval, args)), None)
     if method is not None and (method.keywords is None or set(kwargs) <= method.keywords):
@@ -251,7 +251,7 @@ def _keywords_as_positions(f: Callable, args: tuple, kwargs: dict, names: list) 
     for p in params[len(args) : max(positional.index(k) for k in names) + 1]:
         if p.name in kwargs:
             moved.append(kwargs.pop(p.name))
-        elif p.default is not p.empty and p.default is not np._NoValue:
+        elif p.default is not p.empty and p.default is not NUMPY_NO_VALUE:
             moved.append(p.default)
         else:
             return None
@@ -346,10 +346,9 @@ def _leaves(x: Any) -> list:
 
 def _raw(x: Any) -> Any:
     """``x`` without autograd's boxes, at every level of nesting."""
-    from autograd.tracer import getval, isbox
-
-    while isbox(x):
-        x = getval(x)
+    internals = autograd_internals()
+    while internals.isbox(x):
+        x = internals.getval(x)
     if isinstance(x, tuple | list) and not hasattr(x, "_fields"):
         return type(x)(map(_raw, x))
     return x
@@ -363,17 +362,13 @@ def _cotangent_sample(ans: Any) -> tuple:
 
 
 def _boxed(values: Any) -> bool:
-    from autograd.tracer import isbox
-
     if isinstance(values, tuple | list):
         return any(_boxed(v) for v in values)
-    return isbox(values)
+    return autograd_internals().isbox(values)
 
 
 def _n_outputs(ans: Any) -> int:
-    from autograd.tracer import getval
-
-    ans = getval(ans)
+    ans = autograd_internals().getval(ans)
     return len(ans) if isinstance(ans, tuple | list) else 0
 
 

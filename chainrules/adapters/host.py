@@ -107,6 +107,7 @@ class HostFunction:
             found = rrule(self.f, *args, **self.kwargs)
         except RuleKeywordError:  # a keyword the rule does not take: the engine traces f
             found = None
+        rule_cotangents: Callable[[Any], tuple]
         if found is not None:
             y, rule_pullback = found
 

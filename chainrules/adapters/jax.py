@@ -74,7 +74,7 @@ def wrap(
         shape_rule = result_shape or functools.partial(_result_shape, f, kwargs)
         return _host_call(HostFunction(f, kwargs, active), args, positions, shape_rule)
 
-    wrapped.__wrapped__ = f  # type: ignore[attr-defined]
+    wrapped.__wrapped__ = f
     return wrapped
 
 

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import torch_unwrapped_numpy
 from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
@@ -66,7 +67,7 @@ def wrap(f: Callable, *, host: bool | None = None) -> Callable:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         return _apply(_Call(f, kwargs, args, host), args)
 
-    wrapped.__wrapped__ = f  # type: ignore[attr-defined]
+    wrapped.__wrapped__ = f
     return wrapped
 
 
@@ -95,7 +96,7 @@ class _Call:
         if host is None:
             host = not _runs_natively(f, args, kwargs, self.active)
         self.host: HostFunction | None = HostFunction(f, kwargs, self.active) if host else None
-        self.pullback: Callable | None = None
+        self.pullback: Any = None  # the rule's pullback, once the forward pass has run
         self.single = True
 
     @classmethod
@@ -158,11 +159,7 @@ def _to_numpy(a: Any) -> Any:
 
     if isinstance(a, torch.Tensor):
         # torch.func's transforms hand custom functions wrapped tensors; the values are inside.
-        functorch = torch._C._functorch
-        while functorch.is_functorch_wrapped_tensor(a):
-            a = functorch.get_unwrapped(a)
-        with torch._C._DisableFuncTorch():
-            return a.detach().cpu().resolve_conj().resolve_neg().numpy()
+        return torch_unwrapped_numpy(a)
     return a
 
 
@@ -211,7 +208,7 @@ def _dense_torch(t: Any, like: Any) -> Any:
 
 
 @functools.cache
-def _rule_function() -> type:
+def _rule_function() -> Any:
     import torch
 
     class ChainRulesFunction(torch.autograd.Function):

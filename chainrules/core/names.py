@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["PUBLIC_MODULES", "function_name"]
+__all__ = ["PUBLIC_MODULES", "function_name", "short_name"]
 
 # Where users reach the functions this project has rules for, in order of preference.
 PUBLIC_MODULES = (
@@ -73,3 +73,12 @@ def function_name(f: Any) -> str:
         return f"{objclass.__module__}.{name}".replace("numpy._core.multiarray", "numpy")
     module = getattr(f, "__module__", None) or ""
     return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def short_name(f: Any) -> str:
+    """The last part of ``function_name(f)``: ``gammaln`` for ``scipy.special.gammaln``.
+
+    Unlike ``f.__name__``, it exists for every function (SciPy 1.15's and 1.16's ``MultiUFunc``
+    objects, ``sph_harm_y`` among them, have no ``__name__``).
+    """
+    return function_name(f).rpartition(".")[2]

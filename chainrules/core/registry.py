@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._compat import Unavailable
 from .errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
 from .names import function_name
 
@@ -183,6 +184,8 @@ class RuleTable:
         return decorator
 
     def _add(self, f: Any, method: _Method) -> None:
+        if isinstance(f, Unavailable):  # the installed release lacks f: no rule to keep
+            return
         try:
             hash(f)
         except TypeError:
@@ -420,7 +423,8 @@ _non_differentiable: set[Any] = set()
 
 
 def mark_non_differentiable(f: Any) -> None:
-    _non_differentiable.add(f)
+    if not isinstance(f, Unavailable):
+        _non_differentiable.add(f)
 
 
 def opt_out(table: RuleTable, f: Any, *types_: Any) -> None:

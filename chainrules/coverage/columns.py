@@ -102,12 +102,18 @@ def results_line(report: Report) -> str:
 
 def needs_attention(report: Report, listed: int = 10) -> list[str]:
     """What a reader must not miss: unclassified functions, sources that could not be read,
-    contradictions, and rules for functions outside the universe (named when few)."""
+    functions of the reviewed table that the installed libraries lack, contradictions, and
+    rules for functions outside the universe (named when few)."""
     notes: list[str] = []
     unclassified = [r.name for r in report.rows if r.status == "unclassified"]
     if unclassified:
         notes.append(f"Unclassified ({len(unclassified)}): " + ", ".join(unclassified))
     notes += [f"{s.name}: {s.note}" for s in report.sources if not s.available]
+    if report.unavailable:
+        notes.append(
+            f"Not available in the installed libraries ({len(report.unavailable)}): "
+            + "; ".join(report.unavailable)
+        )
     if report.disagreements:
         disagreeing = ", ".join(r.name for r in report.disagreements)
         notes.append(f"Classified differentiable but declared non-differentiable: {disagreeing}")

@@ -120,7 +120,14 @@ SCHEMA: dict[str, Any] = {
                     }
                 ),
             },
-            "notes": _object({"conflicts": _STRINGS, "stale": _STRINGS, "disagreements": _STRINGS}),
+            "notes": _object(
+                {
+                    "conflicts": _STRINGS,
+                    "stale": _STRINGS,
+                    "unavailable": _STRINGS,
+                    "disagreements": _STRINGS,
+                }
+            ),
         }
     ),
 }
@@ -201,6 +208,7 @@ def to_document(report: Report) -> dict[str, Any]:
         "notes": {
             "conflicts": list(report.conflicts),
             "stale": list(report.stale),
+            "unavailable": list(report.unavailable),
             "disagreements": [r.name for r in report.disagreements],
         },
     }

@@ -158,6 +158,7 @@ class Report:
     sources: tuple[SourceStatus, ...] = ()
     conflicts: tuple[str, ...] = ()
     stale: tuple[str, ...] = ()
+    unavailable: tuple[str, ...] = ()  # "name: reason" of table functions not installed
     environment: tuple[tuple[str, str], ...] = ()
     selected: tuple[str, ...] = ()  # the --category filters applied, if any
 
@@ -210,7 +211,7 @@ def build_report(
     """The report of ``functions`` (the universe) against ``infos`` (``RuleInfo``\\s).
 
     ``context`` fills the descriptive fields of ``Report`` (sources, conflicts, stale,
-    environment).
+    unavailable, environment).
     """
     infos = list(infos)
     by_id = {id(info.function): info for info in infos}
@@ -278,10 +279,12 @@ def environment() -> tuple[tuple[str, str], ...]:
 
 def current_report(record: TestRecord | None = None) -> Report:
     """The report of this installation: its universe against the registry of loaded rules."""
+    from .._compat import UNAVAILABLE
     from ..core.registry import registered_functions
     from .universe import load_universe
 
     universe = load_universe()
+    missing = [UNAVAILABLE[name] for name in universe.stale if name in UNAVAILABLE]
     return build_report(
         universe.functions,
         registered_functions(),
@@ -289,5 +292,6 @@ def current_report(record: TestRecord | None = None) -> Report:
         sources=universe.sources,
         conflicts=universe.conflicts,
         stale=universe.stale,
+        unavailable=tuple(f"{f.name}: {f.reason}" for f in missing),
         environment=environment(),
     )

@@ -189,7 +189,7 @@ class _Namespace:
     @staticmethod
     def asarray(x: Any, dtype: Any = None, copy: Any = None, **kwargs: Any) -> Any:
         if isinstance(x, Tracked):
-            return x if dtype is None or np.dtype(dtype) == x.dtype else np.astype(x, dtype)  # type: ignore[call-overload]
+            return x if dtype is None or np.dtype(dtype) == x.dtype else np.astype(x, dtype)
         if isinstance(x, list | tuple) and _top(x, None) is not None:
             return np.stack(x) if dtype is None else np.astype(np.stack(x), dtype)
         return np.asarray(x, dtype=dtype, copy=copy, **kwargs)

@@ -1,4 +1,4 @@
-"""The polynomial coefficients of the fast kernels, fitted when the kernels are first compiled.
+"""The polynomial coefficients of the fast kernels: how they are fitted, and the frozen numbers.
 
 Each polynomial approximates a smooth function on a short interval (the reduced argument of
 a kernel). The fit is a weighted least-squares fit in the Chebyshev basis on Chebyshev
@@ -7,6 +7,12 @@ Horner's rule. The weight ``1/|f|`` minimises the relative error where the kerne
 relative accuracy, and a unit weight the absolute error. The degrees were chosen as the
 smallest that reach float32 rounding (float32) or the least-squares floor near 1e-15
 (float64); ``accuracy.py`` states what the kernels then achieve.
+
+The kernels compute with the coefficients frozen in ``_coefficients.py``, not with a fit made on
+the machine: a fit follows the machine in its last bits (the least-squares solve runs on the
+BLAS kernels of its CPU, and NumPy's elementwise functions on its SIMD level), and the kernels'
+results must not. ``frozen_source()`` writes that module from a fresh fit; a test checks that
+the frozen polynomials are the fitted ones to rounding.
 
 >>> c = fit(np.exp, -0.5, 0.5, 6)  # a degree-6 fit of exp on [-1/2, 1/2]
 >>> bool(abs(np.polynomial.polynomial.polyval(0.25, c) / np.exp(0.25) - 1) < 1e-7)
@@ -22,7 +28,9 @@ import numpy as np
 import scipy.special as sc
 from numpy.polynomial import Chebyshev, Polynomial
 
-__all__ = ["coefficients", "fit"]
+from ._coefficients import FROZEN
+
+__all__ = ["FROZEN", "coefficients", "fit", "fitted", "frozen_source"]
 
 LN2 = math.log(2.0)
 SQRT_HALF_RANGE = (3.0 - 2.0 * math.sqrt(2.0)) ** 2  # s*s for s = (m-1)/(m+1), m in [1/√2, √2]
@@ -74,14 +82,40 @@ _TABLE: dict[
 }
 
 
-def coefficients(dtype: type) -> dict[str, tuple]:
-    """Every kernel polynomial for ``dtype`` (np.float32 or np.float64), as dtype tuples."""
+def fitted(dtype: type) -> dict[str, np.ndarray]:
+    """Every kernel polynomial for ``dtype`` (np.float32 or np.float64), fitted now in float64."""
     out = {}
     for name, (f, (lo, hi), relative, degree32, degree64) in _TABLE.items():
         degree = degree32 if dtype is np.float32 else degree64
-        out[name] = tuple(dtype(c) for c in fit(f, lo, hi, degree, relative))
+        out[name] = fit(f, lo, hi, degree, relative)
     # erfc(t) exp(t*t) in u = 1/t for 1 <= t < the limit: erf(t) = 1 - exp(-t*t) P(1/t)
     tail_degree = 9 if dtype is np.float32 else 16
-    tail = fit(_erfcx_of_reciprocal, 1.0 / ERF_LIMIT[dtype], 1.0, tail_degree, relative=False)
-    out["erf_tail"] = tuple(dtype(c) for c in tail)
+    out["erf_tail"] = fit(
+        _erfcx_of_reciprocal, 1.0 / ERF_LIMIT[dtype], 1.0, tail_degree, relative=False
+    )
     return out
+
+
+def coefficients(dtype: type) -> dict[str, tuple]:
+    """Every kernel polynomial for ``dtype``, frozen, as tuples of ``dtype`` numbers."""
+    return {name: tuple(dtype(c) for c in c64) for name, c64 in FROZEN[dtype.__name__].items()}
+
+
+def frozen_source() -> str:
+    """The text of ``_coefficients.py``, from a fresh fit on this machine."""
+    lines = [
+        '"""The fast kernels\' polynomial coefficients, frozen: written by',
+        "``_polynomials.frozen_source()`` from ``_polynomials.fit`` (see there), so that every",
+        'machine computes with the same numbers."""',
+        "",
+        "FROZEN: dict[str, dict[str, tuple[float, ...]]] = {",
+    ]
+    for dtype in (np.float32, np.float64):
+        lines.append(f'    "{dtype.__name__}": {{')
+        for name, c in fitted(dtype).items():
+            lines.append(f'        "{name}": (')
+            lines += [f"            {float(v)!r}," for v in c]
+            lines.append("        ),")
+        lines.append("    },")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

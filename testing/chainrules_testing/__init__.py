@@ -10,10 +10,12 @@ Modules: ``rrule`` / ``frule`` / ``scalar`` (the test functions), ``tangents``
 (``rand_tangent``, ``with_tangent``), ``compare`` (``assert_tangents_close``),
 ``tolerances`` (the default tolerances, per dtype), ``finite_differences``, ``jacobian``,
 ``second_order``, ``failures`` (the ``AssertionError`` subclasses raised), ``strategies``
-(hypothesis strategies for rule inputs; imported on its own), ``plugin`` (the pytest plugin)
+(hypothesis strategies for rule inputs; imported on its own), ``availability`` (``needs``,
+which skips tests of functions the installed libraries lack), ``plugin`` (the pytest plugin)
 and ``record`` (what the plugin writes for the coverage report).
 """
 
+from .availability import needs as needs
 from .compare import assert_tangents_close as assert_tangents_close
 from .failures import ComplexConventionError as ComplexConventionError
 from .failures import CotangentCountError as CotangentCountError

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from chainrules._compat import derivative_and_error
+
 __all__ = ["FDEstimate", "directional_derivative", "method_name"]
 
 
@@ -77,8 +79,15 @@ def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEsti
         warnings.filterwarnings("ignore", "All-NaN slice", UserWarning)
         with np.errstate(all="ignore"):
             if fdm is None:
-                import numdifftools as nd
-
+                try:
+                    import numdifftools as nd
+                except ModuleNotFoundError as missing:
+                    raise ModuleNotFoundError(
+                        "chainrules_testing's finite differences need numdifftools: "
+                        "pip install 'chainrules[testing]' (or pass fdm=, e.g. fdm's "
+                        "central_fdm(5, 1))",
+                        name="numdifftools",
+                    ) from missing
                 counted(0.0)  # errors at the primal itself are the caller's to see
                 value, error = _numdifftools(nd, counted)
             else:
@@ -98,7 +107,7 @@ def _numdifftools(nd: Any, g: Callable) -> tuple[Any, Any]:
             break
         step = nd.MaxStepGenerator(base_step=base_step)
         result = nd.Derivative(g, step=step, full_output=True)(0.0)
-        value, error = result.estimate, result.error_estimate
+        value, error = derivative_and_error(result)
         if not np.all(np.isfinite(value)):
             best = best or (value, error)
             continue

@@ -174,3 +174,31 @@ def test_the_current_report_sees_the_loaded_rules():
     assert sin.rrule and sin.frule and sin.status == D
     assert dict(report.environment)["numpy"]
     assert report.total.functions == len(report.rows) > 900
+
+
+def test_table_functions_the_installed_libraries_lack_are_listed_as_not_available(monkeypatch):
+    from dataclasses import replace
+
+    from chainrules import _compat
+    from chainrules.coverage import universe as universe_module
+    from chainrules.coverage.columns import needs_attention
+
+    # As if the installed NumPy lacked numpy.sinc, which the reviewed table lists (as NumPy
+    # 2.1 lacks numpy.matvec).
+    missing = _compat.Unavailable("numpy.sinc", "needs NumPy >= 9.0; 2.1.0 is installed")
+    real, before = universe_module.load_universe(), current_report()
+    without = tuple(f for f in real.functions if f.name != "numpy.sinc")
+    stale = (*real.stale, "numpy.sinc")
+    monkeypatch.setattr(
+        universe_module, "load_universe", lambda: replace(real, functions=without, stale=stale)
+    )
+    monkeypatch.setitem(_compat.UNAVAILABLE, "numpy.sinc", missing)
+    report = current_report()
+    assert "numpy.sinc: needs NumPy >= 9.0; 2.1.0 is installed" in report.unavailable
+    assert "numpy.sinc: needs NumPy >= 9.0; 2.1.0 is installed" not in before.unavailable
+    assert all(r.name != "numpy.sinc" for r in report.rows)
+    assert report.total.differentiable == before.total.differentiable - 1  # not counted
+    assert any(
+        "numpy.sinc: needs NumPy >= 9.0" in n and n.startswith("Not available in the installed")
+        for n in needs_attention(report)
+    )

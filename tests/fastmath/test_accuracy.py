@@ -1,15 +1,29 @@
-"""The stated accuracy table: every kernel meets it, and every function has an exact twin."""
+"""The stated accuracy table: every kernel meets it on every x86-64 CPU, and every function
+has an exact twin."""
 
 import inspect
+import json
+import os
+import platform
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from chainrules import fastmath
 from chainrules.fastmath import functions
-from chainrules.fastmath.accuracy import ACCURACY, DOMAINS, TWINS, measure, sample
-
-CASES = [(name, dtype) for name, dtypes in functions.KERNEL_DTYPES.items() for dtype in dtypes]
+from chainrules.fastmath._bits import COMPILED
+from chainrules.fastmath.accuracy import (
+    ACCURACY,
+    CASES,
+    DOMAINS,
+    TWINS,
+    Accuracy,
+    _axis,
+    measure,
+    sample,
+)
 
 
 @pytest.mark.parametrize(("name", "dtype"), CASES, ids=[f"{n}-{d.__name__}" for n, d in CASES])
@@ -40,3 +54,98 @@ def test_a_function_without_kernel_for_a_dtype_is_its_twin():
             np.testing.assert_array_equal(
                 getattr(fastmath, name)(*args, **kwargs), functions.EXACT[name](*args, **kwargs)
             )
+
+
+# ---- the same bounds compiled for other CPUs ------------------------------------------------
+
+# What a kernel's result can depend on: whether multiply-adds are fused. These targets compile
+# the kernels without FMA (the x86-64 baseline) and with it.
+TARGETS = {
+    "x86-64": ("sse2",),
+    "haswell": ("avx", "avx2", "fma", "bmi", "bmi2", "f16c", "lzcnt", "movbe", "popcnt"),
+}
+N = 2 * 10**4
+
+_COMPILED_FOR = """
+import json, sys
+import numpy as np
+from chainrules.fastmath import functions
+from chainrules.fastmath.accuracy import CASES, _axis, measure_all, sample
+outputs = {}
+for name, dtype in CASES:
+    args = sample(name, dtype, int(sys.argv[2]))
+    outputs[f"{name}-{dtype.__name__}"] = getattr(functions, name)(*args, **_axis(name))
+np.savez(sys.argv[1], **outputs)
+print(json.dumps({k: list(v) for k, v in measure_all(int(sys.argv[2])).items()}))
+"""
+
+
+def _host_features() -> set[str]:
+    from llvmlite import binding
+
+    return {name for name, on in binding.get_host_cpu_features().items() if on}
+
+
+def _runnable(target: str) -> str | None:
+    """Why this machine cannot run kernels compiled for ``target``, or None."""
+    if not COMPILED:
+        return "numba is not installed: the kernels run as Python, on no CPU target"
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return f"the targets are x86-64 CPUs; this machine is {platform.machine()}"
+    missing = set(TARGETS[target]) - _host_features()
+    return f"this CPU lacks {', '.join(sorted(missing))}" if missing else None
+
+
+@pytest.fixture(scope="module")
+def compiled_for(tmp_path_factory):
+    """For each runnable target: the measured accuracy and the outputs of every kernel."""
+    results = {}
+    for target in TARGETS:
+        if _runnable(target) is not None:
+            continue
+        directory = tmp_path_factory.mktemp(f"numba-{target}")
+        env = {
+            **os.environ,
+            "NUMBA_CPU_NAME": target,
+            "NUMBA_CPU_FEATURES": "",
+            "NUMBA_CACHE_DIR": str(directory),
+        }
+        outputs = directory / "outputs.npz"
+        done = subprocess.run(
+            [sys.executable, "-c", _COMPILED_FOR, str(outputs), str(N)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+        measured = {k: Accuracy(*v) for k, v in json.loads(done.stdout).items()}
+        results[target] = (measured, dict(np.load(outputs)))
+    return results
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_kernels_compiled_for_other_cpus_meet_their_stated_accuracy(target, compiled_for):
+    reason = _runnable(target)
+    if reason is not None:
+        pytest.skip(reason)
+    measured, _ = compiled_for[target]
+    assert set(measured) == {f"{n}-{d.__name__}" for n, d in CASES}
+    for name, dtype in CASES:
+        stated, got = ACCURACY[name][dtype], measured[f"{name}-{dtype.__name__}"]
+        assert got.max_relative <= stated.max_relative, (target, name, dtype, got)
+        assert got.max_ulps <= stated.max_ulps, (target, name, dtype, got)
+
+
+def test_kernels_here_match_a_measured_target_bit_for_bit(compiled_for):
+    """The premise of measuring two targets: results depend on FMA alone, not on the CPU."""
+    if not COMPILED:
+        pytest.skip(_runnable("x86-64"))
+    target = "haswell" if "fma" in _host_features() else "x86-64"
+    if target not in compiled_for:
+        pytest.skip(_runnable(target))
+    _, outputs = compiled_for[target]
+    for name, dtype in CASES:
+        key = f"{name}-{dtype.__name__}"
+        here = getattr(functions, name)(*sample(name, dtype, N), **_axis(name))
+        np.testing.assert_array_equal(here, outputs[key], err_msg=f"{key} against {target}")

@@ -181,7 +181,7 @@ linear_rule(np.diagflat, _diagflat_adjoint, keywords=("k",))
 
 # ---- padding: the adjoint slices the interior out, or follows the source map ----------------
 
-_LINEAR_PAD_MODES = ("constant", "empty", "edge", "reflect", "symmetric", "wrap")
+_LINEAR_PAD_MODES: tuple[str, ...] = ("constant", "empty", "edge", "reflect", "symmetric", "wrap")
 _LINEAR_PAD_MODES += ("linear_ramp", "mean")
 
 
@@ -377,7 +377,7 @@ def _trim_box(x: Any, trim: str, axis: Any) -> tuple[slice, ...]:
 
 def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
     trim, axis = _trim_options(*args, **kwargs)
-    y = np.trim_zeros(filt, trim, axis)
+    y = np.trim_zeros(filt, *args, **kwargs)  # as called: NumPy takes axis= from 2.2 on
     box = _trim_box(filt, trim, axis)
     project = argument_projector(filt)
     x_shape = shape_of(filt)
@@ -394,7 +394,7 @@ def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _trim_zeros_frule(tangents: tuple, filt: Any, *args: Any, **kwargs: Any) -> Any:
     trim, axis = _trim_options(*args, **kwargs)
-    y = np.trim_zeros(filt, trim, axis)
+    y = np.trim_zeros(filt, *args, **kwargs)
     dx = tangent_value(tangents[1], filt)
     if not has_tangent(array_namespace(y).asarray(y)) or isinstance(dx, NoTangent):
         return y, NO_TANGENT

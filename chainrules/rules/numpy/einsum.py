@@ -19,6 +19,7 @@ array([[3., 0.],
 
 from __future__ import annotations
 
+import functools
 import string
 from typing import Any
 
@@ -67,6 +68,11 @@ def _einsum_sizes(terms: list[str], shapes: list[tuple[int, ...]]) -> dict[str, 
         for c, n in zip(term, shape, strict=True):
             sizes[c] = max(sizes.get(c, 1), n)
     return sizes
+
+
+def _projected_cotangent(project: Any, *args: Any) -> Any:
+    """``project(_einsum_cotangent(*args))``: one operand's cotangent, for a thunk."""
+    return project(_einsum_cotangent(*args))
 
 
 def _einsum_cotangent(
@@ -170,8 +176,8 @@ def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
                 continue
             cotangents.append(
                 Thunk(
-                    lambda k=k, project=project: project(
-                        _einsum_cotangent(xp, k, terms, output, operands, dy, sizes)
+                    functools.partial(
+                        _projected_cotangent, project, xp, k, terms, output, operands, dy, sizes
                     )
                 )
             )

@@ -71,10 +71,22 @@ def cholesky_pullback_of(low: Any, g_low: Any) -> Any:
 
 
 def cholesky_pushforward_of(low: Any, dh: Any) -> Any:
-    """The tangent of ``low`` along the tangent ``dh`` of ``H = low low^H``."""
+    """The tangent of ``low`` along the tangent ``dh`` of ``H = low low^H``.
+
+    ``dL = L Phi(M)`` with ``M = L^{-1} dH L^{-H}`` Hermitian, so ``M``'s diagonal is real;
+    rounding leaves it a little complex, so ``Phi`` takes its real part. ``dL``'s diagonal,
+    ``L_ii Re(M_ii) / 2``, is then set apart from the product: real by construction, as
+    ``L``'s is, whatever rounding the matrix product adds.
+    """
     xp = array_namespace(low, dh)
     m = solve_triangular_right(solve_triangular(low, dh, lower=True), low, lower=True, adjoint=True)
-    return xp.matmul(low, _half_lower(m))
+    m_ii, low_ii = xp.linalg.diagonal(m), xp.linalg.diagonal(low)
+    if is_complex(m) or is_complex(low):
+        m_ii, low_ii = xp.real(m_ii), xp.real(low_ii)
+    half = m_ii / 2
+    phi = xp.tril(m, k=-1) + diag_embed(xp.astype(half, m.dtype))
+    strict = xp.tril(xp.matmul(low, phi), k=-1)
+    return strict + diag_embed(xp.astype(low_ii * half, strict.dtype))
 
 
 @rrule.register(np.linalg.cholesky)

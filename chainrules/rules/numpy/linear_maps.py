@@ -276,7 +276,7 @@ def tangent_value(t: Any, primal: Any) -> Any:
     return t
 
 
-def argument_projector(x: Any) -> Callable[[Any], Any]:
+def argument_projector(x: Any) -> Any:
     """``ProjectTo(x)``, also taking an array cotangent for a (nested) list or tuple ``x``.
 
     NumPy functions accept lists where they take arrays; the cotangent of such an argument is

@@ -280,6 +280,10 @@ def _cond_rrule(x, p=None):
         dy = unthunk(dy)
         if isinstance(dy, AbstractZero):
             return NO_TANGENT, project_x(dy)
+        if is_complex(dy):
+            # cond is real; NumPy before 2.3 returns it as a complex number for complex x and
+            # p other than None, 2, -2, whose imaginary part is 0: only Re(dy) pulls back.
+            dy = xp.real(dy)
         return NO_TANGENT, project_x(
             _cond_gradient(x, p) * _keep(dy, x, (x.ndim - 2, x.ndim - 1), False)
         )

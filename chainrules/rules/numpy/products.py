@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from chainrules._compat import matvec, vecmat
 from chainrules.core.algebra import add
 from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
@@ -163,7 +164,7 @@ def _matvec_rrule(x1: Any, x2: Any) -> Any:
             lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
         )
 
-    return np.matvec(x1, x2), _bilinear_pullback("matvec", x1, x2, matvec_parts)
+    return matvec(x1, x2), _bilinear_pullback("matvec", x1, x2, matvec_parts)
 
 
 def _vecmat_rrule(x1: Any, x2: Any) -> Any:
@@ -176,7 +177,7 @@ def _vecmat_rrule(x1: Any, x2: Any) -> Any:
             lambda: x1[..., :, None] * dy[..., None, :],
         )
 
-    return np.vecmat(x1, x2), _bilinear_pullback("vecmat", x1, x2, vecmat_parts)
+    return vecmat(x1, x2), _bilinear_pullback("vecmat", x1, x2, vecmat_parts)
 
 
 def _vecdot_rrule(x1: Any, x2: Any, *, axis: int = -1) -> Any:
@@ -197,8 +198,8 @@ def _vecdot_frule(tangents: tuple, x1: Any, x2: Any, *, axis: int = -1) -> Any:
     return multilinear_frule(np.vecdot, tangents, x1, x2, axis=axis)
 
 
-_register_bilinear(np.matvec, _matvec_rrule)
-_register_bilinear(np.vecmat, _vecmat_rrule)
+_register_bilinear(matvec, _matvec_rrule)
+_register_bilinear(vecmat, _vecmat_rrule)
 register_rules(np.vecdot, _vecdot_rrule, _vecdot_frule)
 
 # ---- tensordot, dot, inner ---------------------------------------------------------------------

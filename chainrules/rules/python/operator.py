@@ -17,6 +17,7 @@ the element it came from.
 """
 
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -194,6 +195,6 @@ def _concat_rrule(a, b):
 def _concat_frule(tangents, a, b):
     if not (isinstance(a, list | tuple) and isinstance(b, list | tuple)):
         return None
-    y = operator.concat(a, b)
+    y: Any = operator.concat(a, b)
     items = _elements(unthunk(tangents[1]), len(a)) + _elements(unthunk(tangents[2]), len(b))
     return y, ProjectTo(y)(type(y)(items))

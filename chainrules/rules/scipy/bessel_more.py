@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
-from scipy.special import _ufuncs
 
+from ..._compat import scipy_private_ufunc
 from ...core.define import fit_to_output, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -72,10 +72,13 @@ def _real_order_derivative(name: str, v: Any, z: Any, phase: complex = 1.0) -> A
 # function: (its value ufunc, its derivative ufunc, sign of the (n+1) term, overall sign) in
 # f' = s (n f_{n-1} + t (n+1) f_{n+1}) / (2n+1)
 _SPHERICAL = {
-    sc.spherical_jn: (_ufuncs._spherical_jn, _ufuncs._spherical_jn_d, -1.0, 1.0),
-    sc.spherical_yn: (_ufuncs._spherical_yn, _ufuncs._spherical_yn_d, -1.0, 1.0),
-    sc.spherical_in: (_ufuncs._spherical_in, _ufuncs._spherical_in_d, 1.0, 1.0),
-    sc.spherical_kn: (_ufuncs._spherical_kn, _ufuncs._spherical_kn_d, 1.0, -1.0),
+    f: (scipy_private_ufunc(f"_{f.__name__}"), scipy_private_ufunc(f"_{f.__name__}_d"), t, s)
+    for f, t, s in (
+        (sc.spherical_jn, -1.0, 1.0),
+        (sc.spherical_yn, -1.0, 1.0),
+        (sc.spherical_in, 1.0, 1.0),
+        (sc.spherical_kn, 1.0, -1.0),
+    )
 }
 
 
@@ -94,6 +97,11 @@ def _spherical(f: Any, n: Any, z: Any, derivative: Any) -> Any:
         return f(n, z, derivative=bool(derivative))
     value, slope = _SPHERICAL[f][:2]
     ufunc = slope if derivative else value
+    if ufunc is None:
+        raise TypeError(
+            f"{f.__name__} on {type(z).__name__} values needs the ufunc SciPy computes it with "
+            "(scipy.special._ufuncs), which this release of SciPy does not have"
+        )
     if f not in _REFLECTED or is_complex(z):
         return ufunc(n, z)
     negative = np.less(z, 0)
@@ -131,8 +139,9 @@ def _spherical_rules(f: Any) -> None:
         keywords=("derivative",),
         forward=spherical_forward,
     )
-    parametric_rule(value, None, first_derivative)
-    parametric_rule(slope, None, second_derivative)
+    if value is not None and slope is not None:
+        parametric_rule(value, None, first_derivative)
+        parametric_rule(slope, None, second_derivative)
 
 
 for _f in _SPHERICAL:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ..._compat import scipy_lambertw_ufunc
 from ...core.define import scalar_rule
 from .parametric import parametric_rule
 
@@ -112,9 +113,6 @@ parametric_rule(sc.lambertw, _lambertw_derivative, None, None, keywords=("k", "t
 # sc.lambertw is a Python wrapper around this ufunc (as zeta is around _zeta). A rule on the
 # ufunc lets engines, whose arrays dispatch ufuncs, differentiate the pullback again. It is
 # private to SciPy, hence the fallback.
-try:
-    from scipy.special._lambertw import _lambertw as lambertw_ufunc
-except ImportError:
-    lambertw_ufunc = None
+lambertw_ufunc = scipy_lambertw_ufunc()
 if lambertw_ufunc is not None:
     parametric_rule(lambertw_ufunc, _lambertw_derivative, None, None)

@@ -35,15 +35,27 @@ def student_density(df: Any, t: Any) -> Any:
 
 
 def stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
-    # For t >= 0, stdtr = 1 - betainc(df/2, 1/2, z) / 2 with z = df / (df + t**2); at t = 0
-    # it is 1/2 for every df, where the density of z (at z = 1) would be infinite.
+    """The derivative of ``stdtr(df, t)`` in ``df``.
+
+    For ``t >= 0``, ``stdtr = 1/2 + betainc(1/2, df/2, w) / 2`` with ``w = t^2/(df + t^2)``
+    (and ``1 - betainc(df/2, 1/2, 1 - w) / 2``, the same): both forms are differentiated, each
+    where its incomplete beta function is accurate, ``w`` small (small ``|t|``) or ``1 - w``
+    small (large ``|t|``). ``w`` and ``1 - w = df/(df + t^2)`` are formed apart, so that
+    neither rounds to 1; the density's inverse square root is cancelled by hand against
+    ``dw/d(df) = -t^2/(df + t^2)^2``. At ``t = 0``, 1/2 for every ``df``: 0.
+    """
     zero = np.equal(t, 0)
     t = np.where(zero, 1.0, t)
-    z = df / (df + t * t)
-    da = betainc_da_db(df / 2, 0.5, z)[0]
-    dz = t * t / (df + t * t) ** 2
-    density = np.exp(sc.xlogy(df / 2 - 1, z) + sc.xlog1py(-0.5, -z) - sc.betaln(df / 2, 0.5))
-    return np.where(zero, 0.0, -np.sign(t) * (da / 2 + density * dz) / 2)
+    t2 = t * t
+    w, z = t2 / (df + t2), df / (df + t2)  # z = 1 - w
+    half, w, z = np.broadcast_arrays(np.divide(df, 2), w, z)
+    small = w < 0.5
+    d_parameter = np.empty(w.shape)
+    d_parameter[small] = betainc_da_db(0.5, half[small], w[small])[1]
+    d_parameter[~small] = -betainc_da_db(half[~small], 0.5, z[~small])[0]
+    # the density of w times dw/d(df): -|t| z^(df/2 - 1) / (B(df/2, 1/2) (df + t^2)^(3/2))
+    slope = np.exp(sc.xlogy(df / 2 - 1, z) - sc.betaln(df / 2, 0.5)) * np.abs(t) / (df + t2) ** 1.5
+    return np.where(zero, 0.0, np.sign(t) * (d_parameter / 2 - slope) / 2)
 
 
 # ---- chi-squared and gamma ------------------------------------------------------------------

@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
-import scipy.special._ufuncs as scipy_ufuncs
 
+from ..._compat import scipy_private_ufunc
 from ...core.define import scalar_rule
 from .distributions import gamma_density, stdtr_ddf, student_density
 from .incomplete import betainc_da_db, gammainc_da
@@ -256,12 +256,16 @@ def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
 
 # SciPy's private derivative ufuncs: the series behind smirnov and kolmogorov, differentiated
 # where they are summed, are more accurate than any rewriting here.
+_SMIRNOVP = scipy_private_ufunc("_smirnovp")
+_KOLMOGP = scipy_private_ufunc("_kolmogp")
+
+
 def smirnov_dd(n: Any, d: Any, y: Any) -> Any:
-    return scipy_ufuncs._smirnovp(n, d)
+    return _SMIRNOVP(n, d)
 
 
 def kolmogorov_dx(x: Any, y: Any) -> Any:
-    return scipy_ufuncs._kolmogp(x)
+    return _KOLMOGP(x)
 
 
 def _voigt_parts(x: Any, sigma: Any, gamma: Any) -> tuple[Any, Any, Any]:

@@ -18,8 +18,8 @@ Partials are written through rules of the table, so pullbacks differentiate agai
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.ellipkinc, 0.5, 0.0)  # F(phi|0) = phi
->>> [float(g) for g in pullback(1.0)[1:]]
-[1.0, 0.01981612689901294]
+>>> [round(float(g), 12) for g in pullback(1.0)[1:]]
+[1.0, 0.019816126899]
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ import scipy.special as sc
 from ...core.calls import call
 from ...core.define import fit_to_output
 from ...core.dtypes import conj
+from ...core.names import short_name
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -90,7 +91,7 @@ def _checked_order(f: Any, args: tuple, diff_n: Any, options: dict) -> int:
     if diff_n in (0, 1, 2):
         return int(diff_n)
     f(*args, diff_n=diff_n, **options)
-    raise ValueError(f"{f.__name__}: diff_n must be 0, 1 or 2, not {diff_n!r}")
+    raise ValueError(f"{short_name(f)}: diff_n must be 0, 1 or 2, not {diff_n!r}")
 
 
 def _tangent_of(project: Any) -> Any:
@@ -260,7 +261,7 @@ def _spherical_rules(f: Any, orders: Any, third: Any) -> None:
         return y, _sph_assemble(d, parts, y)
 
     for rule, table in ((spherical_rrule, rrule), (spherical_frule, frule)):
-        rule.__qualname__ = f"{table.kind}[{f.__name__}]"
+        rule.__qualname__ = f"{table.kind}[{short_name(f)}]"
         table.register(f)(rule)
 
 
@@ -341,7 +342,7 @@ def stacked_rules(f: Any, lead: int, third: Any, keywords: tuple[str, ...] = ())
 
     rules: tuple[tuple[Any, Any], ...] = ((stacked_rrule, rrule), (stacked_frule, frule))
     for rule, table in rules:
-        rule.__qualname__ = f"{table.kind}[{f.__name__}]"
+        rule.__qualname__ = f"{table.kind}[{short_name(f)}]"
         rule._chainrules_keywords = ("diff_n", *keywords)
         table.register(f)(rule)
 

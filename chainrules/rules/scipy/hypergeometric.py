@@ -14,8 +14,8 @@ those arguments and the frule returns it whenever a parameter's tangent is not z
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.hyp1f1, 1.0, 1.0, 0.5)  # exp(x)
->>> float(pullback(1.0)[3])
-1.6487212707001282
+>>> round(float(pullback(1.0)[3]), 12)
+1.6487212707
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
-import scipy.special._ufuncs as scipy_ufuncs
 
+from ..._compat import scipy_private_ufunc
 from ...core.define import ignore_derivatives, scalar_rule
 from ...core.namespace import array_namespace
 from .parametric import parametric_rule
@@ -36,8 +36,8 @@ __all__ = ["hurwitz_zeta", "riemann_zeta", "zeta_ds"]
 # ufuncs. Rules on the ufuncs themselves let engines, whose arrays dispatch ufuncs,
 # differentiate through zeta and polygamma again. They are private to SciPy, hence the
 # fallbacks.
-hurwitz_zeta: Any = getattr(scipy_ufuncs, "_zeta", None)
-riemann_zeta: Any = getattr(scipy_ufuncs, "_riemann_zeta", None)
+hurwitz_zeta: Any = scipy_private_ufunc("_zeta")
+riemann_zeta: Any = scipy_private_ufunc("_riemann_zeta")
 
 
 def _where_zero(x: Any, at_zero: Any, f: Any) -> Any:

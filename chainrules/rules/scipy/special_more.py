@@ -49,6 +49,7 @@ import scipy.special as sc
 
 from ...core.calls import call
 from ...core.define import fit_to_output, scalar_rule
+from ...core.names import short_name
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -134,7 +135,7 @@ def _weber_rules(f: Any, coefficient: Any) -> None:
 
     The derivative in the order ``v`` has no closed form: ``NotImplementedTangent``.
     """
-    name = f.__name__
+    name = short_name(f)
     reason = f"derivative of {name} in its order: no closed form, not implemented"
 
     def weber_rrule(v: Any, x: Any) -> tuple[Any, Any]:
@@ -188,7 +189,7 @@ def _sequence_rules(f: Any, orders: Any, curvature: Any, order_reason: str | Non
     ``order_reason`` is the reason of the ``NotImplementedTangent`` in a real ``v`` (None:
     integer orders, no tangent).
     """
-    name = f.__name__
+    name = short_name(f)
 
     def order_tangent(v: Any) -> Any:
         if order_reason is None or not is_differentiable_leaf(v):

@@ -33,7 +33,10 @@ def test_det_of_rank_n_minus_1_is_the_rank_one_adjugate():
         [[-3.0, 6.0, -3.0], [6.0, -12.0, 6.0], [-3.0, 6.0, -3.0]]
     )  # the cofactor matrix, computed by hand: adj(a)^T
     np.testing.assert_allclose(g, cofactors, atol=1e-12)
-    assert np.linalg.matrix_rank(g) == 1
+    # rank one: the other singular values are LAPACK's rounding noise, about s1 * s3(a), which
+    # matrix_rank's default cutoff sits just above on some BLAS kernels; judge them by scale
+    s = np.linalg.svd(g, compute_uv=False)
+    assert s[1] <= 1e-12 * s[0]
     test_rrule(np.linalg.det, a)
 
 

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from chainrules_testing import test_frule, test_rrule
 
+from chainrules.core.names import short_name
+
 
 @dataclass(frozen=True)
 class Row:
@@ -33,7 +35,7 @@ class Row:
     kwargs: dict = field(default_factory=dict, hash=False, compare=False)
 
     def __repr__(self) -> str:
-        return self.f.__name__
+        return short_name(self.f)
 
 
 def default_shapes(arity: int) -> tuple[tuple[tuple[int, ...], ...], ...]:

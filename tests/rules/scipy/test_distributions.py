@@ -39,5 +39,24 @@ def test_stdtr_at_zero_does_not_depend_on_df():
     assert cr.rrule(sc.stdtr, 1.0, 0.0)[1](1.0)[2] == pytest.approx(0.3183098861837907)
 
 
+# d/d(df) stdtr(df, t) by mpmath (40 digits: betainc differentiated numerically), where z =
+# df/(df + t^2) rounds to 1 (tiny t) or w = 1 - z does (large |t|)
+STDTR_DDF = [
+    (4.0, 7e-17, 3.9863651030143564e-19),
+    (4.0, 1e-8, 5.694807290020509e-11),
+    (0.7, 1e-8, 1.012412799919949e-09),
+    (4.0, 0.3, 0.001775128466907476),
+    (4.0, 50.0, 1.3548379808093127e-06),
+    (0.7, -1e4, -0.00456144033293122),
+]
+
+
+@pytest.mark.parametrize(("df", "t", "expected"), STDTR_DDF)
+def test_stdtr_derivative_in_df_near_zero_and_far_out(df, t, expected):
+    # rtol: the incomplete beta function's parameter derivative reaches about 1e-15 here
+    got = cr.unthunk(cr.rrule(sc.stdtr, df, t)[1](1.0)[1])
+    assert got == pytest.approx(expected, rel=1e-13)
+
+
 def test_pdtr_is_constant_in_k():
     assert cr.rrule(sc.pdtr, 2.5, 1.0)[1](1.0)[1] == 0.0

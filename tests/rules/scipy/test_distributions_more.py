@@ -90,7 +90,9 @@ def test_inverse_derivative_is_the_reciprocal_density():
     assert dp == pytest.approx(1 / cotangents(sc.fdtr, 3.0, 5.0, x)[2], rel=1e-13)
     # stdtrit(1, p) = tan(pi (p - 1/2)): derivative pi / cos(pi (p - 1/2))**2
     assert cotangents(sc.stdtrit, 1.0, 0.5)[1] == pytest.approx(np.pi, rel=1e-14)
-    assert cotangents(sc.stdtrit, 4.0, 0.5)[0] == 0.0
+    # the median is 0 for every df: SciPy 1.17 returns 0 and the derivative in df is then 0
+    # exactly; SciPy 1.16 returns 7e-17, where it is -1e-18
+    assert abs(cotangents(sc.stdtrit, 4.0, 0.5)[0]) <= 1e-15
 
 
 def test_fdtr_degrees_of_freedom_against_finite_differences():

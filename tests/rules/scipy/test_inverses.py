@@ -219,7 +219,7 @@ def test_no_solution_gives_nan():
     assert all(np.isnan(cotangents(sc.bdtrik, 0.1, 5.0, 0.2)))
     assert sc.stdtridf(0.854, 0.66) == 1e10  # above stdtr(inf, 0.66)
     assert all(np.isnan(cotangents(sc.stdtridf, 0.854, 0.66)))
-    assert sc.chndtridf(0.6, 0.665, 3.6) < 1e-300
+    assert sc.chndtridf(0.6, 0.665, 3.6) <= 1e-300  # SciPy 1.16: 1e-300; 1.17: subnormal
     assert all(np.isnan(cotangents(sc.chndtridf, 0.6, 0.665, 3.6)))
     assert all(np.isnan(cotangents(sc.nrdtrimn, 1.0, 1.0, 0.0)))  # SciPy's NaN at p = 1
 

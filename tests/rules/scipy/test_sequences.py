@@ -7,6 +7,7 @@ from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent
+from chainrules._compat import SCIPY_VERSION
 
 
 # (function, arguments): the last argument is the variable; |z| close to 1 is Legendre's edge.
@@ -41,6 +42,17 @@ IDS = [
     f"{f.__name__}{args[:-1]}-{np.ndim(np.asarray(getattr(args[-1], 'primal', args[-1])))}d"
     for f, args in ROWS
 ]
+# SciPy 1.16's lqmn leaves part of its derivative uninitialized for complex z (two calls on the
+# same input differ); SciPy 1.17 fills it.
+LQMN_COMPLEX = pytest.mark.skipif(
+    SCIPY_VERSION < (1, 17), reason="SciPy < 1.17: lqmn's derivative at complex z is garbage"
+)
+CASES = [
+    pytest.param(
+        f, args, id=name, marks=LQMN_COMPLEX if f is sc.lqmn and np.iscomplexobj(args[-1]) else ()
+    )
+    for (f, args), name in zip(ROWS, IDS, strict=True)
+]
 
 
 def _with_order_fixed(args):
@@ -48,12 +60,12 @@ def _with_order_fixed(args):
     return (with_tangent(args[0], ZeroTangent()), *args[1:]) if isinstance(args[0], float) else args
 
 
-@pytest.mark.parametrize(("f", "args"), ROWS, ids=IDS)
+@pytest.mark.parametrize(("f", "args"), CASES)
 def test_rrule_sequences(f, args):
     test_rrule(f, *args)
 
 
-@pytest.mark.parametrize(("f", "args"), ROWS, ids=IDS)
+@pytest.mark.parametrize(("f", "args"), CASES)
 def test_frule_sequences(f, args):
     test_frule(f, *_with_order_fixed(args))
 

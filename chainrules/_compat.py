@@ -1,0 +1,192 @@
+"""The one place for names that depend on the installed versions of NumPy, SciPy, PyTorch, JAX
+and autograd, and for the private names of those libraries that the project uses.
+
+**Functions only some releases have.** A function that a newer release added is looked up here
+once, by ``newer(module, name, since)``; where the installed release lacks it, an
+``Unavailable`` stands in for it. Registering a rule for an ``Unavailable`` does nothing,
+calling one raises ``AttributeError`` naming the function and the release it needs, and the
+coverage report lists it as not available, with that reason (``UNAVAILABLE``).
+
+**Behaviour that changed.** Where a library's behaviour differs across the releases the project
+supports, the function here that reads it says which releases do what (numdifftools 0.10
+changed the type of its results).
+
+**Private names.** Each is read through a function or constant here, so that a release that
+moves it breaks one line, with the versions known to have it written beside it.
+
+>>> import numpy as np
+>>> absent = Unavailable("numpy.future_function", "needs NumPy >= 9.0; 2.4.0 is installed")
+>>> bool(absent), absent.__name__, available(absent), available(np.sin)
+(False, 'future_function', False, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import types
+from typing import Any
+
+import numpy as np
+import scipy
+
+__all__ = [
+    "NUMPY_VERSION",
+    "NUMPY_NO_VALUE",
+    "SCIPY_VERSION",
+    "UNAVAILABLE",
+    "Unavailable",
+    "autograd_internals",
+    "available",
+    "derivative_and_error",
+    "matvec",
+    "newer",
+    "release",
+    "scipy_lambertw_ufunc",
+    "scipy_private_ufunc",
+    "torch_unwrapped_numpy",
+    "vecmat",
+]
+
+
+def release(version: str) -> tuple[int, ...]:
+    """The numeric release of a version string: ``"2.0.0rc1"`` -> ``(2, 0, 0)``.
+
+    >>> release("1.15.3"), release("2.1.0.dev0+git1234")
+    ((1, 15, 3), (2, 1, 0))
+    """
+    parts = []
+    for part in version.split(".")[:3]:
+        match = re.match(r"\d+", part)
+        if match is None:
+            break
+        parts.append(int(match.group()))
+    return tuple(parts)
+
+
+NUMPY_VERSION = release(np.__version__)
+SCIPY_VERSION = release(scipy.__version__)
+
+_LIBRARIES = {"numpy": ("NumPy", np.__version__), "scipy": ("SciPy", scipy.__version__)}
+
+
+# ---- functions only newer releases have ----------------------------------------------------
+
+
+class Unavailable:
+    """Stands for a function that the installed release of its library does not have.
+
+    It is falsy; calling it raises ``AttributeError`` with ``reason``. Rule registration
+    skips it, and the coverage report lists ``name`` as not available.
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+        self.__module__, _, self.__name__ = name.rpartition(".")
+        self.__qualname__ = self.__name__
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise AttributeError(f"{self.name} is not available: {self.reason}")
+
+    def __repr__(self) -> str:
+        return f"<unavailable {self.name}: {self.reason}>"
+
+
+UNAVAILABLE: dict[str, Unavailable] = {}
+
+
+def newer(module: types.ModuleType, name: str, since: str) -> Any:
+    """``module.name``, or an ``Unavailable`` saying it needs the library's release ``since``."""
+    found = getattr(module, name, None)
+    if found is not None:
+        return found
+    library, installed = _LIBRARIES.get(module.__name__.partition(".")[0], (module.__name__, "?"))
+    qualified = f"{module.__name__}.{name}"
+    missing = Unavailable(qualified, f"needs {library} >= {since}; {installed} is installed")
+    UNAVAILABLE[qualified] = missing
+    return missing
+
+
+def available(f: Any) -> bool:
+    """Whether ``f`` is a function of the installed libraries (not an ``Unavailable``)."""
+    return not isinstance(f, Unavailable)
+
+
+# NumPy 2.2
+matvec = newer(np, "matvec", since="2.2")
+vecmat = newer(np, "vecmat", since="2.2")
+
+
+# ---- private names -------------------------------------------------------------------------
+
+# numpy._NoValue: the default of keywords such as keepdims= (NumPy 1.x and 2.x).
+NUMPY_NO_VALUE: Any = np._NoValue
+
+
+def scipy_private_ufunc(name: str) -> Any:
+    """A ufunc of ``scipy.special._ufuncs`` (SciPy 1.13 to 1.17 have ``_smirnovp``,
+    ``_kolmogp``, ``_zeta``, ``_riemann_zeta`` and the ``_spherical_*`` ufuncs), else None."""
+    import scipy.special._ufuncs as ufuncs
+
+    return getattr(ufuncs, name, None)
+
+
+def scipy_lambertw_ufunc() -> Any:
+    """The ufunc behind ``scipy.special.lambertw`` (``scipy.special._lambertw._lambertw``,
+    SciPy 1.13 to 1.17), else None."""
+    try:
+        from scipy.special._lambertw import _lambertw
+    except ImportError:
+        return None
+    return _lambertw
+
+
+def torch_unwrapped_numpy(tensor: Any) -> Any:
+    """A NumPy copy of ``tensor``'s values, unwrapped from torch.func's transforms.
+
+    ``torch._C._functorch`` and ``torch._C._DisableFuncTorch`` are private (PyTorch 2.0 to
+    2.13 have them).
+    """
+    import torch
+
+    functorch = torch._C._functorch
+    while functorch.is_functorch_wrapped_tensor(tensor):
+        tensor = functorch.get_unwrapped(tensor)
+    with torch._C._DisableFuncTorch():
+        return tensor.detach().cpu().resolve_conj().resolve_neg().numpy()
+
+
+def derivative_and_error(result: Any) -> tuple[Any, Any]:
+    """The estimate and its error estimate from ``numdifftools.Derivative(...,
+    full_output=True)(x)``: an ``EstimateResult`` from numdifftools 0.10 on, a pair ``(value,
+    info)`` before."""
+    if hasattr(result, "estimate"):
+        return result.estimate, result.error_estimate
+    value, info = result
+    return value, info.error_estimate
+
+
+@functools.cache
+def autograd_internals() -> types.SimpleNamespace:
+    """The names of autograd outside its public ``autograd.extend`` that the adapter uses.
+
+    ``primitive_vjps`` and ``primitive_jvps`` (``autograd.core``), ``trace_primitives_map``,
+    ``getval`` and ``isbox`` (``autograd.tracer``), ``ArrayBox``
+    (``autograd.numpy.numpy_boxes``): autograd 1.7 to 1.9 have them there.
+    """
+    from autograd.core import primitive_jvps, primitive_vjps
+    from autograd.numpy.numpy_boxes import ArrayBox
+    from autograd.tracer import getval, isbox, trace_primitives_map
+
+    return types.SimpleNamespace(
+        primitive_vjps=primitive_vjps,
+        primitive_jvps=primitive_jvps,
+        trace_primitives_map=trace_primitives_map,
+        getval=getval,
+        isbox=isbox,
+        ArrayBox=ArrayBox,
+    )

@@ -1,0 +1,70 @@
+"""``chainrules._compat``: functions some releases lack, changed behaviour, private names."""
+
+import types
+
+import numpy as np
+import pytest
+
+from chainrules import _compat as compat
+from chainrules.core.define import non_differentiable, scalar_rule
+from chainrules.core.registry import frule, registered_functions, rrule
+
+
+def test_release_reads_the_numeric_part():
+    assert compat.release("2.1.0") == (2, 1, 0)
+    assert compat.release("1.16.0rc2") == (1, 16, 0)
+    assert compat.release("2.3.0.dev0+git20250101") == (2, 3, 0)
+    assert compat.NUMPY_VERSION == compat.release(np.__version__)
+
+
+def test_a_missing_function_is_unavailable_with_its_reason(monkeypatch):
+    monkeypatch.setattr(compat, "UNAVAILABLE", {})
+    library = types.ModuleType("numpy")
+    library.present = np.sin
+    assert compat.newer(library, "present", since="2.2") is np.sin
+    missing = compat.newer(library, "absent", since="9.1")
+    assert not missing and not compat.available(missing) and compat.available(np.sin)
+    assert missing.__name__ == "absent" and missing.name == "numpy.absent"
+    assert missing.reason == f"needs NumPy >= 9.1; {np.__version__} is installed"
+    assert compat.UNAVAILABLE == {"numpy.absent": missing}
+    with pytest.raises(AttributeError, match=r"numpy.absent is not available: needs NumPy >= 9.1"):
+        missing(1.0)
+
+
+def test_rules_for_an_unavailable_function_are_not_registered():
+    missing = compat.Unavailable("numpy.absent", "needs NumPy >= 9.1; 2.1.0 is installed")
+
+    @rrule.register(missing)
+    def _absent_rrule(x):
+        raise AssertionError("never called")
+
+    @frule.register(missing)
+    def _absent_frule(tangents, x):
+        raise AssertionError("never called")
+
+    scalar_rule(missing, lambda x, y: y)
+    non_differentiable(missing)
+    assert not rrule.has_rule(missing) and not frule.has_rule(missing)
+    assert rrule(missing, 1.0) is None
+    assert all(info.function is not missing for info in registered_functions())
+
+
+def test_numpy_functions_of_newer_releases_are_there_when_installed():
+    for name in ("matvec", "vecmat"):
+        f = getattr(compat, name)
+        assert compat.available(f) == hasattr(np, name)
+        if compat.available(f):
+            assert f is getattr(np, name) and rrule.has_rule(f) and frule.has_rule(f)
+
+
+def test_numdifftools_results_of_both_forms():
+    new = types.SimpleNamespace(estimate=1.5, error_estimate=1e-12)
+    old = (1.5, types.SimpleNamespace(error_estimate=1e-12))
+    assert compat.derivative_and_error(new) == compat.derivative_and_error(old) == (1.5, 1e-12)
+
+
+def test_private_names_are_found():
+    assert compat.scipy_private_ufunc("_zeta") is not None
+    assert compat.scipy_private_ufunc("_no_such_ufunc") is None
+    assert compat.scipy_lambertw_ufunc() is not None
+    assert compat.NUMPY_NO_VALUE is np._NoValue
