@@ -148,8 +148,8 @@ def scipy_lambertw_ufunc() -> Any:
 def torch_unwrapped_numpy(tensor: Any) -> Any:
     """A NumPy copy of ``tensor``'s values, unwrapped from torch.func's transforms.
 
-    ``torch._C._functorch`` and ``torch._C._DisableFuncTorch`` are private (PyTorch 2.0 to
-    2.13 have them).
+    ``torch._C._functorch`` and ``torch._C._DisableFuncTorch`` are private (PyTorch 2.13, the
+    release the ``torch`` extra pins, has them).
     """
     import torch
 
@@ -163,7 +163,7 @@ def torch_unwrapped_numpy(tensor: Any) -> Any:
 def derivative_and_error(result: Any) -> tuple[Any, Any]:
     """The estimate and its error estimate from ``numdifftools.Derivative(...,
     full_output=True)(x)``: an ``EstimateResult`` from numdifftools 0.10 on, a pair ``(value,
-    info)`` before."""
+    info)`` in 0.9."""
     if hasattr(result, "estimate"):
         return result.estimate, result.error_estimate
     value, info = result
@@ -176,7 +176,8 @@ def autograd_internals() -> types.SimpleNamespace:
 
     ``primitive_vjps`` and ``primitive_jvps`` (``autograd.core``), ``trace_primitives_map``,
     ``getval`` and ``isbox`` (``autograd.tracer``), ``ArrayBox``
-    (``autograd.numpy.numpy_boxes``): autograd 1.7 to 1.9 have them there.
+    (``autograd.numpy.numpy_boxes``): autograd 1.9 has them there (1.7 and 1.8 lack
+    ``trace_primitives_map``).
     """
     from autograd.core import primitive_jvps, primitive_vjps
     from autograd.numpy.numpy_boxes import ArrayBox
