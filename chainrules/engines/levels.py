@@ -10,7 +10,9 @@ This is what keeps ``d/dx [x * d/dy (x + y)]`` equal to 1: inside the inner diff
 ``x`` is a constant.
 
 A level is *open* while its function runs. A tracked value used after its level has closed
-(stored in a global, returned inside an object) raises ``EscapedValueError``.
+(stored in a global, returned inside an object) raises ``EscapedValueError``. Which levels are
+open is context-local (a ``ContextVar``), as the thunk mode is: a differentiation running in one
+thread or asyncio task is not seen from another.
 
 >>> outer, inner = Level("outer"), Level("inner")
 >>> outer.order < inner.order
@@ -19,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 from typing import Any
 
@@ -27,12 +30,15 @@ from .tripwires import EscapedValueError
 __all__ = ["Level", "open_levels"]
 
 _orders = itertools.count(1)
-_open: list[Level] = []
+_open: contextvars.ContextVar[tuple[Level, ...]] = contextvars.ContextVar(
+    "chainrules_open_levels", default=()
+)
 
 
 def open_levels() -> int:
-    """How many differentiations are running right now (nested inside one another)."""
-    return len(_open)
+    """How many differentiations are running right now in this context (nested inside one
+    another)."""
+    return len(_open.get())
 
 
 class Level:
@@ -54,11 +60,11 @@ class Level:
         return f"<{self.kind} level {self.order}, {state}>"
 
     def __enter__(self) -> Level:
-        _open.append(self)
+        _open.set((*_open.get(), self))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _open.remove(self)
+        _open.set(tuple(level for level in _open.get() if level is not self))
         self.closed = True
 
     def escaped(self) -> EscapedValueError:

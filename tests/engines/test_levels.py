@@ -49,3 +49,47 @@ def test_escaped_value_raises():
     reverse.grad(leaky)(1.0)
     with pytest.raises(EscapedValueError, match="after that differentiation finished"):
         np.sin(kept[0])
+
+
+def test_open_levels_are_local_to_a_thread_and_a_task():
+    import asyncio
+    import threading
+
+    from chainrules.engines.levels import open_levels
+
+    inside, seen = threading.Event(), threading.Event()
+    counts = {}
+
+    def slow(x):
+        counts["inside"] = open_levels()
+        inside.set()
+        seen.wait(timeout=10)
+        return x * x
+
+    worker = threading.Thread(target=lambda: reverse.grad(slow)(2.0))
+    worker.start()
+    inside.wait(timeout=10)
+    counts["other thread"] = open_levels()
+    seen.set()
+    worker.join(timeout=10)
+    assert counts == {"inside": 1, "other thread": 0}
+
+    async def differentiate(started, release):
+        def f(x):
+            return x * x
+
+        with Level("task"):
+            started.set()
+            await release.wait()
+        return reverse.grad(f)(3.0)
+
+    async def look():
+        started, release = asyncio.Event(), asyncio.Event()
+        task = asyncio.create_task(differentiate(started, release))
+        await started.wait()
+        here = open_levels()  # the task holds a level open; this task sees none
+        release.set()
+        return here, await task
+
+    assert asyncio.run(look()) == (0, 6.0)
+    assert open_levels() == 0
