@@ -15,10 +15,11 @@ estimates, and the polynomial coefficients are frozen numbers, not fitted on the
 kernel's results depend on one thing only, whether multiply-adds are fused: they are bit for
 bit the same on every CPU with FMA, and on every CPU without. The tests compile the kernels for
 the x86-64 baseline (no FMA) and for Haswell (FMA), measure both against these bounds, and
-check that the kernels of the machine they run on match one of the two bit for bit. The bounds
-are measured maxima rounded up, except ``rsqrt``'s, which is derived: ``sqrt`` and the division
-each round once, so the relative error is at most ``2 u`` (``u`` the unit roundoff), and the
-error at most 2 ulps.
+check that the kernels of the machine they run on match one of the two bit for bit. The float32
+bounds hold on every float32 of the domain, with FMA and without (``measure_every_float32``;
+the maxima are in docs/fastmath.md); the float64 bounds are maxima over 10**5 points, rounded
+up. ``rsqrt``'s is derived: ``sqrt`` and the division each round once, so the relative error is
+at most ``2 u`` (``u`` the unit roundoff), and the error at most 2 ulps.
 
 >>> import numpy as np
 >>> from chainrules import fastmath
@@ -35,7 +36,17 @@ import numpy as np
 from . import functions
 from .functions import EXACT, KERNEL_DTYPES
 
-__all__ = ["ACCURACY", "CASES", "DOMAINS", "TWINS", "Accuracy", "measure", "measure_all", "sample"]
+__all__ = [
+    "ACCURACY",
+    "CASES",
+    "DOMAINS",
+    "TWINS",
+    "Accuracy",
+    "measure",
+    "measure_all",
+    "measure_every_float32",
+    "sample",
+]
 
 
 class Accuracy(NamedTuple):
@@ -118,7 +129,43 @@ def measure(name: str, dtype: type, n: int = 10**5, f: Any = None) -> Accuracy:
     where NumPy has it for float64 input (else float64, which makes the bound include the
     twin's own rounding).
     """
-    args = sample(name, dtype, n)
+    return _errors(name, dtype, sample(name, dtype, n), f)
+
+
+def measure_every_float32(
+    name: str, low: float | None = None, high: float | None = None
+) -> Accuracy:
+    """``measure`` over every float32 in ``[low, high]`` (by default ``DOMAINS[name]``), for the
+    elementwise functions of one argument: what the float32 bounds of ``ACCURACY`` are.
+
+    The floats are enumerated by their bit patterns, 2**24 at a time; a whole domain takes a
+    minute or so (a billion floats).
+    """
+    lo, hi = DOMAINS[name]
+    lo, hi = np.float32(lo if low is None else low), np.float32(hi if high is None else high)
+    worst = Accuracy(0.0, 0.0)
+    for x in _floats_between(lo, hi):
+        found = _errors(name, np.float32, (x,), None)
+        worst = Accuracy(max(worst[0], found[0]), max(worst[1], found[1]))
+    return worst
+
+
+def _floats_between(lo: Any, hi: Any, chunk: int = 1 << 24) -> Any:
+    """Every float32 in ``[lo, hi]``, in arrays of at most ``chunk``: by bit pattern, the
+    magnitudes of the negative ones and the positive ones counted up."""
+    spans = []
+    if lo < 0:
+        spans.append((np.abs(min(hi, np.float32(-0.0))), np.abs(lo), -1))
+    if hi >= 0:
+        spans.append((max(lo, np.float32(0.0)), hi, 1))
+    for first, last, sign in spans:
+        a, b = int(np.float32(first).view(np.int32)), int(np.float32(last).view(np.int32))
+        for start in range(a, b + 1, chunk):
+            x = np.arange(start, min(start + chunk, b + 1), dtype=np.int32).view(np.float32)
+            yield x if sign > 0 else -x
+
+
+def _errors(name: str, dtype: type, args: tuple, f: Any) -> Accuracy:
     f = getattr(functions, name) if f is None else f
     fast = np.asarray(f(*args, **_axis(name)), dtype=np.float64)
     wide = np.longdouble if dtype is np.float64 and name in _LONG_DOUBLE else np.float64
