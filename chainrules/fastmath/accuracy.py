@@ -43,7 +43,6 @@ __all__ = [
     "TWINS",
     "Accuracy",
     "measure",
-    "measure_all",
     "measure_every_float32",
     "sample",
 ]
@@ -188,8 +187,3 @@ def _axis(name: str) -> dict[str, Any]:
 CASES: tuple[tuple[str, type], ...] = tuple(
     (name, dtype) for name, dtypes in KERNEL_DTYPES.items() for dtype in dtypes
 )
-
-
-def measure_all(n: int = 10**5) -> dict[str, Accuracy]:
-    """``measure`` of every compiled kernel, keyed ``"name-dtype"`` (``"exp-float32"``)."""
-    return {f"{name}-{dtype.__name__}": measure(name, dtype, n) for name, dtype in CASES}
