@@ -17,6 +17,7 @@ from .core.define import ignore_derivatives as ignore_derivatives
 from .core.define import non_differentiable as non_differentiable
 from .core.define import scalar_rule as scalar_rule
 from .core.errors import AmbiguousRuleError as AmbiguousRuleError
+from .core.errors import ArrayTypeError as ArrayTypeError
 from .core.errors import ChainRulesError as ChainRulesError
 from .core.errors import MissingCapabilityError as MissingCapabilityError
 from .core.errors import ProjectionError as ProjectionError

@@ -26,8 +26,10 @@ import numpy as np
 from .calls import call
 from .dtypes import conj, is_complex
 from .errors import RuleDefinitionError, TangentTypeError
+from .names import short_name
 from .namespace import array_namespace
 from .projection import ProjectTo, projector
+from .protocol import renamed_inner
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
@@ -42,6 +44,7 @@ __all__ = [
 ]
 
 Partial = Callable[..., Any] | None
+_partials: dict[Any, tuple] = {}  # what scalar_rule registered each function with
 _UFUNC_KEYWORDS = ("dtype", "casting", "order", "subok")
 
 
@@ -93,8 +96,8 @@ def scalar_rule(f: Any, *partials: Any, keywords: tuple[str, ...] | None = None)
     for rule, table in ((rule_r, rrule), (rule_f, frule)):
         rule.__signature__ = signature  # type: ignore[attr-defined]
         rule.__qualname__ = f"scalar_{table.kind}[{function_name(f)}]"
-        rule._chainrules_partials = partials  # type: ignore[attr-defined]
         table._add(f, _Method(rule, (object,) * arity, arity, None, frozenset(keywords), None))
+    _partials[f] = partials
 
 
 def scalar_rule_like(f: Any, like: Any, *, keywords: tuple[str, ...] | None = None) -> None:
@@ -114,11 +117,10 @@ def scalar_rule_like(f: Any, like: Any, *, keywords: tuple[str, ...] | None = No
     >>> frule((None, 1.0), exp_by_series, 0.0)
     (1.0, 1.0)
     """
-    for method in rrule.methods(like):
-        partials = getattr(method.fn, "_chainrules_partials", None)
-        if partials is not None:
-            scalar_rule(f, *partials, keywords=keywords)
-            return
+    partials = _partials.get(like)
+    if partials is not None:
+        scalar_rule(f, *partials, keywords=keywords)
+        return
     raise RuleDefinitionError(
         f"scalar_rule_like({function_name(f)}, {function_name(like)}): "
         f"{function_name(like)} has no rule made by scalar_rule"
@@ -208,8 +210,14 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
 
 
 def _scalar_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -> Callable:
+    names = {"scalar_pullback": f"{short_name(f)}_pullback"}
     if not multi and len(rows[0]) == 1 and rows[0][0] is not None:
-        return _unary_rrule(f, rows[0][0])
+        return renamed_inner(_unary_rrule, names)(f, rows[0][0])
+    return renamed_inner(_general_rrule, names)(f, rows, multi)
+
+
+def _general_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -> Callable:
+    """Several inputs or outputs."""
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
     signs = [_unit_sign(p) for p in rows[0]]
     apply = _primal(f)

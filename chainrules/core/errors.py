@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "AmbiguousRuleError",
+    "ArrayTypeError",
     "ChainRulesError",
     "MissingCapabilityError",
     "ProjectionError",
@@ -23,6 +24,12 @@ class RuleKeywordError(ChainRulesError, TypeError):
 
 class AmbiguousRuleError(ChainRulesError, TypeError):
     """Several rules match the argument types and none is more specific than the others."""
+
+
+class ArrayTypeError(ChainRulesError, TypeError):
+    """A rule given arrays of a type it cannot compute on (a compiled SciPy routine that has no
+    counterpart in the array namespace of a torch tensor, say). Adapters read it as "run this
+    rule on NumPy copies"; anywhere else it is the error the user sees."""
 
 
 class RuleDefinitionError(ChainRulesError, TypeError):

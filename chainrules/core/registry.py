@@ -38,13 +38,14 @@ import inspect
 import threading
 import types
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._compat import Unavailable
 from .errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
 from .names import function_name
+from .protocol import with_frule_protocol, with_rrule_protocol
 
 __all__ = [
     "RuleInfo",
@@ -68,6 +69,7 @@ class _Method:
     keywords: frozenset[str] | None  # None: accepts any keyword (**kwargs)
     needs: type | None
     opted_out: bool = False
+    rule: Callable[..., Any] | None = None  # the rule as its author wrote it (fn adds the protocol)
 
     most: float = field(init=False)  # the largest number of positional arguments accepted
 
@@ -170,15 +172,23 @@ class RuleTable:
 
     # ---- registration -------------------------------------------------------------------
 
-    def register(self, f: Any, *, needs: type | None = None) -> Callable[[Callable], Callable]:
+    def register(
+        self, f: Any, *, needs: type | None = None, keywords: Iterable[str] | None = None
+    ) -> Callable[[Callable], Callable]:
         """Decorator: register the decorated function as a rule for ``f``.
 
         An rrule's parameters are ``f``'s arguments; an frule's first parameter is the tuple of
         tangents ``(df, dx1, ...)``. With ``needs=``, a config parameter comes first of all.
+        ``keywords``: the keyword arguments the rule accepts, for a rule whose signature cannot
+        say them (it takes ``**kwargs`` to pass them on); by default, its signature's.
+
+        The registered rule follows the protocol of ``chainrules.core.protocol``: its
+        pullback gets unthunked cotangents and is never called with a zero one, and is named
+        after ``f``. The decorator returns the rule as written.
         """
 
         def decorator(rule: Callable) -> Callable:
-            self._add(f, _method_from(rule, self.kind, needs))
+            self._add(f, _method_from(rule, self.kind, needs, keywords, f))
             return rule
 
         return decorator
@@ -343,13 +353,7 @@ def _check_keywords(kind: str, f: Any, accepted: frozenset[str], kwargs: dict) -
 
 
 def _accepted_keywords(rule: Callable) -> frozenset[str] | None:
-    """The keywords a rule takes; ``None`` when it takes any (``**kwargs``).
-
-    A rule may declare them itself in ``rule._chainrules_keywords`` (generated rules do).
-    """
-    declared = getattr(rule, "_chainrules_keywords", None)
-    if declared is not None:
-        return frozenset(declared)
+    """The keywords a rule's signature takes; ``None`` when it takes any (``**kwargs``)."""
     params = inspect.signature(rule).parameters.values()
     if any(p.kind is p.VAR_KEYWORD for p in params):
         return None
@@ -386,7 +390,14 @@ def _annotation_to_types(annotation: Any, rule: Callable, name: str) -> Any:
     return annotation
 
 
-def _method_from(rule: Callable, kind: str, needs: type | None) -> _Method:
+def _method_from(
+    rule: Callable,
+    kind: str,
+    needs: type | None,
+    keywords: Iterable[str] | None = None,
+    f: Any = None,
+) -> _Method:
+    """The method registering ``rule``; with ``f``, the rule wrapped in the protocol."""
     try:
         hints = typing.get_type_hints(rule)
     except Exception:  # unresolvable string annotations: fall back to the raw ones
@@ -411,8 +422,12 @@ def _method_from(rule: Callable, kind: str, needs: type | None) -> _Method:
                 required = len(positional)
         elif p.kind is p.VAR_POSITIONAL:
             varargs = _annotation_to_types(annotation, rule, p.name)
-    keywords = _accepted_keywords(rule)
-    return _Method(rule, tuple(positional), required, varargs, keywords, needs)
+    accepted = _accepted_keywords(rule) if keywords is None else frozenset(keywords)
+    fn = rule
+    if f is not None:
+        wrap = with_rrule_protocol if kind == "rrule" else with_frule_protocol
+        fn = wrap(rule, f, needs is not None)
+    return _Method(fn, tuple(positional), required, varargs, accepted, needs, rule=rule)
 
 
 # ---- the two tables and what the registry knows about functions ----------------------------

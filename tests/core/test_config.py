@@ -107,7 +107,7 @@ def test_lookup_binds_the_config():
     (_, received), _ = bound(double, 1.0)
     assert received is config
     assert rrule.lookup(apply, (double, 1.0)) is None
-    assert rrule.lookup(scale, (1.0,)) is _scale_rrule
+    assert rrule.lookup(scale, (1.0,)).__wrapped__ is _scale_rrule  # the rule, with the protocol
 
 
 @pytest.mark.parametrize(

@@ -232,7 +232,7 @@ def test_choice_is_cached_per_argument_types():
     assert which(table, 1.0) == "float"
     assert which(table, "s") == "any"
     cache = table._entries[f].state.cache
-    assert cache[(float,)].fn is float_rule and cache[(str,)].fn is any_rule
+    assert cache[(float,)].rule is float_rule and cache[(str,)].rule is any_rule
     assert which(table, 2.0) == "float"
     assert len(cache) == 2
 

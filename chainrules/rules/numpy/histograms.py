@@ -344,8 +344,7 @@ def _histogram_rules(spec):
 
     for rule, table in ((histogram_rrule, rrule), (histogram_frule, frule)):
         rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
-        rule._chainrules_keywords = spec.names[spec.sample_arity :]  # type: ignore[attr-defined]
-        table.register(spec.f)(rule)
+        table.register(spec.f, keywords=spec.names[spec.sample_arity :])(rule)
 
 
 def _range_cotangent(xq, de, range):

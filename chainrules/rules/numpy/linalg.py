@@ -423,9 +423,8 @@ def _register_alias(f: Any, target: Any, keywords: dict[str, Any], fixed: dict[s
         return frule(tangents, target, *args, **{**keywords, **kwargs, **fixed})
 
     for rule, table in ((alias_rrule, rrule), (alias_frule, frule)):
-        setattr(rule, "_chainrules_keywords", tuple(keywords))  # noqa: B010
         rule.__qualname__ = f"{table.kind}[linalg.{f.__name__} -> {target.__name__}]"
-        table.register(f)(rule)
+        table.register(f, keywords=keywords)(rule)
 
 
 _register_alias(np.linalg.matmul, np.matmul, {}, {})

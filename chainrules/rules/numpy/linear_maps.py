@@ -173,10 +173,8 @@ def register_rules(
     for rule, table in ((rrule_fn, rrule), (frule_fn, frule)):
         if name is not None:
             rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
-        if keywords is not None:
-            setattr(rule, "_chainrules_keywords", tuple(keywords))  # noqa: B010
         for key in (f, *also):
-            table.register(key)(rule)
+            table.register(key, keywords=keywords)(rule)
 
 
 def source_map(

@@ -132,8 +132,7 @@ def _linear_rules(f, active_positions, keywords=()):
 
     for rule, table in ((linear_rrule, rrule), (linear_frule, frule)):
         rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
-        rule._chainrules_keywords = keywords  # type: ignore[attr-defined]
-        table.register(f)(rule)
+        table.register(f, keywords=keywords)(rule)
 
 
 _linear_rules(np.polyadd, (0, 1))

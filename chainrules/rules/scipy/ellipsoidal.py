@@ -119,8 +119,7 @@ def _ellipsoidal_rules(
     rules: tuple[tuple[Any, Any], ...] = ((ellipsoidal_rrule, rrule), (ellipsoidal_frule, frule))
     for rule, table in rules:
         rule.__qualname__ = f"{table.kind}[{f.__name__}]"
-        rule._chainrules_keywords = names[required:]
-        table.register(f)(rule)
+        table.register(f, keywords=names[required:])(rule)
 
 
 def _value(d: Any) -> Any:

@@ -343,8 +343,7 @@ def stacked_rules(f: Any, lead: int, third: Any, keywords: tuple[str, ...] = ())
     rules: tuple[tuple[Any, Any], ...] = ((stacked_rrule, rrule), (stacked_frule, frule))
     for rule, table in rules:
         rule.__qualname__ = f"{table.kind}[{short_name(f)}]"
-        rule._chainrules_keywords = ("diff_n", *keywords)
-        table.register(f)(rule)
+        table.register(f, keywords=("diff_n", *keywords))(rule)
 
 
 def _degrees(n: int, trailing: int) -> np.ndarray:

@@ -181,8 +181,7 @@ def parametric_rule(
     rules: tuple[tuple[Any, Any], ...] = ((parametric_rrule, rrule), (parametric_frule, frule))
     for rule, table in rules:
         rule.__qualname__ = f"{table.kind}[{name}]"
-        rule._chainrules_keywords = tuple(keywords)
-        table.register(f)(rule)
+        table.register(f, keywords=keywords)(rule)
 
 
 @dataclass(frozen=True)

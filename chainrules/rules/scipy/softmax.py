@@ -226,11 +226,8 @@ def make_logsumexp_rules(
             total = ProjectTo(y)(total)
         return out, (Tangent(tuple, total, ZERO_TANGENT) if return_sign else total)
 
-    rule: Any
-    for rule in (logsumexp_rrule, logsumexp_frule):
-        rule._chainrules_keywords = keywords
-    rrule.register(f)(logsumexp_rrule)
-    frule.register(f)(logsumexp_frule)
+    rrule.register(f, keywords=keywords)(logsumexp_rrule)
+    frule.register(f, keywords=keywords)(logsumexp_frule)
 
 
 # ---- softmax and log_softmax ----------------------------------------------------------------
