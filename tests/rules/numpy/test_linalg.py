@@ -7,7 +7,7 @@ import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import well_conditioned
 from hypothesis import find
-from matrix_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
-from matrix_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules.rules.numpy.linalg_det import adjugate

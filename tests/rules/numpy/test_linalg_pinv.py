@@ -5,7 +5,7 @@ import pytest
 from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import distinct_singular_values
 from hypothesis import find
-from matrix_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 

@@ -7,7 +7,7 @@ from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import distinct_eigenvalues, distinct_singular_values
 from fdm import central_fdm
 from hypothesis import find
-from matrix_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules.rules.numpy.matrix_algebra import mH

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from matrix_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 

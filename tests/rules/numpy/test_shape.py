@@ -4,8 +4,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from array_samples import DTYPES, A, Row, build, dtype_id
 from chainrules_testing import test_frule, test_rrule
+from samples import ARRAY_DTYPES as DTYPES
+from samples import A, build
+from samples import Call as Row
+from samples import ids as dtype_id
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
-from uniform_samples import sample
+from samples import uniform as sample
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent

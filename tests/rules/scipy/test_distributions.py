@@ -2,7 +2,7 @@
 
 import pytest
 import scipy.special as sc
-from special_cases import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, case_id, cases, check_frule, check_rrule
 
 import chainrules as cr
 

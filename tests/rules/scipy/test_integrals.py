@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule, test_scalar
-from special_cases import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent

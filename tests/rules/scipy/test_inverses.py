@@ -5,7 +5,7 @@ import pytest
 import scipy.optimize
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from special_cases import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
 
 import chainrules as cr
 from chainrules import NoTangent, Thunk

@@ -5,7 +5,7 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from linalg_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from fdm import central_fdm
-from linalg_samples import DTYPES, ids, rule_checker, sample
+from samples import DTYPES, ids, rule_checker, sample
 
 import chainrules as cr
 

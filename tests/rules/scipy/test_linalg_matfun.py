@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_rrule
-from linalg_samples import DTYPES, ids, rule_checker, sample
+from samples import DTYPES, ids, rule_checker, sample
 
 import chainrules as cr
 from chainrules.rules.scipy.linalg_matfun import frechet

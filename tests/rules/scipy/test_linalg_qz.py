@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from fdm import central_fdm
-from linalg_samples import check_factors, draw, ids
+from samples import check_factors, draw, ids
 
 import chainrules as cr
 from chainrules.rules.scipy.linalg_qz import _generalized_schur

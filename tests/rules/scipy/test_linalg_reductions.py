@@ -5,7 +5,7 @@ import pytest
 import scipy.linalg
 from chainrules_testing import with_tangent
 from fdm import central_fdm
-from linalg_samples import DTYPES, check_factors, draw, ids
+from samples import DTYPES, check_factors, draw, ids
 
 import chainrules as cr
 

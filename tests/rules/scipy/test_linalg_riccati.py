@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule, with_tangent
-from linalg_samples import DTYPES, ids, sample
+from samples import DTYPES, ids, sample
 
 import chainrules as cr
 

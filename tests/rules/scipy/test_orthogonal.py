@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_rrule
-from special_cases import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, case_id, cases, check_frule, check_rrule
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent

@@ -1,0 +1,229 @@
+"""Test data and table formats shared by the rule tests: arrays, calls, special-function rows.
+
+* ``sample(shape, dtype, seed)``: a standard normal array (complex dtypes: independent parts);
+  ``draw`` the same at seeds from 1000 on; ``uniform`` from an interval. The same arguments give
+  the same values.
+* ``A`` and ``Call``: a call ``f(*args, **kwargs)`` written with array shapes, which ``build``
+  draws in a case's dtype (the table tests of the array-manipulation rules).
+* ``Row`` and ``cases``: a function of ``scipy.special`` with the interval of each argument,
+  crossed with dtypes and broadcasting shapes; ``check_rrule`` / ``check_frule`` run one case.
+* ``check_both``, ``check_factors``, ``rule_checker``: the pair of rule checks of the
+  ``scipy.linalg`` tests, with their second-order exceptions.
+
+>>> uniform(3, seed=1).shape
+(3,)
+>>> bool(np.all(uniform((2, 2), np.complex128, low=0.5).real >= 0.5))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from chainrules_testing import test_frule, test_rrule
+
+from chainrules.core.names import short_name
+
+DTYPES = [np.float64, np.complex128]
+ARRAY_DTYPES = [np.float64, np.complex128, np.float32]
+
+
+def ids(dtype: Any) -> str:
+    """The test id of a dtype: its name."""
+    return np.dtype(dtype).name
+
+
+def sample(shape: tuple[int, ...], dtype: Any = np.float64, seed: int = 0) -> Any:
+    """A standard normal array of ``shape`` (complex dtypes: independent parts), by ``seed``."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def draw(shape: tuple[int, ...], dtype: Any = np.float64, seed: int = 0) -> Any:
+    """``sample`` at seeds from 1000 on: the inputs of the decomposition tests."""
+    return sample(shape, dtype, 1000 + seed)
+
+
+def uniform(
+    shape: Any, dtype: Any = np.float64, seed: int = 0, low: float = -1.0, high: float = 1.0
+) -> np.ndarray:
+    """Data of ``dtype`` with real (and imaginary) parts drawn from [low, high]."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(low, high, shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(low, high, shape)
+    return x.astype(dtype)
+
+
+# ---- calls written with array shapes -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class A:
+    """An array argument of this shape, drawn in the case's dtype."""
+
+    shape: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call ``f(*args, **kwargs)``: ``A`` entries become arrays, lists of them lists."""
+
+    f: Any
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        name = getattr(self.f, "__name__", None) or repr(self.f).split("'")[1]
+        return f"{name}{self.args}{self.kwargs or ''}".replace(" ", "")
+
+
+def build(spec: Any, dtype: Any, rng: np.random.Generator) -> Any:
+    """``spec`` with each ``A`` replaced by a standard normal array of its shape."""
+    if isinstance(spec, A):
+        x = rng.standard_normal(spec.shape)
+        if np.dtype(dtype).kind == "c":
+            x = x + 1j * rng.standard_normal(spec.shape)
+        return np.asarray(x, dtype=dtype)
+    if isinstance(spec, list | tuple):
+        return type(spec)(build(s, dtype, rng) for s in spec)
+    return spec
+
+
+# ---- rows of special functions ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One function of the table and how to test it."""
+
+    f: Any
+    domain: tuple[tuple[float, float], ...]
+    integer: tuple[int, ...] = ()  # positions of integer arguments
+    complex: bool = False  # complex128 in the last argument
+    float32: bool = True
+    rtol: float | None = None
+    atol: float | None = None
+    second_order: bool = True  # pullback differentiated again by the reverse engine
+    reason: str = ""  # why a tolerance, an argument or second order is special
+    shapes: tuple[tuple[tuple[int, ...], ...], ...] | None = None
+    kwargs: dict = field(default_factory=dict, hash=False, compare=False)
+
+    def __repr__(self) -> str:
+        return short_name(self.f)
+
+
+def default_shapes(arity: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The broadcasting shapes of the table, for ``arity`` arguments."""
+    if arity == 1:
+        return (((3,),), ((2, 3),), ((),))
+    rest = ((),) * (arity - 2)
+    return (
+        ((3,), *rest, (3,)),
+        ((2, 3), *rest, (3,)),
+        ((2, 1), *rest, (1, 4)),
+        ((), *rest, ()),
+    )
+
+
+def cases(rows: list[Row]) -> list[tuple[Row, Any, tuple]]:
+    """(row, dtype, shapes) for float64 at every shape, float32 and complex128 at the first."""
+    out = []
+    for row in rows:
+        shapes = row.shapes or default_shapes(len(row.domain))
+        out += [(row, np.float64, s) for s in shapes]
+        if row.float32:
+            out.append((row, np.float32, shapes[0]))
+        if row.complex:
+            out.append((row, np.complex128, shapes[0]))
+    return out
+
+
+def case_id(case: tuple) -> str:
+    row, dtype, shapes = case
+    return f"{row!r}-{np.dtype(dtype).name}-{'-'.join(map(str, shapes))}"
+
+
+def row_arguments(row: Row, dtype: Any, shapes: tuple, seed: int = 0) -> list[Any]:
+    """Arguments for one case: drawn uniformly from the row's intervals."""
+    rng = np.random.default_rng(seed)
+    args: list[Any] = []
+    last = len(row.domain) - 1
+    for i, ((low, high), shape) in enumerate(zip(row.domain, shapes, strict=True)):
+        if i in row.integer:
+            n = rng.integers(int(low), int(high) + 1, shape)
+            args.append(int(n) if shape == () else n)
+            continue
+        x = rng.uniform(low, high, shape)
+        kind = np.dtype(dtype).kind
+        if kind == "c" and i == last:
+            x = x + 1j * rng.uniform(-0.5, 0.5, shape)
+        value = np.asarray(x, dtype=dtype if (kind != "c" or i == last) else np.float64)
+        args.append(value)
+    return args
+
+
+def second_order(case: tuple) -> bool:
+    """Second derivatives are checked once per row: float64, the first shape."""
+    row, dtype, shapes = case
+    first = (row.shapes or default_shapes(len(row.domain)))[0]
+    return row.second_order and dtype is np.float64 and shapes == first
+
+
+def _check(harness: Callable, case: tuple) -> None:
+    """Runs ``harness`` (test_rrule or test_frule) on one case with its row's settings."""
+    row, dtype, shapes = case
+    harness(
+        row.f,
+        *row_arguments(row, dtype, shapes),
+        fkwargs=row.kwargs,
+        rtol=row.rtol,
+        atol=row.atol,
+        check_second_order=second_order(case),
+    )
+
+
+def check_rrule(case: tuple) -> None:
+    _check(test_rrule, case)
+
+
+def check_frule(case: tuple) -> None:
+    _check(test_frule, case)
+
+
+def midpoint(row: Row) -> float:
+    low, high = row.domain[0]
+    return (low + high) / 2 + 0.05
+
+
+# ---- the pair of rule checks of the linalg tests -------------------------------------------
+
+
+def check_both(f: Any, *args: Any, **kwargs: Any) -> None:
+    """``test_rrule`` and ``test_frule`` of ``f`` with the same arguments and options."""
+    test_rrule(f, *args, **kwargs)
+    test_frule(f, *args, **kwargs)
+
+
+def check_factors(f: Any, *args: Any, **kwargs: Any) -> None:
+    """``check_both`` without second order unless asked: LAPACK computes the factors of
+    hessenberg, qz, ordqz and rsf2csf, and tracked values cannot pass through it."""
+    kwargs.setdefault("check_second_order", False)
+    check_both(f, *args, **kwargs)
+
+
+def rule_checker(no_second_order: Mapping[Any, str]) -> Callable[..., None]:
+    """``check_rules(f, *args, **kwargs)``: ``test_rrule`` and ``test_frule`` of ``f``, the
+    second-order checks included unless ``no_second_order`` gives the reason they are not
+    available for ``f``."""
+
+    def check_rules(f: Any, *args: Any, **kwargs: Any) -> None:
+        check_both(f, *args, check_second_order=f not in no_second_order, **kwargs)
+
+    return check_rules
