@@ -22,6 +22,7 @@ moves it breaks one line, with the versions known to have it written beside it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import types
@@ -44,6 +45,8 @@ __all__ = [
     "release",
     "scipy_lambertw_ufunc",
     "scipy_private_ufunc",
+    "torch_outside_transforms",
+    "torch_unwrapped",
     "torch_unwrapped_numpy",
     "vecmat",
 ]
@@ -145,19 +148,42 @@ def scipy_lambertw_ufunc() -> Any:
     return _lambertw
 
 
-def torch_unwrapped_numpy(tensor: Any) -> Any:
-    """A NumPy copy of ``tensor``'s values, unwrapped from torch.func's transforms.
+def torch_unwrapped(tensor: Any) -> Any:
+    """``tensor`` unwrapped from torch.func's transforms: the plain tensor holding its values.
 
-    ``torch._C._functorch`` and ``torch._C._DisableFuncTorch`` are private (PyTorch 2.13, the
-    release the ``torch`` extra pins, has them).
+    ``torch._C._functorch`` is private (PyTorch 2.13, the release the ``torch`` extra pins,
+    has it).
     """
     import torch
 
     functorch = torch._C._functorch
     while functorch.is_functorch_wrapped_tensor(tensor):
         tensor = functorch.get_unwrapped(tensor)
+    return tensor
+
+
+def torch_unwrapped_numpy(tensor: Any) -> Any:
+    """A NumPy copy of ``tensor``'s values, unwrapped from torch.func's transforms.
+
+    ``torch._C._DisableFuncTorch`` is private (PyTorch 2.13 has it).
+    """
+    import torch
+
+    tensor = torch_unwrapped(tensor)
     with torch._C._DisableFuncTorch():
         return tensor.detach().cpu().resolve_conj().resolve_neg().numpy()
+
+
+def torch_outside_transforms() -> contextlib.AbstractContextManager[Any]:
+    """A context in which no torch.func transform is active, so that plain tensors may
+    require grad (PyTorch refuses ``requires_grad_()`` inside one).
+
+    ``torch._functorch.pyfunctorch.temporarily_clear_interpreter_stack`` is private (PyTorch
+    2.13 has it).
+    """
+    from torch._functorch.pyfunctorch import temporarily_clear_interpreter_stack
+
+    return temporarily_clear_interpreter_stack()
 
 
 def derivative_and_error(result: Any) -> tuple[Any, Any]:

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .._compat import NUMPY_NO_VALUE, autograd_internals
+from ..core.errors import ArrayTypeError
 from ..core.names import function_name
 from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
@@ -284,10 +285,12 @@ def _derivative_plan(
     depends on ``args``; ``False`` when it does not (a linear function's pullback reads only
     shapes): it then gets raw ``args``, so its result captures no box of autograd's outer
     levels. ``None`` when the rule cannot run on tracked values (it calls SciPy's compiled
-    code) and autograd has a rule of its own to take over; without one, ``NotImplementedError``
-    names the function. Answers are kept per function and layout of the arguments.
+    code: the engine raises ``TrackingError`` or ``NoRuleError``, or the rule
+    ``ArrayTypeError``) and autograd has a rule of its own to take over; without one,
+    ``NotImplementedError`` names the function. Any other error of the rule propagates.
+    Answers are kept per function and layout of the arguments.
     """
-    from ..engines import reverse
+    from ..engines import NoRuleError, TrackingError, reverse
     from ..engines.tracked import Tracked
 
     raw = _raw(tuple(args))
@@ -310,7 +313,8 @@ def _derivative_plan(
         try:
             reverse.vjp(probe, *(values[i] for i in positions))
             _plans[key] = holds_tracked[0]
-        except Exception as error:  # the same call succeeded on raw values: tracing failed
+        except (TrackingError, NoRuleError, ArrayTypeError) as error:
+            # Kept, not raised: autograd's own rule may take over (see the docstring).
             _plans[key] = error
     plan = _plans[key]
     if not isinstance(plan, Exception):

@@ -8,17 +8,21 @@ function, by tracing it abstractly (``jax.eval_shape``) at its first call:
   function is a ``jax.custom_jvp`` built from the frule, and JAX derives the rest: ``jit``,
   ``vmap``, ``grad`` of ``grad``, ``jvp``, ``jacfwd`` and ``jacrev`` all work. (A function
   with a native rrule and no frule is a ``jax.custom_vjp`` instead: reverse mode only.)
-* **on the host** otherwise (NumPy functions, most of ``scipy.special`` and ``scipy.linalg``):
-  a ``jax.custom_vjp`` whose primal and pullback go through ``jax.pure_callback``. Shapes and
-  dtypes come from a cheap shape rule: broadcasting for ufuncs, the primal's shapes for
-  pullbacks, otherwise one evaluation on stand-in arrays (identity matrices where square, ones
-  elsewhere), or ``result_shape=`` given to ``wrap``. Reverse mode works to every order
-  (``grad``, ``vjp``, ``jacrev``, ``grad`` of ``grad``: each pullback is itself wrapped), with
-  ``jit`` and ``vmap``; forward mode (``jvp``, ``jacfwd``) does not, since JAX cannot
-  transpose a callback.
+* **on the host** when neither rule can (NumPy functions, most of ``scipy.special`` and
+  ``scipy.linalg``): there is none for JAX's arrays, it gives something else, it needs a
+  tracer's value (JAX's ``TracerArrayConversionError``, ``ConcretizationTypeError`` and the
+  like) or it raises ``ArrayTypeError``. The function is then a ``jax.custom_vjp`` whose
+  primal and pullback go through ``jax.pure_callback``. Shapes and dtypes come from a cheap
+  shape rule: broadcasting for ufuncs, the primal's shapes for pullbacks, otherwise one
+  evaluation on stand-in arrays (identity matrices where square, ones elsewhere), or
+  ``result_shape=`` given to ``wrap``. Reverse mode works to every order (``grad``, ``vjp``,
+  ``jacrev``, ``grad`` of ``grad``: each pullback is itself wrapped), with ``jit`` and
+  ``vmap``; forward mode (``jvp``, ``jacfwd``) does not, since JAX cannot transpose a
+  callback.
 
 JAX's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
 ``f'(z) * g``), so the host path conjugates at the boundary: ``conj(pullback(conj(g)))``.
+Any other error of a rule reaches the caller as it was raised.
 
 >>> import pytest
 >>> jax = pytest.importorskip("jax")
@@ -39,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import ArrayTypeError
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
@@ -69,7 +74,7 @@ def wrap(
         if native is not None:
             try:
                 return native(f, kwargs, args, positions, active)
-            except Exception:  # the probe passed on other arguments: run this call on the host
+            except _not_on_tracers():  # the probe passed on other arguments: run on the host
                 pass
         shape_rule = result_shape or functools.partial(_result_shape, f, kwargs)
         return _host_call(HostFunction(f, kwargs, active), args, positions, shape_rule)
@@ -120,42 +125,68 @@ def _mode(f: Callable, args: tuple, kwargs: dict, positions: tuple, active: tupl
     import jax
 
     operands = tuple(args[i] for i in positions)
+    gave_jax: list[bool] = []  # what each probe found; a probe returns nothing to JAX
 
-    def probe_frule(*ops: Any) -> Any:
+    def probe_frule(*ops: Any) -> None:
         full = _assemble(args, positions, ops)
         tangents = [ZERO_TANGENT] * len(args)
         for i in active:
             tangents[i] = full[i]
-        return _check_jax(frule((NO_TANGENT, *tangents), f, *full, **kwargs))
+        found = frule((NO_TANGENT, *tangents), f, *full, **kwargs)
+        gave_jax.append(found is not None and _all_jax(found))
 
-    def probe_rrule(*ops: Any) -> Any:
-        y, pullback = rrule(f, *_assemble(args, positions, ops), **kwargs)
+    def probe_rrule(*ops: Any) -> None:
+        found = rrule(f, *_assemble(args, positions, ops), **kwargs)
+        if found is None:
+            gave_jax.append(False)
+            return
+        y, pullback = found
         cts = pullback(y)
-        return _check_jax((y, *(unthunk(cts[1 + i]) for i in active)))
+        gave_jax.append(_all_jax((y, *(unthunk(cts[1 + i]) for i in active))))
 
     mode = "host"
     for name, probe in (("jvp", probe_frule), ("vjp", probe_rrule)):
+        gave_jax.clear()
         try:
             jax.eval_shape(probe, *operands)
-        except Exception:  # any failure under tracing means: not this way
+        except _not_on_tracers():
             continue
-        mode = name
-        break
+        if gave_jax[0]:
+            mode = name
+            break
     with _lock:
         _native[f] = mode
     return mode
 
 
-def _check_jax(values: Any) -> Any:
-    if values is None:
-        raise TypeError("no rule")
-    leaves = values if isinstance(values, tuple | list) else (values,)
-    for v in leaves:
-        if isinstance(v, tuple | list):
-            _check_jax(v)
-        elif not (_is_jax(v) or isinstance(v, AbstractZero)):
-            raise TypeError(f"the rule gave a {type(v).__name__}, not a jax array")
-    return tuple(v for v in leaves if not isinstance(v, AbstractZero))
+@functools.cache
+def _not_on_tracers() -> tuple[type[Exception], ...]:
+    """The errors that mean a rule cannot run on JAX's tracers, and so runs on the host.
+
+    JAX raises these where code needs a tracer's value, which tracing does not have: NumPy or
+    SciPy converting it to an array, ``int()`` or ``bool()`` of it, Python control flow on it,
+    indexing with a boolean mask made from it (``TracerBoolConversionError`` is a
+    ``ConcretizationTypeError``, named for clarity). A rule says so itself with
+    ``ArrayTypeError``.
+    """
+    import jax
+
+    # jax.errors has all of them in every release the jax extra allows (0.4.35 on).
+    return (
+        ArrayTypeError,
+        jax.errors.TracerArrayConversionError,
+        jax.errors.ConcretizationTypeError,
+        jax.errors.TracerIntegerConversionError,
+        jax.errors.TracerBoolConversionError,
+        jax.errors.NonConcreteBooleanIndexError,
+    )
+
+
+def _all_jax(values: Any) -> bool:
+    """Whether every leaf of a rule's result is a JAX array (or tracer) or a zero tangent."""
+    if isinstance(values, tuple | list):
+        return all(_all_jax(v) for v in values)
+    return _is_jax(values) or isinstance(values, AbstractZero)
 
 
 # ---- native rules -------------------------------------------------------------------------

@@ -10,14 +10,17 @@ Where the rule runs is decided once per function, by a probe at its first call:
 * **natively**, on the tensors themselves, when the rule and its pullback compute with
   ``array_namespace`` on tensors that carry a graph; double backward is then PyTorch's own
   differentiation of the pullback;
-* **on the host** otherwise (NumPy functions, most of ``scipy.special`` and ``scipy.linalg``):
-  the rule runs on NumPy copies on the CPU and the results come back with the inputs' dtype
-  and device. Double backward (and every further order) differentiates the pullback with the
-  reverse engine, which uses the rules again (gammaln -> digamma -> polygamma). A CUDA tensor
-  given to a host function is moved to the CPU and back, with a warning once per function.
+* **on the host** when the rule cannot (NumPy functions, most of ``scipy.special`` and
+  ``scipy.linalg``): it has no rule for tensors, gives something other than tensors, or
+  raises ``ArrayTypeError``. The rule then runs on NumPy copies on the CPU and the results
+  come back with the inputs' dtype and device. Double backward (and every further order)
+  differentiates the pullback with the reverse engine, which uses the rules again (gammaln ->
+  digamma -> polygamma). A CUDA tensor given to a host function is moved to the CPU and back,
+  with a warning once per function.
 
 ``wrap(f, host=True)`` (or ``False``) skips the probe. PyTorch's complex convention is the
 project's (a holomorphic f's pullback is ``conj(f'(z)) * dy``), so cotangents pass unchanged.
+Any other error of a rule reaches the caller as it was raised.
 
 >>> import numpy as np
 >>> import pytest
@@ -34,15 +37,17 @@ tensor([0.3949], dtype=torch.float64)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from .._compat import torch_unwrapped_numpy
+from .._compat import torch_outside_transforms, torch_unwrapped, torch_unwrapped_numpy
+from ..core.errors import ArrayTypeError
 from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
@@ -125,30 +130,70 @@ def _runs_natively(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ..
     known = _native.get(f)
     if known is not None:
         return known
-    import torch
-
-    ok = False
     try:
-        with torch.enable_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            probe = list(args)
-            for i in active:
-                probe[i] = args[i].detach().clone().requires_grad_(True)
-            found = rrule(f, *probe, **kwargs)
-            if found is not None:
-                y, pullback = found
-                outputs = y if isinstance(y, tuple | list) else (y,)
-                if all(isinstance(o, torch.Tensor) and o.requires_grad for o in outputs):
-                    seeds = tuple(torch.ones_like(o) for o in outputs)
-                    cts = pullback(seeds if isinstance(y, tuple | list) else seeds[0])
-                    ok = all(
-                        isinstance(unthunk(cts[1 + i]), torch.Tensor | AbstractZero) for i in active
-                    )
-    except Exception:  # any failure on tensors means: run this rule on the host
+        ok = _probe(f, args, kwargs, active)
+    except ArrayTypeError:  # the rule's own word that it needs NumPy arrays
         ok = False
     with _lock:
         _native[f] = ok
     return ok
+
+
+def _probe(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ...]) -> bool:
+    """Whether ``f``'s rule runs on copies of the tensors that require grad.
+
+    The copies are plain tensors and the probe runs outside torch.func's transforms, which
+    allow no ``requires_grad_()``: a first call under ``vmap`` or ``grad`` decides as any other.
+    """
+    import torch
+
+    with torch_outside_transforms(), torch.enable_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        probe = [torch_unwrapped(a) if isinstance(a, torch.Tensor) else a for a in args]
+        for i in active:
+            probe[i] = probe[i].detach().clone().requires_grad_(True)
+        with _numpy_only_rule(f):
+            return _rule_runs_on(f, probe, kwargs, active)
+
+
+def _rule_runs_on(f: Callable, probe: list, kwargs: dict, active: tuple[int, ...]) -> bool:
+    """Whether ``f`` has a rule for ``probe`` that gives tensors in the graph, and a pullback
+    that gives tensors (or zeros)."""
+    import torch
+
+    found = rrule(f, *probe, **kwargs)
+    if found is None:
+        return False
+    y, pullback = found
+    outputs = y if isinstance(y, tuple | list) else (y,)
+    if not all(isinstance(o, torch.Tensor) and o.requires_grad for o in outputs):
+        return False
+    seeds = tuple(torch.ones_like(o) for o in outputs)
+    cts = pullback(seeds if isinstance(y, tuple | list) else seeds[0])
+    return all(isinstance(unthunk(cts[1 + i]), torch.Tensor | AbstractZero) for i in active)
+
+
+# torch's refusal, in Tensor.__array__, to give NumPy a tensor that requires grad.
+_NUMPY_ON_GRAD_TENSOR = "Can't call numpy() on Tensor that requires grad"
+
+
+@contextlib.contextmanager
+def _numpy_only_rule(f: Callable) -> Iterator[None]:
+    """Inside, torch's refusal to hand NumPy a tensor that requires grad is an
+    ``ArrayTypeError`` naming ``f``; every other error passes unchanged.
+
+    A bridge while rules that call NumPy or SciPy on their inputs learn to raise
+    ``ArrayTypeError`` on tensors themselves: until then, this refusal is how such a rule
+    meets a tensor. It goes once no rule needs it.
+    """
+    try:
+        yield
+    except RuntimeError as error:
+        if _NUMPY_ON_GRAD_TENSOR not in str(error):
+            raise
+        raise ArrayTypeError(
+            f"the rule for {function_name(f)} hands a tensor that requires grad to NumPy"
+        ) from error
 
 
 # ---- conversions between tensors and NumPy ------------------------------------------------
@@ -217,15 +262,11 @@ def _rule_function() -> Any:
         @staticmethod
         def forward(call: _Call, *args: Any) -> Any:
             if call.host is None:
-                try:
-                    y, call.pullback = rrule(call.f, *args, **call.kwargs)
-                    outputs, call.single = _as_outputs(y)
-                except Exception:  # the probe passed on other arguments: run this call on NumPy
-                    call.host = HostFunction(call.f, call.kwargs, call.active)
-                else:
-                    if all(isinstance(o, torch.Tensor) for o in outputs):
-                        return outputs[0] if call.single else outputs
-                    call.host = HostFunction(call.f, call.kwargs, call.active)
+                native = _native_forward(call, args)
+                if native is not None:
+                    return native
+                # The probe passed on other arguments; these need NumPy copies.
+                call.host = HostFunction(call.f, call.kwargs, call.active)
             like = _reference(call, args)
             y, call.pullback = call.host.vjp(*map(_to_numpy, args))
             outputs, call.single = _as_outputs(y)
@@ -291,6 +332,26 @@ def _rule_function() -> Any:
             return torch.stack(results), 0
 
     return ChainRulesFunction
+
+
+def _native_forward(call: _Call, args: tuple) -> Any:
+    """The rule's outputs on the tensors themselves, its pullback kept in ``call``; ``None``
+    when the rule cannot compute on these tensors."""
+    import torch
+
+    try:
+        with _numpy_only_rule(call.f):
+            found = rrule(call.f, *args, **call.kwargs)
+    except ArrayTypeError:
+        return None
+    if found is None:
+        return None
+    y, pullback = found
+    outputs, single = _as_outputs(y)
+    if not all(isinstance(o, torch.Tensor) for o in outputs):
+        return None
+    call.pullback, call.single = pullback, single
+    return outputs[0] if single else outputs
 
 
 def _fill(args: tuple, active: tuple[int, ...], tensors: tuple) -> tuple:

@@ -115,7 +115,7 @@ def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
     wrapped.__name__ = getattr(rule, "__name__", wrapped.__name__)
     wrapped.__qualname__ = getattr(rule, "__qualname__", wrapped.__qualname__)
     wrapped.__doc__ = getattr(rule, "__doc__", None)
-    wrapped.__wrapped__ = rule  # type: ignore[attr-defined]
+    wrapped.__wrapped__ = rule
     return wrapped
 
 
@@ -129,6 +129,7 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
                     return tuple(map(unthunk, tangents))
         return tangents
 
+    wrapped: Callable[..., Any]
     if with_config:
 
         def frule_with_config(config: Any, tangents: Any, *args: Any, **kwargs: Any) -> Any:

@@ -191,3 +191,65 @@ def test_no_derivative_and_no_rule_of_autograds_own_names_the_function():
             has_own=False,
             of_args=False,
         )
+
+
+# Test-local primitives, each with a rule whose pullback the engine cannot differentiate:
+# it raises ArrayTypeError (the rule needs NumPy values), or a bug of its own, on the engine's
+# tracked values. The first derivative is the rule's either way; above it, autograd's own
+# VJP may take over only in the first case.
+
+
+def _tracked(value):
+    from chainrules.engines.tracked import Tracked
+
+    return isinstance(value, Tracked)
+
+
+def _numpy_cube_raw(x):
+    return x**3
+
+
+def _broken_cube_raw(x):
+    return x**3
+
+
+def _numpy_cube_rrule(x):
+    def numpy_cube_pullback(dy):
+        if _tracked(x) or _tracked(dy):
+            raise cr.ArrayTypeError("_numpy_cube_raw's pullback computes with NumPy only")
+        return cr.NoTangent(), 3.0 * x * x * dy
+
+    return x**3, numpy_cube_pullback
+
+
+def _broken_cube_rrule(x):
+    def broken_cube_pullback(dy):
+        if _tracked(x) or _tracked(dy):
+            raise ValueError("a bug in the pullback of _broken_cube_raw")
+        return cr.NoTangent(), 3.0 * x * x * dy
+
+    return x**3, broken_cube_pullback
+
+
+def _cube_primitive(raw, rule, own_vjp):
+    from autograd.extend import defvjp, primitive
+
+    cube = primitive(raw)
+    if own_vjp:
+        defvjp(cube, lambda ans, x: lambda g: g * 3.0 * x * x)
+    cr.rrule.register(raw)(rule)
+    cr_autograd.install()
+    return cube
+
+
+def test_a_pullback_raising_array_type_error_leaves_higher_orders_to_autograd():
+    cube = _cube_primitive(_numpy_cube_raw, _numpy_cube_rrule, own_vjp=True)
+    assert autograd.grad(cube)(1.5) == 3.0 * 1.5**2
+    assert autograd.grad(autograd.grad(cube))(1.5) == 6.0 * 1.5
+
+
+def test_a_bug_in_a_pullback_reaches_the_caller():
+    cube = _cube_primitive(_broken_cube_raw, _broken_cube_rrule, own_vjp=True)
+    assert autograd.grad(cube)(1.5) == 3.0 * 1.5**2
+    with pytest.raises(ValueError, match="a bug in the pullback of _broken_cube_raw"):
+        autograd.grad(autograd.grad(cube))(1.5)

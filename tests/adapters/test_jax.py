@@ -1,4 +1,5 @@
-"""The JAX adapter: check_grads on the table, jit(grad(wrap(f))), vmap, complex points."""
+"""The JAX adapter: check_grads on the table, jit(grad(wrap(f))), vmap, complex points, and
+where a rule runs: on tracers, or on the host when it cannot."""
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ jax = pytest.importorskip("jax")
 from adapter_cases import CASES, SECOND_ORDER_UNSUPPORTED  # noqa: E402
 from jax.test_util import check_grads  # noqa: E402
 
+import chainrules as cr  # noqa: E402
 from chainrules.adapters import jax as cr_jax  # noqa: E402
 
 jnp = jax.numpy
@@ -104,3 +106,114 @@ def test_result_shape_can_be_given():
     x = jnp.arange(3.0)
     assert float(jax.jit(f)(x)) == 3.0
     np.testing.assert_allclose(jax.grad(f)(x), np.ones(3))
+
+
+# ---- where a rule runs: test-local functions, each with rules of its own --------------------
+
+
+def _numpy_square(x):
+    return np.square(x)
+
+
+@cr.rrule.register(_numpy_square)
+def _numpy_square_rrule(x):
+    if isinstance(x, jax.Array):
+        raise cr.ArrayTypeError("_numpy_square computes with NumPy only")
+    return np.square(x), lambda dy: (cr.NoTangent(), 2.0 * x * dy)
+
+
+@cr.frule.register(_numpy_square)
+def _numpy_square_frule(tangents, x):
+    if isinstance(x, jax.Array):
+        raise cr.ArrayTypeError("_numpy_square computes with NumPy only")
+    return np.square(x), 2.0 * x * tangents[1]
+
+
+def test_a_rule_raising_array_type_error_runs_on_the_host():
+    f = cr_jax.wrap(_numpy_square)
+    x = jnp.asarray([0.5, -1.5, 2.0])
+    np.testing.assert_array_equal(f(x), [0.25, 2.25, 4.0])
+    assert cr_jax.rule_mode(_numpy_square) == "host"
+    np.testing.assert_array_equal(jax.jit(jax.grad(lambda v: jnp.sum(f(v))))(x), [1.0, -3.0, 4.0])
+    assert float(jax.grad(jax.grad(lambda v: f(v)))(1.5)) == 2.0
+
+
+# Rules with a bug on JAX's arrays alone: on the host they would give the right values, so
+# only the error itself shows that the adapter did not quietly take the host instead.
+
+
+def _broken_rrule_only(x):
+    return x
+
+
+@cr.rrule.register(_broken_rrule_only)
+def _broken_rrule_only_rrule(x):
+    if isinstance(x, jax.Array):
+        raise ValueError("a bug in the rrule")
+    return x, lambda dy: (cr.NoTangent(), dy)
+
+
+def _broken_frule(x):
+    return x
+
+
+@cr.frule.register(_broken_frule)
+def _broken_frule_frule(tangents, x):
+    if isinstance(x, jax.Array):
+        raise ValueError("a bug in the frule")
+    return x, tangents[1]
+
+
+@pytest.mark.parametrize(
+    ("f", "message"),
+    [(_broken_rrule_only, "a bug in the rrule"), (_broken_frule, "a bug in the frule")],
+    ids=["rrule", "frule"],
+)
+def test_an_error_of_the_rule_reaches_the_caller(f, message):
+    with pytest.raises(ValueError, match=message):
+        cr_jax.wrap(f)(jnp.asarray([1.0, 2.0]))
+    assert cr_jax.rule_mode(f) is None  # nothing was decided
+
+
+def _vectors_only(x):
+    return x * x
+
+
+@cr.frule.register(_vectors_only)
+def _vectors_only_frule(tangents, x):
+    if isinstance(x, jax.Array) and x.ndim > 1:
+        raise cr.ArrayTypeError("_vectors_only computes on arrays of one dimension only")
+    return x * x, 2.0 * x * tangents[1]
+
+
+@cr.rrule.register(_vectors_only)
+def _vectors_only_rrule(x):
+    return x * x, lambda dy: (cr.NoTangent(), 2.0 * x * dy)
+
+
+def _breaks_on_matrices(x):
+    return x * x
+
+
+@cr.frule.register(_breaks_on_matrices)
+def _breaks_on_matrices_frule(tangents, x):
+    if isinstance(x, jax.Array) and x.ndim > 1:
+        raise ValueError("a bug in the frule for matrices")
+    return x * x, 2.0 * x * tangents[1]
+
+
+def test_a_call_the_probe_did_not_see_falls_back_only_on_array_type_error():
+    vector = jnp.asarray([1.0, 3.0])
+    matrix = jnp.asarray([[1.0, -2.0], [0.5, 3.0]])
+
+    f = cr_jax.wrap(_vectors_only)
+    np.testing.assert_array_equal(f(vector), [1.0, 9.0])
+    assert cr_jax.rule_mode(_vectors_only) == "jvp"
+    np.testing.assert_array_equal(f(matrix), [[1.0, 4.0], [0.25, 9.0]])  # on the host
+    gradient = jax.grad(lambda m: jnp.sum(f(m)))(matrix)
+    np.testing.assert_array_equal(gradient, [[2.0, -4.0], [1.0, 6.0]])
+
+    broken = cr_jax.wrap(_breaks_on_matrices)
+    broken(vector)
+    with pytest.raises(ValueError, match="a bug in the frule for matrices"):
+        broken(matrix)

