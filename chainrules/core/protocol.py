@@ -23,6 +23,7 @@ wraps the rule so that, for every rule alike:
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from typing import Any
@@ -112,11 +113,7 @@ def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
     wrapped = renamed_inner(_rrule_template, {"pullback": f"{short_name(f)}_pullback"})(
         rule, with_config
     )
-    wrapped.__name__ = getattr(rule, "__name__", wrapped.__name__)
-    wrapped.__qualname__ = getattr(rule, "__qualname__", wrapped.__qualname__)
-    wrapped.__doc__ = getattr(rule, "__doc__", None)
-    wrapped.__wrapped__ = rule
-    return wrapped
+    return functools.update_wrapper(wrapped, rule)
 
 
 def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
@@ -142,11 +139,7 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
             return rule(checked(tangents), *args, **kwargs)
 
         wrapped = frule_with_protocol
-    wrapped.__name__ = getattr(rule, "__name__", wrapped.__name__)
-    wrapped.__qualname__ = getattr(rule, "__qualname__", wrapped.__qualname__)
-    wrapped.__doc__ = getattr(rule, "__doc__", None)
-    wrapped.__wrapped__ = rule  # type: ignore[attr-defined]
-    return wrapped
+    return functools.update_wrapper(wrapped, rule)
 
 
 def renamed_inner(template: Callable, names: dict[str, str]) -> Callable:
