@@ -14,7 +14,7 @@ import numpy as np
 from .namespace import array_namespace
 from .tangents import AbstractZero
 
-__all__ = ["conj", "is_complex", "is_complex_dtype"]
+__all__ = ["cast", "conj", "has_tangent", "is_complex", "is_complex_dtype", "value_dtype"]
 
 
 def is_complex_dtype(dtype: Any) -> bool:
@@ -51,3 +51,30 @@ def conj(x: Any) -> Any:
     if isinstance(x, complex):
         return x.conjugate()
     return array_namespace(x).conj(x)
+
+
+def has_tangent(y: Any) -> bool:
+    """Whether a primal output carries a tangent: floats, complex numbers and their arrays."""
+    dtype = getattr(y, "dtype", None)
+    if dtype is None:
+        return isinstance(y, float | complex)
+    return not isinstance(dtype, np.dtype) or dtype.kind in "fc"
+
+
+def cast(x: Any, dtype: Any) -> Any:
+    """``x`` with ``dtype``, copied only when the dtype changes.
+
+    >>> cast(np.ones(1), np.float32).dtype
+    dtype('float32')
+    """
+    return x if x.dtype == dtype else array_namespace(x).astype(x, dtype)
+
+
+def value_dtype(x: Any) -> Any:
+    """The dtype of an array, of a Python or NumPy number, or of a nested list of numbers.
+
+    >>> value_dtype(1.5), value_dtype(np.ones(1, dtype=np.float32)), value_dtype([[1, 2]])
+    (dtype('float64'), dtype('float32'), dtype('int64'))
+    """
+    dtype = getattr(x, "dtype", None)
+    return np.asarray(x).dtype if dtype is None else dtype

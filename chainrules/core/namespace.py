@@ -8,10 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ArrayTypeError
+from .names import function_name
 from .tangents import AbstractZero, NotImplementedTangent
 from .thunks import AbstractThunk
 
-__all__ = ["array_namespace", "register_array_namespace"]
+__all__ = ["array_namespace", "is_numpy", "register_array_namespace", "require_numpy"]
 
 # Inputs that leave the choice to the others: NumPy and Python values, and tangent markers.
 _NEUTRAL = {
@@ -92,3 +94,33 @@ def _namespace_of(x: Any, cls: type) -> Any:
         return array_api_compat.array_namespace(x)
     except TypeError:
         return None
+
+
+def is_numpy(*values: Any) -> bool:
+    """Whether every value is a NumPy array or a NumPy or Python number: the values a compiled
+    SciPy or NumPy routine takes as they are. A rule calls the routine on these, and computes
+    through ``array_namespace`` otherwise.
+
+    >>> is_numpy(np.ones(2), 1.0), is_numpy(np.ones(2), [1.0])
+    (True, False)
+    """
+    for x in values:
+        cls = type(x)
+        if not (cls is np.ndarray or cls in _NUMBERS or isinstance(x, np.generic)):
+            return False
+    return True
+
+
+def require_numpy(f: Any, *values: Any) -> None:
+    """Raise ``ArrayTypeError``, naming ``f`` and the type, unless ``is_numpy(*values)``: for a
+    computation that exists only as a compiled routine (adapters then run the rule on NumPy
+    copies)."""
+    for x in values:
+        if not is_numpy(x):
+            raise ArrayTypeError(
+                f"{function_name(f)}: its rule computes with a compiled NumPy/SciPy routine, "
+                f"which takes NumPy arrays, not {type(x).__module__}.{type(x).__qualname__}"
+            )
+
+
+_NUMBERS = frozenset({float, int, complex, bool})

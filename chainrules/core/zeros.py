@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 
 from .namespace import array_namespace
+from .shapes import shape_of
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
-from .tangents import NO_TANGENT, MutableTangent, Tangent
+from .tangents import NO_TANGENT, AbstractZero, MutableTangent, Tangent
 
-__all__ = ["zero_tangent"]
+__all__ = ["densify", "float_zeros", "is_zero", "vanishes", "zero_tangent"]
 
 
 def zero_tangent(x: Any) -> Any:
@@ -87,3 +88,57 @@ def _leaf_zero(x: Any) -> Any:
     if isinstance(x, np.ndarray):
         return np.zeros_like(x)
     return array_namespace(x).zeros_like(x)
+
+
+def is_zero(t: Any) -> bool:
+    """Whether a tangent is known to be zero by its type: ``ZeroTangent()``, ``NoTangent()``, or
+    ``None`` (what an engine passes for an argument it does not differentiate).
+
+    Rules test single tangents with it (one input's tangent in an frule, one output's cotangent
+    in a pullback of several outputs); a pullback never sees a zero cotangent as a whole.
+
+    >>> from chainrules.core.tangents import ZERO_TANGENT
+    >>> is_zero(ZERO_TANGENT), is_zero(None), is_zero(0.0)
+    (True, True, False)
+    """
+    return t is None or isinstance(t, AbstractZero)
+
+
+def vanishes(t: Any) -> bool:
+    """Whether a tangent is zero by its value: a zero type, or NumPy values that are all 0.
+
+    For a factor that may be unknown (a ``NotImplementedTangent``): unknown times a tangent
+    that vanishes is still zero.
+
+    >>> vanishes(0.0), vanishes(np.zeros(2)), vanishes(np.array([0.0, 1.0]))
+    (True, True, False)
+    """
+    if is_zero(t):
+        return True
+    if isinstance(t, float | int | complex | np.ndarray | np.generic):
+        return not np.any(t)
+    return False
+
+
+def densify(t: Any, primal: Any) -> Any:
+    """``t``, or, for a zero, an array of zeros like ``primal`` (its shape; its dtype if
+    inexact, else float64) in ``primal``'s namespace.
+
+    >>> from chainrules.core.tangents import ZERO_TANGENT
+    >>> densify(ZERO_TANGENT, np.ones(2, dtype=np.float32)), densify(2.0, 1.0)
+    (array([0., 0.], dtype=float32), 2.0)
+    """
+    if not is_zero(t):
+        return t
+    return float_zeros(shape_of(primal), getattr(primal, "dtype", np.result_type(primal)), primal)
+
+
+def float_zeros(shape: tuple[int, ...], dtype: Any, like: Any) -> Any:
+    """Zeros of ``shape`` in ``like``'s namespace: ``dtype`` if it is inexact, else float64.
+
+    >>> float_zeros((2,), np.dtype(int), 1.0)
+    array([0., 0.])
+    """
+    if isinstance(dtype, np.dtype) and dtype.kind not in "fc":
+        dtype = np.float64
+    return array_namespace(like).zeros(shape, dtype=dtype)

@@ -28,21 +28,18 @@ from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
 
-from .axes import normalize_axis
-from .indexing import getitem_adjoint
-from .linear_maps import (
-    argument_projector,
+from ...core.dtypes import has_tangent, value_dtype
+from ...core.linear import (
     call_method,
     gather_adjoint,
-    has_tangent,
     linear_rule,
     register_rules,
     scatter_add,
-    shape_of,
     source_map,
-    tangent_value,
-    value_dtype,
 )
+from ...core.sequences import argument_projector, tangent_value
+from ...core.shapes import normalize_axis, shape_of
+from .indexing import getitem_adjoint
 
 __all__ = ["embed_diagonal"]
 

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.linear import accumulate
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
+from ...core.shapes import shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from .linear_maps import accumulate, shape_of
 
 __all__: list[str] = []
 

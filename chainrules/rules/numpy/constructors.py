@@ -29,17 +29,10 @@ from chainrules.core.projection import ProjectTo
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
-from .axes import normalize_axis
-from .linear_maps import (
-    argument_projector,
-    dense_nested,
-    has_tangent,
-    nest_like,
-    register_rules,
-    shape_of,
-    tangent_value,
-    value_dtype,
-)
+from ...core.dtypes import has_tangent, value_dtype
+from ...core.linear import register_rules
+from ...core.sequences import argument_projector, dense_nested, nest_like, tangent_value
+from ...core.shapes import normalize_axis, shape_of
 
 __all__: list[str] = []
 

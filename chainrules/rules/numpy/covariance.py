@@ -18,13 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import given_options, positional_cotangents
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
+from ...core.shapes import shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
-from .arguments import given_options, positional_cotangents
-from .axes import is_zero, shape_of
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
 

@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
+from ...core.shapes import normalize_axis
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .axes import is_zero, normalize_axis
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
 

@@ -29,7 +29,9 @@ from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from chainrules.core.thunks import Thunk, unthunk
 
-from .linear_maps import argument_projector, register_rules, shape_of
+from ...core.linear import register_rules
+from ...core.sequences import argument_projector
+from ...core.shapes import shape_of
 from .products import conj, multilinear_frule
 
 __all__: list[str] = []

@@ -24,12 +24,12 @@ import numpy as np
 import scipy.special
 
 from ...core.define import scalar_rule
+from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from .linear_maps import register_rules
 
 __all__: list[str] = []
 

@@ -21,14 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import given_options, positional_cotangents
+from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
+from ...core.shapes import expand_reduced, normalize_axes, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
-from .arguments import given_options, positional_cotangents
-from .axes import expand_reduced, is_zero, normalize_axes, shape_of
-from .linear_maps import register_rules
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
 

@@ -25,8 +25,8 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 
-from .axes import normalize_axis
-from .linear_maps import linear_rule
+from ...core.linear import linear_rule
+from ...core.shapes import normalize_axis
 
 __all__: list[str] = []
 

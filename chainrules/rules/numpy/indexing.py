@@ -29,22 +29,18 @@ from chainrules.core.projection import ProjectTo
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
 
-from .linear_maps import (
+from ...core.dtypes import cast, has_tangent, value_dtype
+from ...core.linear import (
     accumulate,
-    argument_projector,
     call_method,
-    cast,
-    dense_tangents,
     gather_adjoint,
-    has_tangent,
     linear_rule,
-    nest_like,
     register_rules,
     scatter_add,
-    shape_of,
     source_map,
-    value_dtype,
 )
+from ...core.sequences import argument_projector, dense_tangents, nest_like
+from ...core.shapes import shape_of
 
 __all__ = ["getitem_adjoint"]
 

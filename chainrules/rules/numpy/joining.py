@@ -26,19 +26,17 @@ from chainrules.core.projection import ProjectTo
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import unthunk
 
-from .axes import normalize_axis
-from .linear_maps import (
-    accumulate,
+from ...core.dtypes import has_tangent
+from ...core.linear import accumulate, register_rules
+from ...core.sequences import (
     argument_projector,
     dense_nested,
     dense_tangents,
-    float_zeros,
-    has_tangent,
     nest_like,
-    register_rules,
     sequence_tangent,
-    shape_of,
 )
+from ...core.shapes import normalize_axis, shape_of
+from ...core.zeros import float_zeros
 
 __all__: list[str] = []
 

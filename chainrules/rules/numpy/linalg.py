@@ -29,14 +29,15 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
 from ...core.define import non_differentiable
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .matrix_algebra import Factored, as_given, as_matrix, eye_like, is_complex, mH
+from ..matrices import Factored, as_given, as_matrix, eye_like, mH
 
 __all__ = ["inv_pullback_of", "inv_pushforward_of"]
 

@@ -30,15 +30,15 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .matrix_algebra import (
+from ..matrices import (
     diag_embed,
-    is_complex,
     lower_hermitian,
     lower_hermitian_cotangent,
     mH,

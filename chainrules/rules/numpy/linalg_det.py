@@ -30,21 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from .matrix_algebra import (
-    Factored,
-    eye_like,
-    is_complex,
-    mH,
-    mT,
-    output_fields,
-    output_tangent,
-    trailing,
-)
+from ..matrices import Factored, eye_like, mH, mT, output_fields, output_tangent, trailing
 
 __all__ = ["adjugate", "det_pullback_of", "det_pushforward_of"]
 

@@ -31,20 +31,14 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .matrix_algebra import (
-    eye_like,
-    is_complex,
-    lower_hermitian,
-    lower_hermitian_cotangent,
-    mH,
-    output_fields,
-)
+from ..matrices import eye_like, lower_hermitian, lower_hermitian_cotangent, mH, output_fields
 
 __all__: list[str] = []
 

@@ -32,14 +32,15 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
+from ...core.shapes import normalize_axis
 from ...core.tangents import NO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .axes import normalize_axis
-from .matrix_algebra import is_complex, mH
+from ..matrices import mH
 
 __all__ = ["complex_sign", "norm_gradient"]
 

@@ -32,9 +32,9 @@ import numpy as np
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
+from ...core.shapes import shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from .linear_maps import shape_of
 
 __all__: list[str] = []
 

@@ -33,8 +33,10 @@ from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
 from chainrules.core.thunks import Thunk, unthunk
 
-from .axes import normalize_axis
-from .linear_maps import argument_projector, has_tangent, register_rules, shape_of, tangent_value
+from ...core.dtypes import has_tangent
+from ...core.linear import register_rules
+from ...core.sequences import argument_projector, tangent_value
+from ...core.shapes import normalize_axis, shape_of
 
 __all__ = ["conj", "multilinear_frule"]
 

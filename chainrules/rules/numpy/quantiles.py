@@ -29,13 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
+from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
+from ...core.shapes import count_reduced, normalize_axes, reduced_shape, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .axes import count_reduced, is_zero, normalize_axes, reduced_shape, shape_of
-from .linear_maps import register_rules
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
 

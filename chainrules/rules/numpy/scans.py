@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arguments import positional_cotangents
+from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
+from ...core.shapes import normalize_axis
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
-from .arguments import positional_cotangents
-from .axes import is_zero, normalize_axis
-from .linear_maps import register_rules
+from ...core.zeros import is_zero
 
 __all__ = ["linear_recurrence"]
 

@@ -25,16 +25,10 @@ from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
-from .axes import normalize_axis
-from .linear_maps import (
-    argument_projector,
-    call_method,
-    dense_tangents,
-    has_tangent,
-    linear_rule,
-    register_rules,
-    shape_of,
-)
+from ...core.dtypes import has_tangent
+from ...core.linear import call_method, linear_rule, register_rules
+from ...core.sequences import argument_projector, dense_tangents
+from ...core.shapes import normalize_axis, shape_of
 
 __all__: list[str] = []
 

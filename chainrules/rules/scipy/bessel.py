@@ -32,7 +32,9 @@ import scipy.integrate
 import scipy.special as sc
 
 from ...core.define import fit_to_output, scalar_rule
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
+from ...core.parametric import numpy_only, parametric_rule
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
@@ -44,7 +46,7 @@ from ...core.tangents import (
     not_implemented,
 )
 from ...core.thunks import Thunk, unthunk
-from .parametric import is_complex, is_zero, numpy_only, parametric_rule
+from ...core.zeros import vanishes
 
 __all__ = ["bessel_order_derivative"]
 
@@ -257,7 +259,7 @@ def _ive_frule(tangents: tuple, v: Any, z: Any) -> tuple[Any, Any]:
     y = sc.ive(v, z)
     dv, dz = unthunk(tangents[1]), unthunk(tangents[2])
     total: Any = ZERO_TANGENT
-    if is_differentiable_leaf(v) and not is_zero(dv):
+    if is_differentiable_leaf(v) and not vanishes(dv):
         numeric = array_namespace(v, z, dv) is np
         d = _IVE_ORDER_PARTIAL(v, z, y) if numeric else numpy_only("scipy.special.ive", 0)
         if isinstance(d, NotImplementedTangent):

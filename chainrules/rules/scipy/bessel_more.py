@@ -38,14 +38,16 @@ import scipy.special as sc
 
 from ..._compat import scipy_private_ufunc
 from ...core.define import fit_to_output, scalar_rule
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
+from ...core.parametric import numpy_only, parametric_rule
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, not_implemented
 from ...core.thunks import Thunk, unthunk
+from ...core.zeros import vanishes
 from .bessel import bessel_order_derivative
-from .parametric import is_complex, is_zero, numpy_only, parametric_rule
 
 __all__ = ["bessel_derivative"]
 
@@ -314,7 +316,7 @@ def _scaled_rules(f: Any, order: str) -> None:
         y = f(v, z)
         dv, dz = unthunk(tangents[1]), unthunk(tangents[2])
         total: Any = ZERO_TANGENT
-        if is_differentiable_leaf(v) and not is_zero(dv):
+        if is_differentiable_leaf(v) and not vanishes(dv):
             numeric = array_namespace(v, z, dv) is np
             d = order_partial(v, z) if numeric else numpy_only(name, 0)
             if is_complex(z) or not numeric:

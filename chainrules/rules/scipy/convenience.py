@@ -22,7 +22,7 @@ import scipy.special as sc
 
 from ..._compat import scipy_lambertw_ufunc
 from ...core.define import scalar_rule
-from .parametric import parametric_rule
+from ...core.parametric import parametric_rule
 
 _DEGREE = math.pi / 180
 

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ...core.parametric import parametric_rule
 from .incomplete import betainc_da_db, gammainc_da
-from .parametric import parametric_rule
 
 
 def gamma_density(a: Any, x: Any) -> Any:

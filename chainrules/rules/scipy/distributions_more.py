@@ -34,9 +34,9 @@ import scipy.special as sc
 
 from ..._compat import scipy_private_ufunc
 from ...core.define import scalar_rule
+from ...core.parametric import SharedPartial, parametric_rule
 from .distributions import gamma_density, stdtr_ddf, student_density
 from .incomplete import betainc_da_db, gammainc_da
-from .parametric import SharedPartial, parametric_rule
 
 _SQRT_PI = float(np.sqrt(np.pi))
 

@@ -46,8 +46,8 @@ from ...core.tangents import (
     not_implemented,
 )
 from ...core.thunks import Thunk, unthunk
+from ...core.zeros import vanishes
 from .lame import LamePolynomial, lame_terms, lame_terms_at, normal_with_slopes, safe_polynomial
-from .parametric import is_zero
 
 __all__: list[str] = []
 
@@ -108,7 +108,7 @@ def _ellipsoidal_rules(
         total: Any = ZERO_TANGENT
         for i in active:
             dx = unthunk(tangents[i + 1])
-            if is_zero(dx):
+            if vanishes(dx):
                 continue
             d = _value(table[i])
             if isinstance(d, NotImplementedTangent):

@@ -30,8 +30,8 @@ import numpy as np
 import scipy.special as sc
 
 from ...core.define import ignore_derivatives, scalar_rule
+from ...core.parametric import parametric_rule
 from ...core.tangents import not_implemented
-from .parametric import parametric_rule
 
 
 def _rd_dx(x: Any, y: Any, z: Any) -> Any:

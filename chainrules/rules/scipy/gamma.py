@@ -24,13 +24,14 @@ import numpy as np
 import scipy.special as sc
 
 from ...core.define import ignore_derivatives, non_differentiable, scalar_rule
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
+from ...core.parametric import parametric_rule
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
 from .integrals import hurwitz_zeta
-from .parametric import is_complex, parametric_rule
 
 __all__ = ["polygamma_via_zeta", "trigamma"]
 

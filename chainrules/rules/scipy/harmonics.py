@@ -51,13 +51,13 @@ from ...core.define import fit_to_output
 from ...core.dtypes import conj
 from ...core.names import short_name
 from ...core.namespace import array_namespace
+from ...core.parametric import parametric_rule
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
 from .orthogonal import genlaguerre_dalpha, genlaguerre_dx
-from .parametric import parametric_rule
 
 __all__ = [
     "assoc_legendre_third",

@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ...core.dtypes import is_complex
+from ...core.parametric import parametric_rule
 from ...core.tangents import not_implemented
-from .parametric import is_complex, parametric_rule
 
 
 def _parameter(name: str, function: str) -> object:

@@ -28,7 +28,7 @@ import scipy.special as sc
 from ..._compat import scipy_private_ufunc
 from ...core.define import ignore_derivatives, scalar_rule
 from ...core.namespace import array_namespace
-from .parametric import parametric_rule
+from ...core.parametric import parametric_rule
 
 __all__ = ["hurwitz_zeta", "riemann_zeta", "zeta_ds"]
 

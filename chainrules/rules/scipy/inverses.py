@@ -43,6 +43,7 @@ import numpy as np
 import scipy.special as sc
 
 from ...core.define import ignore_derivatives
+from ...core.parametric import SharedPartial, parametric_rule
 from ...core.registry import function_name
 from .distributions import gamma_density, stdtr_ddf, student_density
 from .distributions_more import (
@@ -63,7 +64,6 @@ from .distributions_more import (
     smirnov_dd,
 )
 from .incomplete import betainc_da_db, gammainc_da
-from .parametric import SharedPartial, parametric_rule
 
 __all__ = ["inverse_rule"]
 

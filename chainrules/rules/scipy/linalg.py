@@ -60,15 +60,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.define import non_differentiable
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.linalg_decomp import cholesky_pullback_of, cholesky_pushforward_of
-from ..numpy.matrix_algebra import (
+from ..matrices import (
     Factored,
     as_given,
     as_matrix,
@@ -81,6 +80,7 @@ from ..numpy.matrix_algebra import (
     mT,
     output_fields,
 )
+from ..numpy.linalg_decomp import cholesky_pullback_of, cholesky_pushforward_of
 
 __all__ = ["matrix_solved", "solve_kind", "solved_cotangent_to_a"]
 

@@ -26,12 +26,13 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from ..numpy.matrix_algebra import as_given, as_matrix, is_complex, mH
+from ..matrices import as_given, as_matrix, mH
 from .linalg_structured import all_numpy
 
 __all__ = ["Band", "hermitian_band", "hermitian_matrix"]

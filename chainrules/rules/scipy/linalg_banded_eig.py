@@ -46,24 +46,24 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.define import ignore_derivatives
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.linalg_decomp import cholesky_pullback_of, cholesky_pushforward_of
-from ..numpy.linalg_spectral import eigh_pullback_of, gap_tolerance
-from ..numpy.matrix_algebra import (
+from ..matrices import (
     as_given,
     as_matrix,
-    is_complex,
     lower_hermitian_cotangent,
     mH,
     output_fields,
     safe_reciprocal,
 )
+from ..numpy.linalg_decomp import cholesky_pullback_of, cholesky_pushforward_of
+from ..numpy.linalg_spectral import eigh_pullback_of, gap_tolerance
 from .linalg_banded import Band, hermitian_band, hermitian_matrix
 from .linalg_decomp import eigenvalue_window, selection_start
 from .linalg_structured import all_numpy

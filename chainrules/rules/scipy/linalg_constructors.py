@@ -28,13 +28,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.matrix_algebra import diag_embed, is_complex
+from ..matrices import diag_embed
 from ..numpy.norms import complex_sign
 from .linalg_structured import all_numpy, diagonal_sums, toeplitz_matrix
 

@@ -40,12 +40,13 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
+from ..matrices import lower_hermitian, mH, output_fields, safe_reciprocal
 from ..numpy.linalg import inv_pullback_of, inv_pushforward_of
 from ..numpy.linalg_decomp import (
     cut_complete_qr_cotangents,
@@ -59,12 +60,6 @@ from ..numpy.linalg_spectral import (
     gap_tolerance,
     svd_pullback_of,
     svd_pushforward_of,
-)
-from ..numpy.matrix_algebra import (
-    lower_hermitian,
-    mH,
-    output_fields,
-    safe_reciprocal,
 )
 from .linalg import matrix_solved, solve_kind, solved_cotangent_to_a
 

@@ -40,13 +40,13 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.calls import call
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.matrix_algebra import mH, output_fields
+from ..matrices import mH, output_fields
 
 __all__: list[str] = []
 

@@ -31,20 +31,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.matrix_algebra import (
-    is_complex,
-    mH,
-    mT,
-    output_fields,
-    solve_triangular,
-    solve_triangular_right,
-)
+from ..matrices import mH, mT, output_fields, solve_triangular, solve_triangular_right
 
 __all__ = ["lu_pullback_of", "lu_pushforward_of"]
 

@@ -43,7 +43,7 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.matrix_algebra import mH, output_fields
+from ..matrices import mH, output_fields
 
 __all__ = ["frechet"]
 

@@ -47,15 +47,16 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.define import ignore_derivatives
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
+from ..matrices import mH, output_fields
 from ..numpy.linalg_decomp import qr_pullback_of, qr_pushforward_of
-from ..numpy.matrix_algebra import is_complex, mH, output_fields
 from .linalg_structured import all_numpy
 
 __all__: list[str] = []

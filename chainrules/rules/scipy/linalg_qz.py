@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.matrix_algebra import mH, output_fields
+from ..matrices import mH, output_fields
 from .linalg_reductions import dense_like, is_zero, require_square_matrix
 
 __all__: list[str] = []

@@ -45,14 +45,15 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.define import ignore_derivatives
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
-from ..numpy.matrix_algebra import diag_embed, is_complex, mH, output_fields
+from ..matrices import diag_embed, mH, output_fields
 
 __all__ = ["dense_like", "is_zero", "require_square_matrix"]
 

@@ -41,7 +41,7 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from ..numpy.matrix_algebra import mH
+from ..matrices import mH
 
 __all__: list[str] = []
 

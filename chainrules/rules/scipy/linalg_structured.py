@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from ...core.arguments import positional_cotangents
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, AbstractZero
 from ...core.thunks import unthunk
-from ..numpy.arguments import positional_cotangents
 
 __all__ = ["all_numpy", "circulant_matrix", "diagonal_sums", "toeplitz_matrix"]
 

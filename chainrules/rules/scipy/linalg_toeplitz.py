@@ -31,7 +31,7 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from ..numpy.matrix_algebra import as_given, as_matrix, mH
+from ..matrices import as_given, as_matrix, mH
 from .linalg_structured import all_numpy, circulant_matrix, toeplitz_matrix
 
 __all__: list[str] = []

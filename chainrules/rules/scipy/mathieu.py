@@ -48,6 +48,7 @@ import scipy.special as sc
 
 from ...core.define import fit_to_output
 from ...core.namespace import array_namespace
+from ...core.parametric import numpy_only, parametric_rule
 from ...core.projection import ProjectTo
 from ...core.registry import frule, function_name, rrule
 from ...core.structure import is_differentiable_leaf
@@ -59,7 +60,7 @@ from ...core.tangents import (
     Tangent,
 )
 from ...core.thunks import Thunk, unthunk
-from .parametric import is_zero, numpy_only, parametric_rule
+from ...core.zeros import vanishes
 
 __all__ = [
     "elementwise",
@@ -177,7 +178,7 @@ def pair_rules(
             dp = unthunk(dp)
             if p is None or dp is None or isinstance(dp, AbstractZero):
                 continue
-            if not is_differentiable_leaf(args[i]) or is_zero(dp):
+            if not is_differentiable_leaf(args[i]) or vanishes(dp):
                 continue
             if isinstance(p, NotImplementedTangent):
                 return y, p

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ...core.parametric import parametric_rule
 from ...core.tangents import not_implemented
-from .parametric import parametric_rule
 
 __all__ = ["genlaguerre_dalpha", "genlaguerre_dx"]
 

@@ -44,8 +44,8 @@ from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent, not_implemented
 from ...core.thunks import unthunk
+from ...core.zeros import vanishes
 from .harmonics import scaled
-from .parametric import is_zero
 
 __all__: list[str] = []
 
@@ -100,7 +100,7 @@ def _sequence_rules(
 
     def sequence_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
         y, project, _, first = evaluate(args)
-        if first is not NO_TANGENT and not is_zero(unthunk(tangents[1])):
+        if first is not NO_TANGENT and not vanishes(unthunk(tangents[1])):
             return y, first
         dz = unthunk(tangents[len(args)])
         if project is None or isinstance(dz, AbstractZero):

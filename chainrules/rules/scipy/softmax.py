@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from ...core.thunks import unthunk
-from .parametric import is_complex
 
 # The keywords of ``scipy.special.logsumexp`` with their defaults, in positional order.
 _LOGSUMEXP_DEFAULTS = {"axis": None, "b": None, "keepdims": False, "return_sign": False}

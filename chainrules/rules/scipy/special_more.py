@@ -51,13 +51,14 @@ from ...core.calls import call
 from ...core.define import fit_to_output, scalar_rule
 from ...core.names import short_name
 from ...core.namespace import array_namespace
+from ...core.parametric import parametric_rule
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.structure import is_differentiable_leaf
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent, not_implemented
 from ...core.thunks import unthunk
+from ...core.zeros import vanishes
 from .harmonics import assoc_legendre_third, ladder_slope, legendre_third, stacked_rules
-from .parametric import is_zero, parametric_rule
 
 __all__: list[str] = []
 
@@ -161,7 +162,7 @@ def _weber_rules(f: Any, coefficient: Any) -> None:
     def weber_frule(tangents: tuple, v: Any, x: Any) -> tuple[Any, Any]:
         y = f(v, x)
         dv, dx = (unthunk(t) for t in tangents[1:3])
-        if is_differentiable_leaf(v) and dv is not None and not is_zero(dv):
+        if is_differentiable_leaf(v) and dv is not None and not vanishes(dv):
             return y, not_implemented(reason)
         if isinstance(dx, AbstractZero):
             return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)
@@ -220,7 +221,7 @@ def _sequence_rules(f: Any, orders: Any, curvature: Any, order_reason: str | Non
         y = f(v, x)
         dv, dx = (unthunk(t) for t in tangents[1:3])
         order = order_tangent(v)
-        if order is not NO_TANGENT and dv is not None and not is_zero(dv):
+        if order is not NO_TANGENT and dv is not None and not vanishes(dv):
             return y, order
         if dx is None or isinstance(dx, AbstractZero):
             return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)

@@ -47,9 +47,9 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ...core.parametric import parametric_rule
 from ...core.tangents import not_implemented
 from .mathieu import elementwise, pair_rules, perturbed_eigenvector, vector_in_last_rules
-from .parametric import parametric_rule
 
 __all__ = ["legendre_slopes"]
 

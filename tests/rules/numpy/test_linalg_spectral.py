@@ -10,7 +10,7 @@ from hypothesis import find
 from samples import DTYPES, ids, sample
 
 import chainrules as cr
-from chainrules.rules.numpy.matrix_algebra import mH
+from chainrules.rules.matrices import mH
 
 
 def orthogonal(n, dtype=np.float64, seed=0):

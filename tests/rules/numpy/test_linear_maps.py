@@ -7,14 +7,8 @@ from chainrules_testing import test_frule, test_rrule
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
 from chainrules.core.errors import RuleKeywordError
-from chainrules.rules.numpy.linear_maps import (
-    accumulate,
-    gather_adjoint,
-    linear_rule,
-    nest_like,
-    scatter_add,
-    source_map,
-)
+from chainrules.core.linear import accumulate, gather_adjoint, linear_rule, scatter_add, source_map
+from chainrules.core.sequences import nest_like
 
 
 def scaled(x, factor, *, power=1):

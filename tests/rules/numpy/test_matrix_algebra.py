@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from chainrules.rules.numpy.matrix_algebra import (
+from chainrules.rules.matrices import (
     Factored,
     lower_hermitian,
     lower_hermitian_cotangent,

@@ -8,7 +8,7 @@ from fdm import central_fdm
 from samples import DTYPES, check_both, draw, ids
 
 import chainrules as cr
-from chainrules.rules.numpy.matrix_algebra import mH
+from chainrules.rules.matrices import mH
 
 SMALL_STEPS = central_fdm(5, 1)  # pivoting and singular vectors are piecewise constant
 

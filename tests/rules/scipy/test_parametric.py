@@ -5,7 +5,8 @@ import pytest
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent, not_implemented, unthunk
-from chainrules.rules.scipy.parametric import SharedPartial, is_complex, parametric_rule
+from chainrules.core.dtypes import is_complex
+from chainrules.core.parametric import SharedPartial, parametric_rule
 
 
 def scaled_square(a, x, c=1.0):

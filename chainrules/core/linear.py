@@ -28,59 +28,24 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.dtypes import is_complex
-from chainrules.core.names import function_name
-from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo, unbroadcast_axes
-from chainrules.core.registry import frule, rrule
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
-from chainrules.core.thunks import unthunk
+from .dtypes import cast, has_tangent, is_complex, value_dtype
+from .names import short_name
+from .namespace import array_namespace
+from .registry import frule, rrule
+from .sequences import argument_projector, tangent_value
+from .shapes import shape_of
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from .thunks import unthunk
 
 __all__ = [
     "accumulate",
     "call_method",
-    "cast",
     "gather_adjoint",
-    "has_tangent",
-    "dense_nested",
-    "dense_tangents",
-    "float_zeros",
-    "output_cotangents",
     "linear_rule",
-    "nest_like",
-    "argument_projector",
     "register_rules",
-    "sequence_tangent",
-    "tangent_value",
     "scatter_add",
-    "shape_of",
-    "short_name",
     "source_map",
-    "value_dtype",
 ]
-
-
-def short_name(f: Any) -> str:
-    """The last part of ``f``'s qualified name, for naming its pullback: ``reshape``."""
-    return function_name(f).rsplit(".", 1)[-1].strip("_")
-
-
-def shape_of(x: Any) -> tuple[int, ...]:
-    """The shape of an array, a Python number or a nested list, as a tuple of Python ints.
-
-    >>> shape_of(np.ones((2, 1))), shape_of(1.5), shape_of([[1.0, 2.0]])
-    ((2, 1), (), (1, 2))
-    """
-    shape = getattr(x, "shape", None)
-    return np.shape(x) if shape is None else tuple(shape)
-
-
-def has_tangent(y: Any) -> bool:
-    """Whether a primal output carries a tangent: floats, complex numbers and their arrays."""
-    dtype = getattr(y, "dtype", None)
-    if dtype is None:
-        return isinstance(y, float | complex)
-    return not isinstance(dtype, np.dtype) or dtype.kind in "fc"
 
 
 def call_method(name: str) -> Callable[..., Any]:
@@ -227,25 +192,6 @@ def scatter_add(sources: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:
     return cast(xp.reshape(total[1:], x_shape), value_dtype(dy))
 
 
-def cast(x: Any, dtype: Any) -> Any:
-    """``x`` with ``dtype``, copied only when the dtype changes.
-
-    >>> cast(np.ones(1), np.float32).dtype
-    dtype('float32')
-    """
-    return x if x.dtype == dtype else array_namespace(x).astype(x, dtype)
-
-
-def value_dtype(x: Any) -> Any:
-    """The dtype of an array, of a Python or NumPy number, or of a nested list of numbers.
-
-    >>> value_dtype(1.5), value_dtype(np.ones(1, dtype=np.float32)), value_dtype([[1, 2]])
-    (dtype('float64'), dtype('float32'), dtype('int64'))
-    """
-    dtype = getattr(x, "dtype", None)
-    return np.asarray(x).dtype if dtype is None else dtype
-
-
 def gather_adjoint(gather: Callable[..., Any]) -> Callable[..., Any]:
     """The adjoint of a gather, through its ``source_map``.
 
@@ -258,117 +204,3 @@ def gather_adjoint(gather: Callable[..., Any]) -> Callable[..., Any]:
 
     gather_adjoint_map.__name__ = gather_adjoint_map.__qualname__ = f"{short_name(gather)}_adjoint"
     return gather_adjoint_map
-
-
-def tangent_value(t: Any, primal: Any) -> Any:
-    """A tangent as a value a NumPy function takes: unthunked; for a list primal, nested lists.
-
-    Zeros stay zeros for an array primal (rules skip them); inside a list they become arrays.
-
-    >>> tangent_value(ZERO_TANGENT, [1.0, 2.0])
-    [array(0.), array(0.)]
-    """
-    t = unthunk(t)
-    if isinstance(primal, list | tuple) and not isinstance(t, NoTangent):
-        return dense_nested(t, primal)
-    return t
-
-
-def argument_projector(x: Any) -> Any:
-    """``ProjectTo(x)``, also taking an array cotangent for a (nested) list or tuple ``x``.
-
-    NumPy functions accept lists where they take arrays; the cotangent of such an argument is
-    a ``Tangent`` of the list, laid out by ``nest_like``.
-
-    >>> argument_projector([1.0, 2.0])(np.array([3.0, 4.0]))
-    MutableTangent[list](3.0, 4.0)
-    """
-    project = ProjectTo(x)
-    if not isinstance(x, list | tuple):
-        return project
-
-    def project_nested(dx: Any) -> Any:
-        return project(nest_like(unthunk(dx), x))
-
-    return project_nested
-
-
-def nest_like(dx: Any, primal: Any) -> Any:
-    """An array cotangent laid out like a nested list or tuple primal, for projection onto it.
-
-    Arrays and scalars are left alone; a list primal gets a list of ``dx[i]``, recursively.
-
-    >>> nest_like(np.array([[1.0, 2.0]]), [(3.0, 4.0)])
-    [(np.float64(1.0), np.float64(2.0))]
-    """
-    if not isinstance(primal, list | tuple) or isinstance(dx, AbstractZero):
-        return dx
-    shape = np.shape(primal)
-    if shape_of(dx) != shape:  # broadcast against other arguments: sum back first
-        xp = array_namespace(dx)
-        dx = xp.reshape(xp.sum(dx, axis=unbroadcast_axes(shape, shape_of(dx))), shape)
-    return type(primal)(nest_like(dx[i], p) for i, p in enumerate(primal))
-
-
-def dense_nested(t: Any, primal: Any) -> Any:
-    """The tangent of a nested list of numbers and arrays as nested lists, zeros made dense.
-
-    >>> dense_nested(ZERO_TANGENT, [1.0, np.ones(2)])
-    [array(0.), array([0., 0.])]
-    """
-    t = unthunk(t)
-    if isinstance(primal, list | tuple):
-        zero = t is None or isinstance(t, AbstractZero)
-        items = [ZERO_TANGENT] * len(primal) if zero else list(t)
-        return [dense_nested(ti, p) for ti, p in zip(items, primal, strict=True)]
-    if t is None or isinstance(t, AbstractZero):
-        return np.zeros(np.shape(primal), dtype=np.result_type(primal, np.float64))
-    return t
-
-
-def output_cotangents(dy: Any, outputs: Any) -> list[Any]:
-    """The cotangent of each output of a function returning a sequence, zeros made dense.
-
-    ``dy`` is a ``Tangent`` of the sequence, a list or tuple, or a zero; an element that is a
-    zero becomes an array of zeros shaped like its output.
-
-    >>> output_cotangents(ZERO_TANGENT, [np.ones(2)])
-    [array([0., 0.])]
-    """
-    items = [ZERO_TANGENT] * len(outputs) if isinstance(dy, AbstractZero) else list(dy)
-    return [_dense(unthunk(t), y) for t, y in zip(items, outputs, strict=True)]
-
-
-def dense_tangents(tangent: Any, primals: Any) -> list[Any]:
-    """The tangents of a sequence argument as a list of arrays, zeros made dense.
-
-    >>> dense_tangents(Tangent(list, ZERO_TANGENT, np.ones(1)), [np.ones(2), np.ones(1)])
-    [array([0., 0.]), array([1.])]
-    """
-    return output_cotangents(unthunk(tangent), list(primals))
-
-
-def _dense(t: Any, primal: Any) -> Any:
-    if not isinstance(t, AbstractZero):
-        return t
-    return float_zeros(shape_of(primal), getattr(primal, "dtype", np.result_type(primal)), primal)
-
-
-def float_zeros(shape: tuple[int, ...], dtype: Any, like: Any) -> Any:
-    """Zeros of ``shape`` in ``like``'s namespace: ``dtype`` if it is inexact, else float64.
-
-    >>> float_zeros((2,), np.dtype(int), 1.0)
-    array([0., 0.])
-    """
-    if isinstance(dtype, np.dtype) and dtype.kind not in "fc":
-        dtype = np.float64
-    return array_namespace(like).zeros(shape, dtype=dtype)
-
-
-def sequence_tangent(pieces: list[Any], outputs: Any) -> Any:
-    """The tangent of a list or tuple output: a ``Tangent`` of its type.
-
-    >>> sequence_tangent([1.0, 2.0], (0.0, 0.0))
-    Tangent[tuple](1.0, 2.0)
-    """
-    return Tangent(type(outputs), *pieces) if isinstance(outputs, list | tuple) else pieces

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.namespace import array_namespace
-from ...core.tangents import ZERO_TANGENT, AbstractZero, Tangent
-from ...core.thunks import unthunk
+from ..core.namespace import array_namespace
+from ..core.tangents import ZERO_TANGENT, AbstractZero, Tangent
+from ..core.thunks import unthunk
 
 __all__ = [
     "Factored",

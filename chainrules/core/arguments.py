@@ -24,7 +24,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ...core.tangents import NO_TANGENT
+from .tangents import NO_TANGENT
 
 __all__ = ["given_options", "positional_cotangents"]
 

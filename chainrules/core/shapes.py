@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.namespace import array_namespace
-from ...core.tangents import AbstractZero
+import numpy as np
+
+from .namespace import array_namespace
 
 __all__ = [
     "count_reduced",
     "expand_reduced",
-    "is_zero",
     "normalize_axes",
     "normalize_axis",
     "reduced_shape",
@@ -29,19 +29,14 @@ __all__ = [
 ]
 
 
-def is_zero(t: Any) -> bool:
-    """Whether a tangent is one of the two zeros (``ZeroTangent()``, ``NoTangent()``) or None."""
-    return t is None or isinstance(t, AbstractZero)
-
-
 def shape_of(x: Any) -> tuple[int, ...]:
-    """The shape of an array, ``()`` for a Python or NumPy scalar.
+    """The shape of an array, a Python number or a nested list, as a tuple of Python ints.
 
-    >>> import numpy as np
-    >>> shape_of(2.0), shape_of(np.ones((2, 3)))
-    ((), (2, 3))
+    >>> shape_of(np.ones((2, 1))), shape_of(1.5), shape_of([[1.0, 2.0]])
+    ((2, 1), (), (1, 2))
     """
-    return tuple(getattr(x, "shape", ()))
+    shape = getattr(x, "shape", None)
+    return np.shape(x) if shape is None else tuple(shape)
 
 
 def normalize_axis(axis: int, ndim: int) -> int:

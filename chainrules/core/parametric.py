@@ -39,20 +39,14 @@ from typing import Any
 
 import numpy as np
 
-from ...core.define import fit_to_output
-from ...core.dtypes import conj
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, function_name, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import (
-    NO_TANGENT,
-    ZERO_TANGENT,
-    AbstractZero,
-    NotImplementedTangent,
-    not_implemented,
-)
-from ...core.thunks import Thunk, unthunk
+from .define import fit_to_output
+from .dtypes import conj
+from .namespace import array_namespace
+from .projection import ProjectTo
+from .registry import frule, function_name, rrule
+from .structure import is_differentiable_leaf
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, not_implemented
+from .thunks import Thunk, unthunk
 
 __all__ = ["SharedPartial", "is_complex", "is_zero", "numpy_only", "parametric_rule"]
 
