@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .dtypes import value_dtype
 from .namespace import array_namespace
 from .shapes import shape_of
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
@@ -130,7 +131,7 @@ def densify(t: Any, primal: Any) -> Any:
     """
     if not is_zero(t):
         return t
-    return float_zeros(shape_of(primal), getattr(primal, "dtype", np.result_type(primal)), primal)
+    return float_zeros(shape_of(primal), value_dtype(primal), primal)
 
 
 def float_zeros(shape: tuple[int, ...], dtype: Any, like: Any) -> Any:

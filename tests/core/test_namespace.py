@@ -63,3 +63,18 @@ def test_registered_namespace_applies_to_subclasses():
 def test_two_foreign_libraries_are_an_error_naming_both():
     with pytest.raises(TypeError, match="fake_xp and other_xp"):
         array_namespace(AnswersNamespace(), Registered())
+
+
+def test_is_numpy_and_require_numpy():
+    from chainrules.core.errors import ArrayTypeError
+    from chainrules.core.namespace import is_numpy, require_numpy
+
+    assert is_numpy(np.ones(2), 1.0, np.float32(2), 3, True)
+    assert not is_numpy(np.ones(2), [1.0])
+    require_numpy(np.sin, np.ones(2), 1.0)  # nothing to say
+
+    class Foreign:
+        pass
+
+    with pytest.raises(ArrayTypeError, match=r"numpy\.sin: .* not .*Foreign"):
+        require_numpy(np.sin, np.ones(2), Foreign())

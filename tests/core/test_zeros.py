@@ -242,3 +242,29 @@ def test_closure_and_container_sharing_an_array():
 def test_separate_calls_give_separate_tangents():
     x = np.ones(2)
     assert zero_tangent(x) is not zero_tangent(x)
+
+
+# ---- is_zero, vanishes, densify: one meaning each ------------------------------------------
+
+
+def test_is_zero_is_by_type_and_vanishes_by_value():
+    from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
+    from chainrules.core.zeros import is_zero, vanishes
+
+    for zero in (ZERO_TANGENT, NO_TANGENT, None):
+        assert is_zero(zero) and vanishes(zero)
+    assert not is_zero(0.0) and vanishes(0.0)
+    assert not is_zero(np.zeros(2)) and vanishes(np.zeros(2))
+    assert not vanishes(np.array([0.0, 1e-300]))
+
+
+def test_densify_and_float_zeros():
+    from chainrules.core.tangents import ZERO_TANGENT
+    from chainrules.core.zeros import densify, float_zeros
+
+    dense = densify(ZERO_TANGENT, np.ones((2, 1), dtype=np.complex64))
+    assert dense.shape == (2, 1) and dense.dtype == np.complex64 and not dense.any()
+    assert densify(ZERO_TANGENT, [1, 2]).dtype == np.float64  # integers: float zeros
+    t = np.ones(3)
+    assert densify(t, np.ones(3)) is t
+    assert float_zeros((2,), np.dtype(np.int32), 1.0).dtype == np.float64
