@@ -34,8 +34,9 @@ from .namespace import array_namespace
 from .registry import frule, rrule
 from .sequences import argument_projector, tangent_value
 from .shapes import shape_of
-from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from .tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
 from .thunks import unthunk
+from .zeros import is_zero
 
 __all__ = [
     "accumulate",
@@ -99,11 +100,10 @@ def linear_rule(
 
         def linear_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            if blocked or isinstance(dy, AbstractZero) or isinstance(dy, NoTangent):
+            if blocked:
                 return (NO_TANGENT, project_x(ZERO_TANGENT), *no_tangents)
             return (NO_TANGENT, project_x(adjoint(dy, x_shape, *params, **kwargs)), *no_tangents)
 
-        linear_pullback.__name__ = linear_pullback.__qualname__ = f"{label}_pullback"
         return y, linear_pullback
 
     def linear_frule(tangents: tuple, x: Any, *params: Any, **kwargs: Any) -> Any:
@@ -113,7 +113,7 @@ def linear_rule(
         dx = tangent_value(tangents[1], x)
         if not has_tangent(y) or isinstance(dx, NoTangent):
             return y, NO_TANGENT
-        if isinstance(dx, AbstractZero):
+        if is_zero(dx):
             return y, ZERO_TANGENT
         return y, push(dx, *params, **kwargs)
 

@@ -37,45 +37,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from .define import fit_to_output
-from .dtypes import conj
-from .namespace import array_namespace
+from .dtypes import conj, is_complex
+from .namespace import is_numpy
 from .projection import ProjectTo
 from .registry import frule, function_name, rrule
 from .structure import is_differentiable_leaf
-from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, not_implemented
-from .thunks import Thunk, unthunk
+from .tangents import NO_TANGENT, ZERO_TANGENT, NotImplementedTangent, not_implemented
+from .thunks import Thunk
+from .zeros import is_zero, vanishes
 
-__all__ = ["SharedPartial", "is_complex", "is_zero", "numpy_only", "parametric_rule"]
-
-
-def is_complex(x: Any) -> bool:
-    """Whether ``x`` is a complex number or an array of complex dtype.
-
-    >>> is_complex(1j), is_complex(np.ones(2))
-    (True, False)
-    """
-    if isinstance(x, complex):
-        return True
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and "complex" in str(dtype)
-
-
-def is_zero(dx: Any) -> bool:
-    """Whether a tangent is zero: a zero tangent type, or NumPy values that are all 0.
-
-    An unknown derivative (``NotImplementedTangent``) times a zero tangent is still zero.
-
-    >>> is_zero(0.0), is_zero(np.zeros(2)), is_zero(np.array([0.0, 1.0]))
-    (True, True, False)
-    """
-    if isinstance(dx, AbstractZero):
-        return True
-    if isinstance(dx, float | int | complex | np.ndarray | np.generic):
-        return not np.any(dx)
-    return False
+__all__ = ["SharedPartial", "numpy_only", "parametric_rule"]
 
 
 def parametric_rule(
@@ -120,7 +92,7 @@ def parametric_rule(
         memo: dict[Any, Any] = {}
 
         def cotangent(i: int, dy: Any) -> Any:
-            if i in numpy_only_set and array_namespace(*args, dy) is not np:
+            if i in numpy_only_set and not is_numpy(*args, dy):
                 return numpy_only(name, i)
             d = _evaluate(partials[i], memo, (*args, *extra, y))
             if isinstance(d, NotImplementedTangent):
@@ -128,14 +100,11 @@ def parametric_rule(
             return projectors[i](conj(d) * dy if conjugate else d * dy)
 
         def parametric_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             grads: list[Any] = [NO_TANGENT]
             for i, project in enumerate(projectors):
                 partial = partials[i]
                 if project is None:
                     grads.append(NO_TANGENT)
-                elif isinstance(dy, AbstractZero):
-                    grads.append(ZERO_TANGENT)
                 elif isinstance(partial, NotImplementedTangent):
                     grads.append(partial)
                 elif i in costly_set:
@@ -154,19 +123,18 @@ def parametric_rule(
         total: Any = ZERO_TANGENT
         given = zip(partials, tangents[1 : len(args) + 1], strict=False)
         for i, (partial, dx) in enumerate(given):
-            dx = unthunk(dx)
-            if partial is None or dx is None or isinstance(dx, AbstractZero):
+            if partial is None or is_zero(dx):
                 continue
             if isinstance(partial, NotImplementedTangent):
-                if is_zero(dx):
+                if vanishes(dx):
                     continue
                 return y, partial
-            if i in numpy_only_set and array_namespace(*args, dx) is not np:
+            if i in numpy_only_set and not is_numpy(*args, dx):
                 d: Any = numpy_only(name, i)
             else:
                 d = _evaluate(partial, memo, (*args, *extra, y))
             if isinstance(d, NotImplementedTangent):
-                if is_zero(dx):
+                if vanishes(dx):
                     continue
                 return y, d
             total = total + d * dx

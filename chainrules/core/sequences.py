@@ -17,9 +17,9 @@ import numpy as np
 from .namespace import array_namespace
 from .projection import ProjectTo, unbroadcast_axes
 from .shapes import shape_of
-from .tangents import ZERO_TANGENT, AbstractZero, NoTangent, Tangent
+from .tangents import ZERO_TANGENT, NoTangent, Tangent
 from .thunks import unthunk
-from .zeros import densify
+from .zeros import densify, is_zero
 
 __all__ = [
     "argument_projector",
@@ -73,7 +73,7 @@ def nest_like(dx: Any, primal: Any) -> Any:
     >>> nest_like(np.array([[1.0, 2.0]]), [(3.0, 4.0)])
     [(np.float64(1.0), np.float64(2.0))]
     """
-    if not isinstance(primal, list | tuple) or isinstance(dx, AbstractZero):
+    if not isinstance(primal, list | tuple) or is_zero(dx):
         return dx
     shape = np.shape(primal)
     if shape_of(dx) != shape:  # broadcast against other arguments: sum back first
@@ -90,10 +90,10 @@ def dense_nested(t: Any, primal: Any) -> Any:
     """
     t = unthunk(t)
     if isinstance(primal, list | tuple):
-        zero = t is None or isinstance(t, AbstractZero)
+        zero = is_zero(t)
         items = [ZERO_TANGENT] * len(primal) if zero else list(t)
         return [dense_nested(ti, p) for ti, p in zip(items, primal, strict=True)]
-    if t is None or isinstance(t, AbstractZero):
+    if is_zero(t):
         return np.zeros(np.shape(primal), dtype=np.result_type(primal, np.float64))
     return t
 
@@ -107,7 +107,7 @@ def output_cotangents(dy: Any, outputs: Any) -> list[Any]:
     >>> output_cotangents(ZERO_TANGENT, [np.ones(2)])
     [array([0., 0.])]
     """
-    items = [ZERO_TANGENT] * len(outputs) if isinstance(dy, AbstractZero) else list(dy)
+    items = [ZERO_TANGENT] * len(outputs) if is_zero(dy) else list(dy)
     return [densify(unthunk(t), y) for t, y in zip(items, outputs, strict=True)]
 
 

@@ -28,9 +28,13 @@ from .. import fastmath
 from ..core.define import scalar_rule, scalar_rule_like
 from ..core.namespace import array_namespace
 from ..fastmath import exact
-from . import numpy as _numpy_rules  # noqa: F401  the twins' rules, instantiated below
-from . import scipy as _scipy_rules  # noqa: F401
-from .scipy.softmax import make_log_softmax_rules, make_logsumexp_rules, make_softmax_rules
+
+# The modules holding the twins' rules (fastmath.TWINS), instantiated below.
+from .numpy import arithmetic as _arithmetic  # noqa: F401  power
+from .numpy import elementwise as _elementwise  # noqa: F401  exp exp2 expm1 log log2 log1p sqrt tanh
+from .scipy.special import error as _error  # noqa: F401  erf
+from .scipy.special import information as _information  # noqa: F401  expit
+from .scipy.special.softmax import make_log_softmax_rules, make_logsumexp_rules, make_softmax_rules
 
 __all__ = ["make_log_softmax_rules", "make_logsumexp_rules", "make_softmax_rules"]
 

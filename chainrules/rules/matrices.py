@@ -18,16 +18,22 @@ array([[0.5 ],
 
 from __future__ import annotations
 
+import inspect
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 
-from ..core.namespace import array_namespace
-from ..core.tangents import ZERO_TANGENT, AbstractZero, Tangent
+from ..core.dtypes import is_complex
+from ..core.names import short_name
+from ..core.namespace import array_namespace, is_numpy
+from ..core.projection import ProjectTo
+from ..core.registry import frule, rrule
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ..core.thunks import unthunk
+from ..core.zeros import is_zero
 
 __all__ = [
     "Factored",
@@ -35,7 +41,6 @@ __all__ = [
     "as_matrix",
     "diag_embed",
     "eye_like",
-    "is_complex",
     "lower_hermitian",
     "lower_hermitian_cotangent",
     "lower_symmetric",
@@ -51,16 +56,6 @@ __all__ = [
     "sym",
     "trailing",
 ]
-
-
-def is_complex(x: Any) -> bool:
-    """Whether ``x`` holds complex numbers (decided on its dtype, a Python value)."""
-    dtype = getattr(x, "dtype", None)
-    if isinstance(dtype, np.dtype):
-        return dtype.kind == "c"
-    if dtype is None:
-        return isinstance(x, complex)
-    return "complex" in str(dtype)
 
 
 def mT(a: Any) -> Any:
@@ -188,7 +183,7 @@ def solve_triangular(t: Any, b: Any, *, lower: bool, adjoint: bool = False) -> A
     NumPy inputs go to LAPACK's triangular solver; other array types (an engine's tracked
     values) to their namespace's general ``linalg.solve``, which an engine records.
     """
-    if type(t) is np.ndarray and type(b) is np.ndarray:
+    if is_numpy(t, b):
         # NumPy-only path: SciPy's LAPACK wrappers accept nothing else.
         batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
         t = np.broadcast_to(t, batch + t.shape[-2:])
@@ -213,7 +208,7 @@ def output_fields(dy: Any, names: Sequence[str]) -> tuple[Any, ...]:
     ones zero), a positional ``Tangent`` or a plain tuple.
     """
     dy = unthunk(dy)
-    if isinstance(dy, AbstractZero):
+    if is_zero(dy):
         return (ZERO_TANGENT,) * len(names)
     if isinstance(dy, Tangent) and not dy.is_positional:
         return tuple(unthunk(dy[n]) for n in names)
@@ -250,7 +245,7 @@ class Factored:
         self.a = a
         self.batch = tuple(a.shape[:-2])
         self.lu: Any = None
-        if type(a) is np.ndarray:
+        if is_numpy(a):
             # NumPy-only path: SciPy's LAPACK wrappers accept nothing else. A singular matrix
             # is for the caller to judge (slogdet gives -inf, solve raises).
             with warnings.catch_warnings():
@@ -266,7 +261,7 @@ class Factored:
     def solve(self, b: Any, adjoint: bool = False) -> Any:
         """``a^{-1} b`` (``a^{-H} b`` with ``adjoint``) for ``b`` of shape (..., n, k)."""
         xp = array_namespace(self.a, b)
-        if self.lu is not None and type(b) is np.ndarray:
+        if self.lu is not None and is_numpy(b):
             batch = np.broadcast_shapes(self.batch, b.shape[:-2])
             lu, piv = self.lu
             if batch != self.batch:
@@ -289,3 +284,206 @@ class Factored:
         magnitude = np.abs(diagonal)
         phase = np.prod(diagonal / magnitude, axis=-1) * (1 - 2 * (swaps % 2))
         return phase, np.sum(np.log(magnitude), axis=-1)
+
+
+# ---- inverses, determinants, solves: the mathematics NumPy and SciPy share ------------------
+
+
+def inv_pullback_of(y: Any, dy: Any) -> Any:
+    """The cotangent of ``a`` for ``y = inv(a)``: ``-y^H dy y^H`` (stacks of matrices).
+
+    >>> inv_pullback_of(np.array([[0.5]]), np.array([[1.0]]))
+    array([[-0.25]])
+    """
+    xp = array_namespace(y, dy)
+    y_h = mH(y)
+    return -xp.matmul(xp.matmul(y_h, dy), y_h)
+
+
+def inv_pushforward_of(y: Any, da: Any) -> Any:
+    """The tangent of ``y = inv(a)`` along ``da``: ``-y da y`` (stacks of matrices).
+
+    >>> inv_pushforward_of(np.array([[0.5]]), np.array([[1.0]]))
+    array([[-0.25]])
+    """
+    xp = array_namespace(y, da)
+    return -xp.matmul(xp.matmul(y, da), y)
+
+
+def _all_but_one(s: Any) -> Any:
+    """``prod_{j != i} s[..., j]`` for each ``i``, by exclusive products from both ends."""
+    xp = array_namespace(s)
+    ones = xp.ones((*s.shape[:-1], 1), dtype=s.dtype)
+    left = xp.cumulative_prod(xp.concat((ones, s[..., :-1]), axis=-1), axis=-1)
+    right = xp.cumulative_prod(xp.concat((ones, xp.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
+    return left * xp.flip(right, axis=-1)
+
+
+def adjugate(a: Any, det: Any = None) -> Any:
+    """The adjugate (classical adjoint) of a square matrix or stack: ``adj(a) a = det(a) I``.
+
+    For NumPy inputs it comes from the SVD ``a = U S V^H`` as ``det(U) det(V^H) V adj(S) U^H``,
+    where ``adj(S)`` holds the products of all singular values but one, formed by exclusive
+    products rather than by dividing ``det(a)``: at rank ``n - 1`` the nonzero rank-one
+    adjugate, at lower rank zero, never NaN. Other array types (an engine's tracked values)
+    use ``det(a) inv(a)`` (``det`` reused when given) where every matrix has full rank, and
+    the SVD form where one does not (the rank, a plain integer, decides).
+
+    >>> adjugate(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([[ 4., -2.],
+           [-3.,  1.]])
+    """
+    xp = array_namespace(a)
+    if not is_numpy(a) and bool(xp.all(xp.linalg.matrix_rank(a) == a.shape[-1])):
+        det = xp.linalg.det(a) if det is None else det
+        return trailing(det) * xp.linalg.inv(a)
+    u, s, vh = xp.linalg.svd(a)
+    phase = xp.linalg.det(u) * xp.linalg.det(vh)
+    middle = _all_but_one(s)[..., :, None] * mH(u)
+    return trailing(phase) * xp.matmul(mH(vh), middle)
+
+
+def det_pullback_of(a: Any, y: Any, dy: Any) -> Any:
+    """The cotangent of ``a`` for ``y = det(a)``: ``adj(a)^H dy`` (stacks of matrices).
+
+    >>> det_pullback_of(np.diag([2.0, 3.0]), np.float64(6.0), np.float64(1.0))
+    array([[3., 0.],
+           [0., 2.]])
+    """
+    return mH(adjugate(a, y)) * trailing(dy)
+
+
+def det_pushforward_of(a: Any, y: Any, da: Any) -> Any:
+    """The tangent of ``y = det(a)`` along ``da``: ``tr(adj(a) da)``, projected onto ``y``.
+
+    >>> float(det_pushforward_of(np.diag([2.0, 3.0]), np.float64(6.0), np.eye(2)))
+    5.0
+    """
+    xp = array_namespace(a)
+    return ProjectTo(y)(xp.sum(mT(adjugate(a, y)) * da, axis=(-2, -1)))
+
+
+def solve_pullback_of(factored: Any, x: Any, vector: bool, dy: Any) -> tuple[Any, Any]:
+    """The cotangents ``(da, db)`` of ``x = a^{-1} b`` (``x`` as a stack of matrices, ``b`` a
+    ``vector`` or not), by one solve with ``a^H`` through the forward factors:
+    ``db = a^{-H} dy``, ``da = -db x^H``."""
+    db = factored.solve(as_matrix(dy, vector), adjoint=True)
+    return -array_namespace(db, x).matmul(db, mH(x)), as_given(db, vector)
+
+
+def solve_pushforward_of(factored: Any, x: Any, vector: bool, da: Any, db: Any) -> Any:
+    """The tangent of ``x = a^{-1} b``: ``a^{-1} (db - da x)``, skipping a zero ``da`` or ``db``
+    (never both)."""
+    xp = array_namespace(x)
+    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
+    if not is_zero(da):
+        rhs = rhs - xp.matmul(da, x)
+    dx = factored.solve(xp.broadcast_to(rhs, x.shape))
+    return ProjectTo(as_given(x, vector))(as_given(dx, vector))
+
+
+# ---- matrix_rule: the rules of a matrix function from its mathematics ------------------------
+
+
+class Reading:
+    """How a matrix function reads its matrix argument ``a``: all of it (this class), or, in a
+    subclass, a linear map of it (one triangle of a Hermitian matrix, a transpose) with
+    ``adjoint`` carrying a cotangent of the matrix read back to ``a``."""
+
+    def read(self, a: Any) -> Any:
+        """The matrix the function computes with (also applied to tangents of ``a``)."""
+        return a
+
+    def adjoint(self, g: Any) -> Any:
+        """The cotangent of ``a`` from the cotangent ``g`` of the matrix read."""
+        return g
+
+
+WHOLE = Reading()
+
+
+def matrix_rule(
+    f: Any,
+    *,
+    primal: Callable[..., tuple[Any, tuple]],
+    pullback: Callable[..., Any],
+    pushforward: Callable[..., Any],
+    arguments: Sequence[str] = ("a",),
+    reads: Callable[..., Reading] | None = None,
+    ignores: Sequence[str] = (),
+) -> None:
+    """Register the rrule and the frule of ``f``, a function of the arrays ``arguments``
+    (a matrix first), from its mathematics:
+
+    * ``primal(m, *others) -> (y, saved)``: ``f``'s output from the matrix read ``m`` and the
+      other arrays, with the tuple ``saved`` of what the derivatives reuse (factors, the
+      output); a primal with a ``reading`` parameter also receives the ``Reading``;
+    * ``pullback(*saved, dy)``: the cotangent of ``m`` (of several arrays, a tuple of them);
+    * ``pushforward(*saved, dm, *d_others)``: the tangent of ``y`` (with several arrays, any
+      zero tangents but not all).
+
+    ``reads``, when given, is a function whose signature declares ``f``'s further arguments
+    (positional ones after the arrays, keywords) that decide how ``f`` reads its matrix; it
+    returns that ``Reading``. ``ignores`` are keywords ``f`` accepts that change nothing the
+    rules compute (``check_finite``): accepted and dropped. Cotangents are projected onto
+    the arguments; arguments other than the arrays get ``NoTangent()``.
+
+    >>> from chainrules.core.registry import rrule
+    >>> y, pullback = rrule(np.linalg.inv, np.array([[2.0]]))  # matrix_rule(np.linalg.inv, ...)
+    >>> pullback(np.array([[1.0]]))
+    (NoTangent(), array([[-0.25]]))
+    """
+    count = len(arguments)
+    options = [] if reads is None else list(inspect.signature(reads).parameters.values())
+    takes_reading = "reading" in inspect.signature(primal).parameters
+    parameters = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in arguments]
+    parameters += options
+    parameters += [
+        inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None) for n in ignores
+    ]
+    signature = inspect.Signature(parameters)
+
+    def forward(args: tuple, kwargs: dict) -> tuple[Any, tuple, Reading, tuple]:
+        if kwargs or len(args) != count:
+            bound = signature.bind(*args, **kwargs)
+            given = bound.arguments
+            arrays = tuple(given[n] for n in arguments)
+            chosen = {p.name: given[p.name] for p in options if p.name in given}
+            reading = WHOLE if reads is None else reads(**chosen)
+        else:
+            arrays = args
+            reading = WHOLE if reads is None else reads()
+        extra = {"reading": reading} if takes_reading else {}
+        y, saved = primal(reading.read(arrays[0]), *arrays[1:], **extra)
+        return y, saved, reading, arrays
+
+    def rule(*args: Any, **kwargs: Any) -> Any:
+        y, saved, reading, arrays = forward(args, kwargs)
+        projectors = [ProjectTo(x) for x in arrays]
+        rest = (NO_TANGENT,) * (len(args) - count)
+
+        def pullback_of_matrix(dy: Any) -> tuple:
+            cotangents = pullback(*saved, dy)
+            cotangents = (cotangents,) if count == 1 else tuple(cotangents)
+            cotangents = (reading.adjoint(cotangents[0]), *cotangents[1:])
+            return (NO_TANGENT, *(p(c) for p, c in zip(projectors, cotangents, strict=True)), *rest)
+
+        return y, pullback_of_matrix
+
+    def tangent_rule(tangents: tuple, *args: Any, **kwargs: Any) -> Any:
+        y, saved, reading, _ = forward(args, kwargs)
+        d = tuple(tangents[1 : 1 + count])
+        if all(is_zero(t) for t in d):
+            return y, d[0] if count == 1 and d[0] is not None else ZERO_TANGENT
+        dm = d[0] if is_zero(d[0]) else reading.read(d[0])
+        return y, pushforward(*saved, dm, *d[1:])
+
+    tangents = inspect.Parameter("tangents", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    for generated, table, sig in (
+        (rule, rrule, signature),
+        (tangent_rule, frule, signature.replace(parameters=[tangents, *parameters])),
+    ):
+        generated.__signature__ = sig  # type: ignore[union-attr]
+        # One qualname per generated rule, so that the registry's descriptions tell them apart.
+        generated.__qualname__ = f"{table.kind}[matrix_rule({short_name(f)})]"
+        table.register(f)(generated)

@@ -12,42 +12,13 @@ from adapter_cases import CASES, SECOND_ORDER_UNSUPPORTED  # noqa: E402
 import chainrules as cr  # noqa: E402
 from chainrules.adapters import torch as cr_torch  # noqa: E402
 
-# Rows whose rule hands the tensor to NumPy, which passes it on to a method of the tensor
-# that fails in its own way (not with ArrayTypeError, nor with the refusal the adapter reads
-# as one): the error reaches the caller. Each goes once its rule raises ArrayTypeError on
-# tensors, or computes with their namespace.
-RAISES_ON_TENSORS = {
-    "sum axis=0": (TypeError, "np.sum calls Tensor.sum(axis=...): rules/numpy/reductions.py"),
-    "prod": (TypeError, "np.prod calls Tensor.prod(axis=None): rules/numpy/reductions.py"),
-    "mean": (TypeError, "np.mean calls Tensor.mean(axis=...): rules/numpy/reductions.py"),
-    "var": (TypeError, "xp.maximum(count, 1) takes no int on torch: rules/numpy/statistics.py"),
-    "flip": (ValueError, "np.flip slices the tensor with step -1: rules/numpy/linear_maps.py"),
-}
-
-
-def table():
-    """The shared table, the rows that raise on tensors marked as such."""
-    return [
-        pytest.param(
-            c,
-            marks=pytest.mark.xfail(
-                raises=RAISES_ON_TENSORS[c.name][0],
-                reason=RAISES_ON_TENSORS[c.name][1],
-                strict=True,
-            ),
-        )
-        if c.name in RAISES_ON_TENSORS
-        else c
-        for c in CASES
-    ]
-
 
 def tensors(case, seed=0):
     rng = np.random.default_rng(seed)
     return tuple(torch.tensor(a, requires_grad=True) for a in case.args(rng))
 
 
-@pytest.mark.parametrize("case", table(), ids=str)
+@pytest.mark.parametrize("case", CASES, ids=str)
 def test_gradcheck_and_gradgradcheck(case):
     f = cr_torch.wrap(case.f)
     args = tensors(case)
@@ -124,7 +95,6 @@ def test_constants_pass_through():
     np.testing.assert_allclose(g.numpy(), sc.polygamma(2, x.detach().numpy()), rtol=1e-12)
 
 
-@pytest.mark.xfail(raises=TypeError, reason=RAISES_ON_TENSORS["sum axis=0"][1], strict=True)
 def test_keywords_pass_through():
     x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, requires_grad=True)
     (g,) = torch.autograd.grad(cr_torch.wrap(np.sum)(x * x, axis=0).sum(), x)

@@ -15,12 +15,7 @@ from . import histograms as histograms
 from . import indexing as indexing
 from . import joining as joining
 from . import linalg as linalg
-from . import linalg_decomp as linalg_decomp
-from . import linalg_det as linalg_det
-from . import linalg_pinv as linalg_pinv
-from . import linalg_spectral as linalg_spectral
 from . import nondiff as nondiff
-from . import norms as norms
 from . import polynomial as polynomial
 from . import products as products
 from . import quantiles as quantiles

@@ -36,8 +36,9 @@ from ...core.dtypes import is_complex
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
+from ...core.zeros import is_zero
 
 __all__ = ["power_base_partial", "power_exponent_partial"]
 
@@ -224,8 +225,7 @@ def _clip_rrule(a, *bounds, min=None, max=None):
     no_tangents = (NO_TANGENT,) * len(bounds)
 
     def clip_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero) or clipped is None:
+        if is_zero(dy) or clipped is None:
             return NO_TANGENT, project_a(dy), *no_tangents
         return NO_TANGENT, project_a(xp.where(clipped, 0.0, dy)), *no_tangents
 
@@ -259,9 +259,6 @@ def _where_rrule(condition, x=None, y=None):
     project_x, project_y = ProjectTo(x), ProjectTo(y)
 
     def where_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, NO_TANGENT, project_x(dy), project_y(dy)
         dx = project_x(xp.where(condition, dy, 0.0))
         return NO_TANGENT, NO_TANGENT, dx, project_y(xp.where(condition, 0.0, dy))
 
@@ -281,7 +278,7 @@ def _where_frule(tangents, condition, x=None, y=None):
 def _value_or_zero(t):
     """A tangent as a value that ``where`` can select from: zeros (and None) become 0.0."""
     t = unthunk(t)
-    return 0.0 if t is None or isinstance(t, AbstractZero) else t
+    return 0.0 if is_zero(t) else t
 
 
 def _fit(xp, dy, y):

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.namespace import array_namespace
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from chainrules.core.namespace import array_namespace, is_numpy
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
 from chainrules.core.thunks import unthunk
 
 from ...core.dtypes import has_tangent, value_dtype
@@ -39,6 +39,7 @@ from ...core.linear import (
 )
 from ...core.sequences import argument_projector, tangent_value
 from ...core.shapes import normalize_axis, shape_of
+from ...core.zeros import is_zero
 from .indexing import getitem_adjoint
 
 __all__ = ["embed_diagonal"]
@@ -67,9 +68,22 @@ def _triu_adjoint(dy: Any, x_shape: tuple[int, ...], k: int = 0) -> Any:
     return np.triu(dy, k)
 
 
-linear_rule(np.flip, _flip_adjoint, keywords=("axis",))
-linear_rule(np.fliplr, _fliplr_adjoint)
-linear_rule(np.flipud, _flipud_adjoint)
+def _flip(x: Any, axis: Any = None) -> Any:
+    return array_namespace(x).flip(x, axis=axis)
+
+
+def _fliplr(x: Any) -> Any:
+    return np.fliplr(x) if is_numpy(x) else array_namespace(x).flip(x, axis=1)
+
+
+def _flipud(x: Any) -> Any:
+    return np.flipud(x) if is_numpy(x) else array_namespace(x).flip(x, axis=0)
+
+
+# The namespace's flip: NumPy's slices with step -1, which other arrays (torch's) refuse.
+linear_rule(np.flip, _flip_adjoint, keywords=("axis",), primal=_flip)
+linear_rule(np.fliplr, _fliplr_adjoint, primal=_fliplr)
+linear_rule(np.flipud, _flipud_adjoint, primal=_flipud)
 linear_rule(np.tril, _tril_adjoint, keywords=("k",))
 linear_rule(np.triu, _triu_adjoint, keywords=("k",))
 
@@ -257,8 +271,6 @@ def _append_rrule(arr: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
 
     def append_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_arr(dy), project_values(dy), *rest
         xp = array_namespace(dy)
         if axis is None:
             flat = xp.reshape(dy, (-1,))
@@ -293,8 +305,8 @@ def _append_frule(tangents: tuple, arr: Any, values: Any, *args: Any, **kwargs: 
 def _dense_pair(tangents: tuple, first: Any, second: Any, second_index: int) -> tuple[Any, Any]:
     """Both tangents as arrays, zeros made dense; ``(None, None)`` when both are zero."""
     t1, t2 = tangent_value(tangents[1], first), tangent_value(tangents[second_index], second)
-    zero1 = isinstance(t1, AbstractZero | NoTangent)
-    zero2 = isinstance(t2, AbstractZero | NoTangent)
+    zero1 = is_zero(t1)
+    zero2 = is_zero(t2)
     if zero1 and zero2:
         return None, None
     dtype = np.result_type(value_dtype(first), value_dtype(second), np.float64)
@@ -317,8 +329,6 @@ def _insert_rrule(arr: Any, obj: Any, values: Any, *args: Any, **kwargs: Any) ->
 
     def insert_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_arr(dy), NO_TANGENT, project_values(dy), *rest
         # NumPy only: both cotangents follow source maps of the insertion.
         no_source = np.zeros(values_shape, dtype=np.intp)
         arr_sources = np.insert(source_map(np.copy, arr_shape), obj, no_source, axis=axis)
@@ -382,8 +392,6 @@ def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
 
     def trim_zeros_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project(dy), *rest
         return NO_TANGENT, project(getitem_adjoint(dy, x_shape, box)), *rest
 
     return y, trim_zeros_pullback
@@ -395,7 +403,7 @@ def _trim_zeros_frule(tangents: tuple, filt: Any, *args: Any, **kwargs: Any) -> 
     dx = tangent_value(tangents[1], filt)
     if not has_tangent(array_namespace(y).asarray(y)) or isinstance(dx, NoTangent):
         return y, NO_TANGENT
-    if isinstance(dx, AbstractZero):
+    if is_zero(dx):
         return y, ZERO_TANGENT
     return y, dx[_trim_box(filt, trim, axis)]
 

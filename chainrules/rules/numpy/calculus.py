@@ -28,14 +28,11 @@ from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import shape_of
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
-
-
-def _is_zero(t):
-    return t is None or isinstance(t, AbstractZero)
 
 
 # ---- interp ---------------------------------------------------------------------------------
@@ -97,8 +94,7 @@ def _interp_rrule(x, xp, fp, *bounds, left=None, right=None):
     w0, w1 = seg.weights(xq, left, right)
 
     def interp_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
+        if is_zero(dy):
             zeros = (p(dy) for p in project_bounds)
             return NO_TANGENT, project_x(dy), project_xp(dy), project_fp(dy), *zeros
         flat_dy = xq.reshape(xq.asarray(dy), (-1,))
@@ -126,17 +122,17 @@ def _interp_frule(tangents, x, xp, fp, *bounds, left=None, right=None):
     seg = _Segments(xq, x, xp, fp)
     dx, dxp, dfp, *dbounds = (unthunk(t) for t in tangents[1:])
     dy = ZERO_TANGENT
-    if not _is_zero(dx):
+    if not is_zero(dx):
         dy = dy + seg.s * xq.reshape(xq.asarray(dx), (-1,))
-    if not _is_zero(dxp):
+    if not is_zero(dxp):
         dy = dy + seg.s * ((seg.t - 1.0) * xq.take(dxp, seg.j) - seg.t * xq.take(dxp, seg.j + 1))
-    if not _is_zero(dfp):
+    if not is_zero(dfp):
         w0, w1 = seg.weights(xq, left, right)
         dy = dy + w0 * xq.take(dfp, seg.j) + w1 * xq.take(dfp, seg.j + 1)
     for mask, db in zip((seg.below, seg.above), dbounds, strict=False):
-        if not _is_zero(db):
+        if not is_zero(db):
             dy = dy + xq.where(mask, db, 0.0)
-    if isinstance(dy, AbstractZero):
+    if is_zero(dy):
         return y, ProjectTo(y)(dy)
     return y, ProjectTo(y)(xq.reshape(dy, seg.shape))
 
@@ -163,5 +159,5 @@ def _unwrap_frule(tangents, p, *args, discont=None, axis=-1, period=2 * np.pi):
     kwargs = {"discont": discont, "axis": axis, "period": period}
     positional = dict(zip(("discont", "axis"), args, strict=False))
     y = np.unwrap(p, **(kwargs | positional))
-    dp = unthunk(tangents[1])
-    return y, ProjectTo(y)(ZERO_TANGENT if _is_zero(dp) else dp)
+    dp = tangents[1]
+    return y, ProjectTo(y)(ZERO_TANGENT if is_zero(dp) else dp)

@@ -26,19 +26,16 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent, Tangent
 from chainrules.core.thunks import unthunk
 
 from ...core.dtypes import has_tangent, value_dtype
 from ...core.linear import register_rules
 from ...core.sequences import argument_projector, dense_nested, nest_like, tangent_value
 from ...core.shapes import normalize_axis, shape_of
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
-
-
-def _is_zero(t: Any) -> bool:
-    return t is None or isinstance(t, AbstractZero | NoTangent)
 
 
 def _filled(y: Any, d_fill: Any) -> Any:
@@ -107,11 +104,10 @@ def _full_rules(
             dy = unthunk(dy)
             d_first = NO_TANGENT if project_first is None else project_first(ZERO_TANGENT)
             rest = (NO_TANGENT,) * len(args)
-            if isinstance(dy, AbstractZero) or not differentiable:
+            if is_zero(dy) or not differentiable:
                 return NO_TANGENT, d_first, project_fill(ZERO_TANGENT), *rest
             return NO_TANGENT, d_first, project_fill(dy), *rest
 
-        full_pullback.__name__ = full_pullback.__qualname__ = f"{label}_pullback"
         return y, full_pullback
 
     def full_frule(tangents: tuple, first: Any, fill_value: Any, *args: Any, **kwargs: Any):
@@ -119,7 +115,7 @@ def _full_rules(
         d_fill = tangent_value(tangents[2], fill_value)
         if not has_tangent(y):
             return y, NO_TANGENT
-        return y, ZERO_TANGENT if _is_zero(d_fill) else _filled(y, d_fill)
+        return y, ZERO_TANGENT if is_zero(d_fill) else _filled(y, d_fill)
 
     register_rules(f, full_rrule, full_frule, keywords=keywords, name=label)
 
@@ -160,17 +156,17 @@ def _linspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
 
     def linspace_pullback(d_out: Any) -> tuple[Any, ...]:
         d_out = unthunk(d_out)
-        dy, d_step = d_out if retstep and not isinstance(d_out, AbstractZero) else (d_out, 0)
+        dy, d_step = d_out if retstep and not is_zero(d_out) else (d_out, 0)
         dy, d_step = unthunk(dy), unthunk(d_step)
-        if (isinstance(dy, AbstractZero) and _is_zero(d_step)) or not differentiable:
+        if (is_zero(dy) and is_zero(d_step)) or not differentiable:
             return NO_TANGENT, project_start(ZERO_TANGENT), project_stop(ZERO_TANGENT), *rest
         xp = array_namespace(y, dy)
-        if isinstance(dy, AbstractZero):
+        if is_zero(dy):
             dy = xp.zeros(y.shape, dtype=y.dtype)
         t = _linspace_weights(y, num, endpoint, axis)
         d_to_stop = xp.sum(dy * t, axis=axis)
         d_start = xp.sum(dy, axis=axis) - d_to_stop
-        if not _is_zero(d_step):
+        if not is_zero(d_step):
             d_start = d_start - d_step / divisions
             d_to_stop = d_to_stop + d_step / divisions
         return NO_TANGENT, project_start(d_start), project_stop(d_to_stop), *rest
@@ -185,10 +181,10 @@ def _linspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
     d_start, d_stop = tangent_value(tangents[1], start), tangent_value(tangents[2], stop)
     if not has_tangent(y):
         return out, NO_TANGENT
-    if _is_zero(d_start) and _is_zero(d_stop):
+    if is_zero(d_start) and is_zero(d_stop):
         return out, ZERO_TANGENT
-    d_start = 0.0 if _is_zero(d_start) else d_start
-    d_stop = 0.0 if _is_zero(d_stop) else d_stop
+    d_start = 0.0 if is_zero(d_start) else d_start
+    d_stop = 0.0 if is_zero(d_stop) else d_stop
     dy = np.linspace(d_start, d_stop, num, endpoint, False, y.dtype, axis)
     if not retstep:
         return out, dy
@@ -233,7 +229,7 @@ def _geomspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
 
     def geomspace_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero) or not differentiable:
+        if is_zero(dy) or not differentiable:
             return NO_TANGENT, project_start(ZERO_TANGENT), project_stop(ZERO_TANGENT), *rest
         # Sample i is start ** (1 - t_i) * stop ** t_i; geomspace rejects zero endpoints.
         xp = array_namespace(y, dy)
@@ -252,14 +248,14 @@ def _geomspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwarg
     d_start, d_stop = tangent_value(tangents[1], start), tangent_value(tangents[2], stop)
     if not has_tangent(y):
         return y, NO_TANGENT
-    if _is_zero(d_start) and _is_zero(d_stop):
+    if is_zero(d_start) and is_zero(d_stop):
         return y, ZERO_TANGENT
     axis = normalize_axis(axis, y.ndim)
     t = _linspace_weights(y, num, endpoint, axis)
     rate = 0.0
-    if not _is_zero(d_start):
+    if not is_zero(d_start):
         rate = rate + (1 - t) * _along_samples(d_start, axis) / _along_samples(start, axis)
-    if not _is_zero(d_stop):
+    if not is_zero(d_stop):
         rate = rate + t * _along_samples(d_stop, axis) / _along_samples(stop, axis)
     return y, (y * rate).astype(y.dtype, copy=False)
 
@@ -275,7 +271,7 @@ def _logspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     def logspace_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
         rest = [NO_TANGENT] * len(args)
-        if isinstance(dy, AbstractZero) or not differentiable:
+        if is_zero(dy) or not differentiable:
             if has_base:
                 rest[2] = projects[2](ZERO_TANGENT)
             return NO_TANGENT, projects[0](ZERO_TANGENT), projects[1](ZERO_TANGENT), *rest
@@ -302,15 +298,15 @@ def _logspace_frule(tangents: tuple, start: Any, stop: Any, *args: Any, **kwargs
         return y, NO_TANGENT
     d_start, d_stop = tangent_value(tangents[1], start), tangent_value(tangents[2], stop)
     d_base = tangent_value(tangents[5], base) if len(args) > 2 else ZERO_TANGENT
-    if _is_zero(d_start) and _is_zero(d_stop) and _is_zero(d_base):
+    if is_zero(d_start) and is_zero(d_stop) and is_zero(d_base):
         return y, ZERO_TANGENT
-    d_start = 0.0 if _is_zero(d_start) else d_start
-    d_stop = 0.0 if _is_zero(d_stop) else d_stop
+    d_start = 0.0 if is_zero(d_start) else d_start
+    d_stop = 0.0 if is_zero(d_stop) else d_stop
     b = _along_samples(base, normalize_axis(axis, y.ndim))
     du = np.linspace(d_start, d_stop, num, endpoint, axis=axis)
     xp = array_namespace(b)
     rate = du * xp.log(xp.asarray(b))
-    if not _is_zero(d_base):
+    if not is_zero(d_base):
         u = np.linspace(start, stop, num, endpoint, axis=axis)
         rate = rate + u * _along_samples(d_base, normalize_axis(axis, y.ndim)) / b
     return y, (y * rate).astype(y.dtype, copy=False)
@@ -358,21 +354,20 @@ def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
 
         def array_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            if isinstance(dy, AbstractZero) or not differentiable:
+            if is_zero(dy) or not differentiable:
                 return NO_TANGENT, project(ZERO_TANGENT), *rest
             # ndmin may have added leading axes of length one.
             dy = array_namespace(dy).reshape(dy, base_shape)
             return NO_TANGENT, project(nest_like(dy, obj)), *rest
 
-        array_pullback.__name__ = array_pullback.__qualname__ = f"{label}_pullback"
         return y, array_pullback
 
     def array_frule(tangents: tuple, obj: Any, *args: Any, **kwargs: Any) -> Any:
         y = _convert(f, obj, *args, **kwargs)
-        dx = unthunk(tangents[1])
+        dx = tangents[1]
         if not has_tangent(y) or isinstance(dx, NoTangent):
             return y, NO_TANGENT
-        if isinstance(dx, AbstractZero):
+        if is_zero(dx):
             return y, ZERO_TANGENT
         return y, _convert(f, dense_nested(dx, obj), *args, **kwargs)
 

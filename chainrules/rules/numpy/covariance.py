@@ -158,7 +158,6 @@ def _cov_rrule(
     project_v = None if aweights is None else ProjectTo(aweights)
 
     def cov_pullback(dc):
-        dc = unthunk(dc)
         if is_zero(dc):
             cotangents = [p(ZERO_TANGENT) for p in projectors]
         else:
@@ -238,7 +237,6 @@ def _corrcoef_rrule(x, y=None, rowvar=True, *, dtype=None):
     correlation = _Correlation(x, y, rowvar, dtype) if np.ndim(r) else None
 
     def corrcoef_pullback(dr):
-        dr = unthunk(dr)
         if is_zero(dr) or correlation is None:  # one variable: R = C / C is constant
             return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projectors))
         cotangents = correlation.pullback(dr)

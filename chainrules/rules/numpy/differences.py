@@ -30,7 +30,7 @@ from ...core.registry import frule, rrule
 from ...core.shapes import normalize_axis
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
-from ...core.zeros import is_zero
+from ...core.zeros import densify, is_zero
 
 __all__: list[str] = []
 
@@ -59,11 +59,18 @@ def _difference_transpose(dy: Any, axis: int) -> Any:
 # ---- diff -----------------------------------------------------------------------------------
 
 
+def _diff(a: Any, n: int, axis: int, **options: Any) -> Any:
+    """``np.diff`` on NumPy values, the namespace's ``diff`` on other arrays."""
+    if array_namespace(a) is np:
+        return np.diff(a, n, axis, **options)
+    return array_namespace(a).diff(a, axis=axis, n=n, **options)
+
+
 @rrule.register(np.diff)
 @positional_cotangents
 def _diff_rrule(a, n=1, axis=-1, prepend=None, append=None):
     options = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
-    y = np.diff(a, n, axis, **options)
+    y = _diff(a, n, axis, **options)
     ndim = np.ndim(a)
     axis = normalize_axis(axis, ndim)
     length = np.shape(a)[axis]
@@ -71,11 +78,7 @@ def _diff_rrule(a, n=1, axis=-1, prepend=None, append=None):
     projectors = [ProjectTo(v) for v in (a, prepend, append)]
 
     def diff_pullback(dy):
-        dy = unthunk(dy)
         extra = (NO_TANGENT, NO_TANGENT) if options else ()
-        if is_zero(dy):
-            zeros = [p(ZERO_TANGENT) for p in projectors]
-            return (NO_TANGENT, zeros[0], *extra, *(zeros[1:] if options else ()))
         xp = array_namespace(dy)
         dx = xp.asarray(dy)
         for _ in range(n):
@@ -101,8 +104,8 @@ def _edge_cotangent(d: Any, value: Any) -> Any:
 @frule.register(np.diff)
 def _diff_frule(tangents, a, n=1, axis=-1, prepend=None, append=None):
     options = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
-    y = np.diff(a, n, axis, **options)
-    found = [unthunk(t) for t in tangents[1:]] + [ZERO_TANGENT] * 5
+    y = _diff(a, n, axis, **options)
+    found = [*tangents[1:], *[ZERO_TANGENT] * 5]
     da, d_pre, d_app = found[0], found[3], found[4]
     if is_zero(da) and is_zero(d_pre) and is_zero(d_app):
         return y, ZERO_TANGENT
@@ -110,11 +113,9 @@ def _diff_frule(tangents, a, n=1, axis=-1, prepend=None, append=None):
     tangent_options = {}
     for key, value, d in (("prepend", prepend, d_pre), ("append", append, d_app)):
         if value is not None:
-            tangent_options[key] = (
-                xp.zeros_like(xp.asarray(value, dtype=y.dtype)) if is_zero(d) else d
-            )
-    da = xp.zeros_like(xp.asarray(a, dtype=y.dtype)) if is_zero(da) else da
-    return y, ProjectTo(y)(np.diff(da, n, axis, **tangent_options))
+            tangent_options[key] = densify(d, xp.asarray(value, dtype=y.dtype))
+    da = densify(da, xp.asarray(a, dtype=y.dtype))
+    return y, ProjectTo(y)(_diff(da, n, axis, **tangent_options))
 
 
 # ---- ediff1d --------------------------------------------------------------------------------
@@ -130,9 +131,6 @@ def _ediff1d_rrule(ary, to_end=None, to_begin=None):
     projectors = [ProjectTo(v) for v in (ary, to_end, to_begin)]
 
     def ediff1d_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projectors))
         xp = array_namespace(dy)
         dy = xp.asarray(dy)
         middle = dy[n_begin : dy.shape[0] - n_end]
@@ -236,10 +234,7 @@ def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
     several = isinstance(y, tuple)
 
     def gradient_pullback(dy):
-        dy = unthunk(dy)
         no_spacing = (NO_TANGENT,) * len(varargs)
-        if is_zero(dy):
-            return (NO_TANGENT, project_f(ZERO_TANGENT), *no_spacing)
         parts = [unthunk(d) for d in dy] if several else [dy]
         total: Any = ZERO_TANGENT
         for part, ax, c in zip(parts, axes, stencils, strict=True):
@@ -253,7 +248,7 @@ def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
 @frule.register(np.gradient)
 def _gradient_frule(tangents, f, *varargs, axis=None, edge_order=1):
     y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
-    df = unthunk(tangents[1])
+    df = tangents[1]
     if is_zero(df):
         return y, ZERO_TANGENT
     dy = np.gradient(df, *varargs, axis=axis, edge_order=edge_order)
@@ -311,7 +306,6 @@ def _trapezoid_rrule(y, x=None, dx=1.0, axis=-1):
     project_y, project_x, project_dx = ProjectTo(y), ProjectTo(x), ProjectTo(dx)
 
     def trapezoid_pullback(dv):
-        dv = unthunk(dv)
         if is_zero(dv):
             zeros = (project_y(ZERO_TANGENT), project_x(ZERO_TANGENT), project_dx(ZERO_TANGENT))
             return (NO_TANGENT, *zeros)

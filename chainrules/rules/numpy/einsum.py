@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from chainrules.core.namespace import array_namespace
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
 from chainrules.core.thunks import Thunk, unthunk
 
 from ...core.linear import register_rules
@@ -169,8 +169,6 @@ def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
 
     def einsum_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, NO_TANGENT, *(p(dy) for p in projects)
         cotangents = []
         for k, project in enumerate(projects):
             if project(ZERO_TANGENT) is NO_TANGENT:

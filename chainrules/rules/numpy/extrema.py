@@ -28,7 +28,6 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import expand_reduced, normalize_axes, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
-from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
 __all__: list[str] = []
@@ -133,17 +132,13 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
         selection = _Selection(a, y, axes, keepdims, where, nan_selected)
 
         def extremum_pullback(dy):
-            dy = unthunk(dy)
-            if is_zero(dy):
-                return NO_TANGENT, project_a(ZERO_TANGENT)
             return NO_TANGENT, project_a(selection.pullback(dy, shape, axes, keepdims))
 
-        extremum_pullback.__name__ = extremum_pullback.__qualname__ = f"{name}_pullback"
         return y, extremum_pullback
 
     def extremum_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
         y = f(a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
-        da = unthunk(tangents[1])
+        da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
         axes = normalize_axes(axis, len(shape_of(a)))
@@ -171,9 +166,6 @@ def _ptp_rrule(a, axis=None, *, keepdims=False):
     bottom = _Selection(a, low, axes, keepdims, None, True)
 
     def ptp_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
         dx = top.pullback(dy, shape, axes, keepdims) - bottom.pullback(dy, shape, axes, keepdims)
         return NO_TANGENT, project_a(dx)
 
@@ -185,7 +177,7 @@ def _ptp_frule(tangents, a, axis=None, *, keepdims=False):
     options = given_options(keepdims=keepdims)
     high, low = np.max(a, axis, **options), np.min(a, axis, **options)
     y = high - low
-    da = unthunk(tangents[1])
+    da = tangents[1]
     if is_zero(da):
         return y, ZERO_TANGENT
     axes = normalize_axes(axis, len(shape_of(a)))

@@ -37,6 +37,28 @@ def _fft_module(x: Any) -> Any:
     return getattr(array_namespace(x), "fft", np.fft)
 
 
+def _transform(f: Any, keywords: tuple[str, ...], default_axes: Any = None) -> Any:
+    """``f`` on NumPy arrays, the namespace's transform of the same name on other arrays.
+
+    The array API's transforms take their options by keyword, spell NumPy's default norm
+    ``"backward"`` and have no 2-D forms: those are its n-D forms over the last two axes.
+    """
+    name = f.__name__.replace("2", "n")
+
+    def transform(x: Any, *params: Any, **kwargs: Any) -> Any:
+        if array_namespace(x) is np:
+            return f(x, *params, **kwargs)
+        options = {**dict(zip(keywords, params, strict=False)), **kwargs}
+        if options.get("norm") is None:
+            options["norm"] = "backward"
+        if default_axes is not None and options.get("axes") is None and options.get("s") is None:
+            options["axes"] = default_axes
+        return getattr(_fft_module(x), name)(x, **options)
+
+    transform.__name__ = transform.__qualname__ = f.__name__
+    return transform
+
+
 def _fit(x: Any, axis: int, length: int) -> Any:
     """``x`` truncated or zero-padded to ``length`` along ``axis``: the adjoint of ``n=``."""
     n = x.shape[axis]
@@ -97,15 +119,25 @@ def _complex_adjoint(inverse_name: str, default_axes: Any = None, one_axis: bool
 _ONE_AXIS_KEYWORDS = ("n", "axis", "norm")
 _MANY_AXES_KEYWORDS = ("s", "axes", "norm")
 
-linear_rule(np.fft.fft, _complex_adjoint("ifft"), keywords=_ONE_AXIS_KEYWORDS)
-linear_rule(np.fft.ifft, _complex_adjoint("fft"), keywords=_ONE_AXIS_KEYWORDS)
+for _f, _inverse in ((np.fft.fft, "ifft"), (np.fft.ifft, "fft")):
+    linear_rule(
+        _f,
+        _complex_adjoint(_inverse),
+        keywords=_ONE_AXIS_KEYWORDS,
+        primal=_transform(_f, _ONE_AXIS_KEYWORDS),
+    )
 for _f, _inverse, _default in (
     (np.fft.fftn, "ifftn", None),
     (np.fft.ifftn, "fftn", None),
     (np.fft.fft2, "ifftn", (-2, -1)),
     (np.fft.ifft2, "fftn", (-2, -1)),
 ):
-    linear_rule(_f, _complex_adjoint(_inverse, _default, False), keywords=_MANY_AXES_KEYWORDS)
+    linear_rule(
+        _f,
+        _complex_adjoint(_inverse, _default, False),
+        keywords=_MANY_AXES_KEYWORDS,
+        primal=_transform(_f, _MANY_AXES_KEYWORDS, _default),
+    )
 
 # ---- real transforms: half spectra, with the conjugate pairs weighted ------------------------
 
@@ -177,17 +209,27 @@ def _real_many_axes(default_axes: Any, inverse: bool):
     return irfftn_adjoint if inverse else rfftn_adjoint
 
 
-linear_rule(np.fft.rfft, _rfft_adjoint, keywords=_ONE_AXIS_KEYWORDS)
-linear_rule(np.fft.irfft, _irfft_adjoint, keywords=_ONE_AXIS_KEYWORDS)
-linear_rule(np.fft.hfft, _hfft_adjoint, keywords=_ONE_AXIS_KEYWORDS)
-linear_rule(np.fft.ihfft, _ihfft_adjoint, keywords=_ONE_AXIS_KEYWORDS)
+for _f, _adjoint in (
+    (np.fft.rfft, _rfft_adjoint),
+    (np.fft.irfft, _irfft_adjoint),
+    (np.fft.hfft, _hfft_adjoint),
+    (np.fft.ihfft, _ihfft_adjoint),
+):
+    linear_rule(
+        _f, _adjoint, keywords=_ONE_AXIS_KEYWORDS, primal=_transform(_f, _ONE_AXIS_KEYWORDS)
+    )
 for _f, _default, _inverse_flag in (
     (np.fft.rfftn, None, False),
     (np.fft.irfftn, None, True),
     (np.fft.rfft2, (-2, -1), False),
     (np.fft.irfft2, (-2, -1), True),
 ):
-    linear_rule(_f, _real_many_axes(_default, _inverse_flag), keywords=_MANY_AXES_KEYWORDS)
+    linear_rule(
+        _f,
+        _real_many_axes(_default, _inverse_flag),
+        keywords=_MANY_AXES_KEYWORDS,
+        primal=_transform(_f, _MANY_AXES_KEYWORDS, _default),
+    )
 
 # ---- shifts: each is the other's adjoint -----------------------------------------------------
 

@@ -34,14 +34,11 @@ from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import shape_of
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
-
-
-def _is_zero(t):
-    return t is None or isinstance(t, AbstractZero)
 
 
 def _is_edge_array(bins):
@@ -79,7 +76,7 @@ class _Binning:
         result: list = []
         for d, (column, e) in enumerate(zip(self.columns, self.edges, strict=True)):
             de = edge_cotangents[d]
-            if not self.from_data[d] or _is_zero(de):
+            if not self.from_data[d] or is_zero(de):
                 result.append(None)
                 continue
             n = len(e) - 1
@@ -98,7 +95,7 @@ class _Binning:
         for column, e, dc, on in zip(
             self.columns, self.edges, sample_tangents, self.from_data, strict=True
         ):
-            if not on or _is_zero(dc):
+            if not on or is_zero(dc):
                 result.append(None)
                 continue
             n = len(e) - 1
@@ -204,14 +201,14 @@ class _Histogram:
     def output_cotangents(self, dy, y):
         dy = unthunk(dy)
         _, edges = self.split(y)
-        if isinstance(dy, AbstractZero):
+        if is_zero(dy):
             return ZERO_TANGENT, [ZERO_TANGENT] * len(edges)
         if self.layout == "edges":
             return ZERO_TANGENT, [dy]
         items = [unthunk(t) for t in dy]
         if self.layout == "dd":
             inner = items[1]
-            if isinstance(inner, AbstractZero):
+            if is_zero(inner):
                 return items[0], [ZERO_TANGENT] * len(edges)
             return items[0], [unthunk(t) for t in inner]
         return items[0], items[1:]
@@ -290,12 +287,12 @@ def _histogram_rules(spec):
             if weights is None and not density:
                 dh = ZERO_TANGENT
             d_weights = None
-            if not _is_zero(dh):
+            if not is_zero(dh):
                 dn = dh
                 if density:
                     dn, from_volume = _density_pullback(binning, hist, total, dh)
                     d_edges = [
-                        v if _is_zero(e) else e + v
+                        v if is_zero(e) else e + v
                         for e, v in zip(d_edges, from_volume, strict=True)
                     ]
                 if weights is not None:
@@ -317,7 +314,6 @@ def _histogram_rules(spec):
                     cotangents.append(NO_TANGENT)
             return tuple(cotangents)
 
-        histogram_pullback.__name__ = histogram_pullback.__qualname__ = f"{name}_pullback"
         return y, histogram_pullback
 
     def histogram_frule(tangents, *args, **kwargs):
@@ -331,12 +327,12 @@ def _histogram_rules(spec):
         bins_at = spec.names.index("bins")
         if spec.layout in ("1d", "edges") and len(args) > bins_at and _is_edge_array(args[bins_at]):
             db = tangents[bins_at]
-            d_edges = [None if _is_zero(db) else db]
+            d_edges = [None if is_zero(db) else db]
         range_at = spec.names.index("range")
         if len(args) > range_at and args[range_at] is not None:
             d_edges = [_range_tangent(xq, tangents[range_at], binning.edges[0])]
         dn = None
-        if weights is not None and not _is_zero(tangents[spec.names.index("weights")]):
+        if weights is not None and not is_zero(tangents[spec.names.index("weights")]):
             dn = binning.scatter(tangents[spec.names.index("weights")])
         dh = dn
         if density:
@@ -350,7 +346,7 @@ def _histogram_rules(spec):
 
 def _range_cotangent(xq, de, range):
     """The cotangents of ``range = (lo, hi)``, whose edges are ``lo + (hi - lo) k / n``."""
-    if _is_zero(de):
+    if is_zero(de):
         return ZERO_TANGENT
     n = shape_of(de)[0] - 1
     d_hi = xq.sum(de * xq.asarray(np.arange(n + 1) / n))
@@ -359,11 +355,11 @@ def _range_cotangent(xq, de, range):
 
 def _range_tangent(xq, dr, edges):
     """The tangent of the edges from the tangent of ``range = (lo, hi)``."""
-    if _is_zero(dr):
+    if is_zero(dr):
         return None
     d_lo, d_hi = (unthunk(t) for t in dr)
-    d_lo = 0.0 if _is_zero(d_lo) else d_lo
-    d_hi = 0.0 if _is_zero(d_hi) else d_hi
+    d_lo = 0.0 if is_zero(d_lo) else d_lo
+    d_hi = 0.0 if is_zero(d_hi) else d_hi
     n = len(edges) - 1
     return d_lo + (d_hi - d_lo) * xq.asarray(np.arange(n + 1) / n)
 
@@ -383,12 +379,12 @@ def _sample_cotangent(xq, spec, a, i, d_columns):
 def _sample_tangents(xq, spec, args, tangents):
     """The tangents of the coordinates from those of the sample arguments."""
     if spec.sample_arity == 2:
-        return [None if _is_zero(t) else xq.reshape(t, (-1,)) for t in tangents[:2]]
+        return [None if is_zero(t) else xq.reshape(t, (-1,)) for t in tangents[:2]]
     t = tangents[0]
     if spec.names[0] == "a":
-        return [None if _is_zero(t) else xq.reshape(t, (-1,))]
+        return [None if is_zero(t) else xq.reshape(t, (-1,))]
     dims = shape_of(args[0])[1]
-    return [None if _is_zero(t) else t[:, d] for d in range(dims)]
+    return [None if is_zero(t) else t[:, d] for d in range(dims)]
 
 
 def _density_tangent(binning, hist, total, dn, d_edges):
@@ -405,7 +401,7 @@ def _density_tangent(binning, hist, total, dn, d_edges):
         shape[d] = len(e) - 1
         relative = xq.reshape((de[1:] - de[:-1]) / (e[1:] - e[:-1]), tuple(shape))
         dh = dh - hist * relative
-    return None if isinstance(dh, AbstractZero) else dh
+    return None if is_zero(dh) else dh
 
 
 _histogram_rules(_Histogram(np.histogram, ("a", "bins", "range", "density", "weights"), 1, "1d"))

@@ -26,7 +26,7 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
 from chainrules.core.thunks import unthunk
 
 from ...core.dtypes import cast, has_tangent, value_dtype
@@ -41,6 +41,7 @@ from ...core.linear import (
 )
 from ...core.sequences import argument_projector, dense_tangents, nest_like
 from ...core.shapes import shape_of
+from ...core.zeros import is_zero
 
 __all__ = ["getitem_adjoint"]
 
@@ -135,21 +136,18 @@ def _selection_rules(f: Any) -> None:
         def selection_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
             rest = (NO_TANGENT,) * len(args)
-            if isinstance(dy, AbstractZero):
-                return (NO_TANGENT, NO_TANGENT, project_x(dy), *rest)
             numbers = source_map(np.copy, x_shape)
             sources = f(condition, numbers, *args, **kwargs)
             return (NO_TANGENT, NO_TANGENT, project_x(scatter_add(sources, dy, x_shape)), *rest)
 
-        selection_pullback.__name__ = selection_pullback.__qualname__ = f"{label}_pullback"
         return y, selection_pullback
 
     def selection_frule(tangents: tuple, condition: Any, x: Any, *args: Any, **kwargs: Any):
         y = f(condition, x, *args, **kwargs)
-        dx = unthunk(tangents[2])
+        dx = tangents[2]
         if not has_tangent(y) or isinstance(dx, NoTangent):
             return y, NO_TANGENT
-        if isinstance(dx, AbstractZero):
+        if is_zero(dx):
             return y, ZERO_TANGENT
         return y, f(condition, dx, *args, **kwargs)
 
@@ -212,8 +210,6 @@ def _choose_rrule(a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
 
     def choose_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, NO_TANGENT, project_choices(dy), *rest
         chosen = np.choose(a, list(range(count)), mode=mode)
         routed = _route(dy, chosen, count)
         pieces = [nest_like(d, c) for d, c in zip(routed, choices, strict=True)]
@@ -225,10 +221,10 @@ def _choose_rrule(a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
 def _choose_frule(tangents: tuple, a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
     mode = args[0] if args else kwargs.get("mode", "raise")
     y = np.choose(a, choices, mode=mode)
-    d_choices = unthunk(tangents[2])
+    d_choices = tangents[2]
     if not has_tangent(y):
         return y, NO_TANGENT
-    if isinstance(d_choices, AbstractZero | NoTangent):
+    if is_zero(d_choices):
         return y, ZERO_TANGENT
     return y, np.choose(a, dense_tangents(d_choices, choices), mode=mode)
 
@@ -253,7 +249,7 @@ def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> 
 
     def select_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
+        if is_zero(dy):
             d_default = project_default(dy)
             return NO_TANGENT, NO_TANGENT, project_choices(dy), *((d_default,) if args else ())
         chosen = np.select(condlist, list(range(count)), count)
@@ -270,14 +266,14 @@ def _select_frule(tangents: tuple, condlist: Any, choicelist: Any, *args: Any, *
     y = _select(condlist, choicelist, default)
     if not has_tangent(y):
         return y, NO_TANGENT
-    d_choices = unthunk(tangents[2])
+    d_choices = tangents[2]
     d_default = unthunk(tangents[3]) if len(tangents) > 3 else ZERO_TANGENT
-    if isinstance(d_choices, AbstractZero | NoTangent):
+    if is_zero(d_choices):
         d_choices = ZERO_TANGENT
-    if isinstance(d_choices, AbstractZero) and isinstance(d_default, AbstractZero | NoTangent):
+    if is_zero(d_choices) and is_zero(d_default):
         return y, ZERO_TANGENT
     dense = dense_tangents(d_choices, choicelist)
-    if isinstance(d_default, AbstractZero | NoTangent):
+    if is_zero(d_default):
         d_default = 0.0
     return y, _select(condlist, dense, d_default)
 
@@ -302,7 +298,7 @@ def _bincount_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
 
     def bincount_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        d_weights = project_weights(dy if isinstance(dy, AbstractZero) else dy[index])
+        d_weights = project_weights(dy if is_zero(dy) else dy[index])
         return NO_TANGENT, NO_TANGENT, d_weights, *no_tangents[3:]
 
     return y, bincount_pullback
@@ -314,8 +310,8 @@ def _bincount_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
     y = np.bincount(x, *args, **kwargs)
     if not args or args[0] is None:
         return y, NO_TANGENT
-    d_weights = unthunk(tangents[2])
-    if isinstance(d_weights, AbstractZero | NoTangent):
+    d_weights = tangents[2]
+    if is_zero(d_weights):
         return y, ZERO_TANGENT
     return y, np.bincount(x, d_weights, *args[1:], **kwargs)
 

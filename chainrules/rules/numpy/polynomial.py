@@ -33,14 +33,11 @@ from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import shape_of
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
-
-
-def _is_zero(t):
-    return t is None or isinstance(t, AbstractZero)
 
 
 def _has_poly1d(*args):
@@ -98,19 +95,17 @@ def _linear_rules(f, active_positions, keywords=()):
         matrices = _map_matrices(f, args, kwargs, active)
 
         def polynomial_pullback(dy):
-            dy = unthunk(dy)
             cotangents = []
             for a, project, matrix in zip(args, projectors, matrices, strict=True):
                 if matrix is None:
                     cotangents.append(NO_TANGENT)
-                elif isinstance(dy, AbstractZero):
+                elif is_zero(dy):
                     cotangents.append(project(dy))
                 else:
                     da = xq.matmul(xq.reshape(dy, (-1,)), xq.asarray(matrix))
                     cotangents.append(project(xq.reshape(da, shape_of(a))))
             return NO_TANGENT, *cotangents
 
-        polynomial_pullback.__name__ = polynomial_pullback.__qualname__ = f"{name}_pullback"
         return y, polynomial_pullback
 
     def linear_frule(tangents, *args, **kwargs):
@@ -123,10 +118,10 @@ def _linear_rules(f, active_positions, keywords=()):
         terms = []
         for t, matrix in zip(tangents[1:], matrices, strict=False):
             t = unthunk(t)
-            if matrix is not None and not _is_zero(t):
+            if matrix is not None and not is_zero(t):
                 terms.append(xq.matmul(xq.asarray(matrix), xq.reshape(xq.asarray(t), (-1,))))
         dy = _sum_terms(terms)
-        if isinstance(dy, AbstractZero):
+        if is_zero(dy):
             return y, ProjectTo(y)(dy)
         return y, ProjectTo(y)(xq.reshape(dy, shape_of(y)))
 
@@ -156,7 +151,7 @@ def _polymul_rrule(a1, a2):
     def polymul_pullback(dy):
         _, d1, d2 = convolve_pullback(dy)
         d1, d2 = unthunk(d1), unthunk(d2)
-        if not isinstance(d1, AbstractZero):
+        if not is_zero(d1):
             d1, d2 = xq.reshape(d1, shape_of(a1)), xq.reshape(d2, shape_of(a2))
         return NO_TANGENT, project_1(d1), project_2(d2)
 
@@ -168,7 +163,7 @@ def _polymul_frule(tangents, a1, a2):
     if _has_poly1d(a1, a2):
         return None
     xq = array_namespace(a1, a2)
-    flat = [None if _is_zero(unthunk(t)) else xq.reshape(unthunk(t), (-1,)) for t in tangents[1:]]
+    flat = [None if is_zero(unthunk(t)) else xq.reshape(unthunk(t), (-1,)) for t in tangents[1:]]
     flat = [ZERO_TANGENT if t is None else t for t in flat]
     return frule((NO_TANGENT, *flat), np.convolve, xq.reshape(a1, (-1,)), xq.reshape(a2, (-1,)))
 
@@ -209,9 +204,6 @@ def _vander_rrule(x, *args, N=None, increasing=False):
     project_x = ProjectTo(x)
 
     def vander_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_x(dy), *no_tangents
         slopes = xq.conj(_power_derivatives(xq, x, exponents))
         return NO_TANGENT, project_x(xq.sum(slopes * dy, axis=-1)), *no_tangents
 
@@ -223,8 +215,8 @@ def _vander_frule(tangents, x, *args, N=None, increasing=False):
     xq = array_namespace(x)
     N, increasing = _vander_options(args, N, increasing)
     y = np.vander(x, N, increasing)
-    dx = unthunk(tangents[1])
-    if _is_zero(dx):
+    dx = tangents[1]
+    if is_zero(dx):
         return y, ProjectTo(y)(ZERO_TANGENT)
     exponents = _exponents(shape_of(y)[1], increasing)
     slopes = _power_derivatives(xq, x, exponents)
@@ -249,9 +241,6 @@ def _polyval_rrule(p, x):
     powers, slope = _polyval_parts(xq, p, x)
 
     def polyval_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_p(dy), project_x(dy)
         dy_column = xq.expand_dims(xq.asarray(dy), axis=-1)
         axes = tuple(range(len(shape_of(x))))
         dp = xq.sum(xq.conj(powers) * dy_column, axis=axes) if axes else xq.conj(powers) * dy
@@ -269,8 +258,8 @@ def _polyval_frule(tangents, p, x):
     powers, slope = _polyval_parts(xq, p, x)
     dp, dx = unthunk(tangents[1]), unthunk(tangents[2])
     terms = [
-        None if _is_zero(dp) else xq.sum(powers * dp, axis=-1),
-        None if _is_zero(dx) else slope * dx,
+        None if is_zero(dp) else xq.sum(powers * dp, axis=-1),
+        None if is_zero(dx) else slope * dx,
     ]
     return y, ProjectTo(y)(_sum_terms(terms))
 
@@ -294,9 +283,6 @@ def _roots_rrule(p):
     sensitivities = -powers / xq.expand_dims(slopes, axis=-1)
 
     def roots_pullback(dz):
-        dz = unthunk(dz)
-        if isinstance(dz, AbstractZero):
-            return NO_TANGENT, project_p(dz)
         dp = xq.sum(xq.conj(sensitivities) * xq.expand_dims(dz, axis=-1), axis=0)
         return NO_TANGENT, project_p(dp)
 
@@ -309,8 +295,8 @@ def _roots_frule(tangents, p):
         return None
     xq = array_namespace(p)
     z = np.roots(p)
-    dp = unthunk(tangents[1])
-    if _is_zero(dp):
+    dp = tangents[1]
+    if is_zero(dp):
         return z, ProjectTo(z)(ZERO_TANGENT)
     exponents = _exponents(shape_of(p)[0], increasing=False)
     moved = xq.sum(_powers(xq, z, exponents) * dp, axis=-1)
@@ -337,9 +323,6 @@ def _poly_rrule(seq_of_zeros):
     partials = -_poly_without_each(xq, r)
 
     def poly_pullback(dc):
-        dc = unthunk(dc)
-        if isinstance(dc, AbstractZero):
-            return NO_TANGENT, project_r(dc)
         return NO_TANGENT, project_r(xq.matmul(xq.conj(partials), dc[1:]))
 
     return c, poly_pullback
@@ -352,8 +335,8 @@ def _poly_frule(tangents, seq_of_zeros):
         return None
     xq = array_namespace(r)
     c = np.poly(r)
-    dr = unthunk(tangents[1])
-    if _is_zero(dr):
+    dr = tangents[1]
+    if is_zero(dr):
         return c, ProjectTo(c)(ZERO_TANGENT)
     moved = xq.matmul(dr, -_poly_without_each(xq, r))
     return c, ProjectTo(c)(xq.concat([xq.zeros_like(moved[:1]), moved]))
@@ -389,19 +372,18 @@ def _polydiv_rrule(u, v):
     n_u, n_q = shape_of(u)[0], shape_of(u)[0] - shape_of(v)[0] + 1
 
     def polydiv_pullback(dy):
-        dy = unthunk(dy)
-        dq, dr = (ZERO_TANGENT, ZERO_TANGENT) if isinstance(dy, AbstractZero) else dy
+        dq, dr = (ZERO_TANGENT, ZERO_TANGENT) if is_zero(dy) else dy
         dq, dr = unthunk(dq), unthunk(dr)
-        if isinstance(dq, AbstractZero) and isinstance(dr, AbstractZero):
+        if is_zero(dq) and is_zero(dr):
             return NO_TANGENT, project_u(ZERO_TANGENT), project_v(ZERO_TANGENT)
-        dr_full = xq.zeros(n_u, dtype=q.dtype) if isinstance(dr, AbstractZero) else dr
-        if not isinstance(dr, AbstractZero) and shape_of(dr)[0] < n_u:
+        dr_full = xq.zeros(n_u, dtype=q.dtype) if is_zero(dr) else dr
+        if not is_zero(dr) and shape_of(dr)[0] < n_u:
             pad = xq.zeros(n_u - shape_of(dr)[0], dtype=dr.dtype)
             dr_full = xq.concat([pad, dr])
         if n_q <= 0:  # deg u < deg v: q = 0 and r = u
             return NO_TANGENT, project_u(dr_full), project_v(ZERO_TANGENT)
         g = np.correlate(dr_full, v, "valid")
-        g = -g if isinstance(dq, AbstractZero) else dq - g
+        g = -g if is_zero(dq) else dq - g
         t_adjoint = xq.conj(xq.matrix_transpose(_toeplitz(xq, v, n_q)))
         head = xq.linalg.solve(t_adjoint, g)
         dw = dr_full + xq.concat([head, xq.zeros(n_u - n_q, dtype=head.dtype)])
@@ -418,11 +400,11 @@ def _polydiv_frule(tangents, u, v):
     q, r = np.polydiv(u, v)
     du, dv = unthunk(tangents[1]), unthunk(tangents[2])
     n_u, n_q = shape_of(u)[0], shape_of(u)[0] - shape_of(v)[0] + 1
-    w = xq.zeros(n_u, dtype=np.result_type(q, r)) if _is_zero(du) else du
+    w = xq.zeros(n_u, dtype=np.result_type(q, r)) if is_zero(du) else du
     if n_q <= 0:
         dq, dr = xq.zeros_like(q), w
     else:
-        if not _is_zero(dv):
+        if not is_zero(dv):
             w = w - np.convolve(q, dv)
         dq, dr = _divide(xq, w, v, n_q)
     dr = dr[n_u - shape_of(r)[0] :]
@@ -448,9 +430,6 @@ def _polyfit_rrule(x, y, deg):
     gram = xq.matmul(xq.matrix_transpose(vander), vander)
 
     def polyfit_pullback(dc):
-        dc = unthunk(dc)
-        if isinstance(dc, AbstractZero):
-            return NO_TANGENT, project_x(dc), project_y(dc), NO_TANGENT
         z = xq.linalg.solve(gram, _as_columns(xq, dc))
         vz = xq.matmul(vander, z)
         dy = vz if len(shape_of(y)) == 2 else vz[:, 0]
@@ -474,13 +453,13 @@ def _polyfit_frule(tangents, x, y, deg):
     c2 = _as_columns(xq, c)
     residual = _as_columns(xq, y) - xq.matmul(vander, c2)
     rhs = ZERO_TANGENT
-    if not _is_zero(dy):
+    if not is_zero(dy):
         rhs = rhs + xq.matmul(xq.matrix_transpose(vander), _as_columns(xq, dy))
-    if not _is_zero(dx):
+    if not is_zero(dx):
         d_vander = _power_derivatives(xq, x, exponents) * xq.expand_dims(dx, axis=-1)
         rhs = rhs + xq.matmul(xq.matrix_transpose(d_vander), residual)
         rhs = rhs - xq.matmul(xq.matrix_transpose(vander), xq.matmul(d_vander, c2))
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return c, ProjectTo(c)(rhs)
     gram = xq.matmul(xq.matrix_transpose(vander), vander)
     dc = xq.linalg.solve(gram, rhs)

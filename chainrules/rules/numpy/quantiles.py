@@ -159,7 +159,6 @@ def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, per, has_q):
     project_q = ProjectTo(q)  # median passes its fixed q = 0.5, which gets no cotangent
 
     def quantile_pullback(dy):
-        dy = unthunk(dy)
         if is_zero(dy):
             zeros = (project_a(ZERO_TANGENT),)
             return (NO_TANGENT, *zeros, project_q(ZERO_TANGENT)) if has_q else (NO_TANGENT, *zeros)
@@ -176,7 +175,7 @@ def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, ha
         y = f(a, q, axis, method=method, keepdims=keepdims)
     else:
         y = f(a, axis, keepdims=keepdims)
-    da = unthunk(tangents[1])
+    da = tangents[1]
     dq = unthunk(tangents[2]) if has_q and len(tangents) > 2 else ZERO_TANGENT
     if is_zero(da) and is_zero(dq):
         return y, ZERO_TANGENT

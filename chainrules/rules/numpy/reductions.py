@@ -34,7 +34,6 @@ from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import count_reduced, expand_reduced, normalize_axes, normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
-from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
 __all__ = ["prod_of_others"]
@@ -138,6 +137,27 @@ def _prod_tangent(
     return _reduce_tangent(partials * da, axes, keepdims, y)
 
 
+def _total(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
+    """``f(a, axis, **options)``, a sum or product: NumPy's own on NumPy values, else computed
+    with the array namespace's ``sum`` or ``prod`` (NumPy's would call the array's method with
+    NumPy's keywords)."""
+    if array_namespace(a) is np:
+        return f(a, axis, **options)
+    xp = array_namespace(a)
+    x = xp.asarray(a)
+    product = f in (np.prod, np.nanprod)
+    mask = _used(x, options.get("where"), nan)
+    if mask is not None:
+        x = xp.where(mask, x, 1 if product else 0)
+    axes = normalize_axes(axis, len(shape_of(x)))
+    reduce = xp.prod if product else xp.sum
+    y = reduce(x, axis=axes, dtype=options.get("dtype"), keepdims=options.get("keepdims", False))
+    initial = options.get("initial")
+    if initial is None:
+        return y
+    return y * initial if product else y + initial
+
+
 def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``, a sum or product taking ``dtype``, ``initial`` and ``where``.
 
@@ -151,25 +171,21 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
         shape = shape_of(a)
         axes = normalize_axes(axis, len(shape))
         options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-        y = f(a, axis, **options)
+        y = _total(f, a, axis, options, nan)
         project_a = ProjectTo(a)
         mask = _used(a, where, nan)
 
         def total_pullback(dy):
-            dy = unthunk(dy)
-            if is_zero(dy):
-                return NO_TANGENT, project_a(ZERO_TANGENT)
             return NO_TANGENT, project_a(cotangent(a, dy, shape, axes, keepdims, initial, mask))
 
-        total_pullback.__name__ = total_pullback.__qualname__ = f"{name}_pullback"
         return y, total_pullback
 
     def total_frule(
         tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None
     ):
         options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-        y = f(a, axis, **options)
-        da = unthunk(tangents[1])
+        y = _total(f, a, axis, options, nan)
+        da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
         axes = normalize_axes(axis, len(shape_of(a)))
@@ -200,6 +216,25 @@ def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, nan: 
     return xp.maximum(count, 1) if nan else count
 
 
+def _mean(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
+    """``f(a, axis, **options)``, a mean: NumPy's own on NumPy values, else computed with the
+    array namespace."""
+    if array_namespace(a) is np:
+        return f(a, axis, **options)
+    xp = array_namespace(a)
+    x = xp.asarray(a)
+    if options.get("dtype") is not None:
+        x = xp.astype(x, options["dtype"])
+    shape = shape_of(x)
+    axes = normalize_axes(axis, len(shape))
+    keepdims = options.get("keepdims", False)
+    mask = _used(x, options.get("where"), nan)
+    if mask is None:
+        return xp.mean(x, axis=axes, keepdims=keepdims)
+    mean = _masked_sum(x, axes, True, mask) / _mean_count(shape, axes, mask, nan)
+    return mean if keepdims else xp.squeeze(mean, axis=axes)
+
+
 def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``, ``mean`` or (``nan``) ``nanmean``."""
     name = f.__name__
@@ -208,26 +243,22 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
     def mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
         shape = shape_of(a)
         axes = normalize_axes(axis, len(shape))
-        y = f(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
+        y = _mean(f, a, axis, given_options(dtype=dtype, keepdims=keepdims, where=where), nan)
         project_a = ProjectTo(a)
         mask = _used(a, where, nan)
         count = _mean_count(shape, axes, mask, nan)
 
         def mean_pullback(dy):
-            dy = unthunk(dy)
-            if is_zero(dy):
-                return NO_TANGENT, project_a(ZERO_TANGENT)
             dx = expand_reduced(dy, shape, axes, keepdims) / count
             if mask is not None:
                 dx = array_namespace(dx).where(mask, dx, 0)
             return NO_TANGENT, project_a(dx)
 
-        mean_pullback.__name__ = mean_pullback.__qualname__ = f"{name}_pullback"
         return y, mean_pullback
 
     def mean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
-        y = f(a, axis, **given_options(dtype=dtype, keepdims=keepdims, where=where))
-        da = unthunk(tangents[1])
+        y = _mean(f, a, axis, given_options(dtype=dtype, keepdims=keepdims, where=where), nan)
+        da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
         shape = shape_of(a)
@@ -270,9 +301,6 @@ def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
     mask = _diagonal_mask(shape, offset, axis1, axis2)
 
     def trace_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
         xp = array_namespace(dy)
         dx = expand_reduced(dy, shape, tuple(sorted((axis1, axis2))), False)
         return NO_TANGENT, project_a(xp.where(mask, dx, 0))
@@ -284,7 +312,7 @@ def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
 @frule.register(np.trace)
 def _trace_frule(tangents, a, offset=0, axis1=0, axis2=1, dtype=None):
     y = np.trace(a, offset, axis1, axis2, **given_options(dtype=dtype))
-    da = unthunk(tangents[1])
+    da = tangents[1]
     if is_zero(da):
         return y, ZERO_TANGENT
     shape = shape_of(a)

@@ -29,7 +29,6 @@ from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.shapes import normalize_axis
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
-from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
 __all__ = ["linear_recurrence"]
@@ -120,6 +119,24 @@ def _cumprod_pushforward(x: Any, y: Any, dx: Any, axis: int, include_initial: bo
     return _add_initial(linear_recurrence(dx * before, x, axis), axis, include_initial)
 
 
+_PRODUCTS = (np.cumprod, np.cumulative_prod, np.nancumprod)
+_NAN_FORMS = (np.nancumsum, np.nancumprod)
+
+
+def _scan(f: Any, a: Any, axis: Any, **options: Any) -> Any:
+    """``f(a, axis=axis, **options)``: NumPy's own scan on NumPy values, else the namespace's
+    ``cumulative_sum`` or ``cumulative_prod`` (NaN elements skipped for the NaN forms)."""
+    if array_namespace(a) is np:
+        return f(a, axis=axis, **options)
+    xp = array_namespace(a)
+    product = f in _PRODUCTS
+    x, scan_axis = _flat_axis(a, axis)
+    if f in _NAN_FORMS:
+        x = xp.where(xp.isnan(x), 1 if product else 0, x)
+    scan = xp.cumulative_prod if product else xp.cumulative_sum
+    return scan(x, axis=scan_axis, **{k: v for k, v in options.items() if v is not None})
+
+
 # ---- registration: one scan function, its rule and its tangent -------------------------------
 
 
@@ -158,16 +175,13 @@ def _register_cumulative(f: Any, rule: Any, tangent: Any) -> None:
 
 
 def _cumsum_rule(f: Any, a: Any, axis: Any, options: dict, include_initial: bool, nan: bool):
-    y = f(a, axis=axis, **options)
+    y = _scan(f, a, axis, **options)
     project_a = ProjectTo(a)
     shape = tuple(getattr(a, "shape", ()))
     scan_axis = 0 if axis is None else normalize_axis(axis, len(shape))
-    present = ~np.isnan(a) if nan else None  # NaN tests on the primal, a NumPy value here
+    present = ~array_namespace(a).isnan(a) if nan else None
 
     def cumsum_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
         xp = array_namespace(dy)
         dy = _drop_initial(xp.asarray(dy), scan_axis, include_initial)
         dx = xp.reshape(_reverse_cumsum(dy, scan_axis), shape)
@@ -179,14 +193,14 @@ def _cumsum_rule(f: Any, a: Any, axis: Any, options: dict, include_initial: bool
 
 
 def _cumsum_tangent(f: Any, tangents: tuple, a: Any, axis: Any, options: dict, nan: bool):
-    y = f(a, axis=axis, **options)
-    da = unthunk(tangents[1])
+    y = _scan(f, a, axis, **options)
+    da = tangents[1]
     if is_zero(da):
         return y, ZERO_TANGENT
     if nan:
-        da = array_namespace(da).where(np.isnan(a), 0, da)
+        da = array_namespace(da).where(array_namespace(a).isnan(a), 0, da)
     options = {k: v for k, v in options.items() if k != "dtype"}
-    return y, ProjectTo(y)(f(da, axis=axis, **options))
+    return y, ProjectTo(y)(_scan(f, da, axis, **options))
 
 
 _register_scan(np.cumsum, _cumsum_rule, _cumsum_tangent, also=(np.ndarray.cumsum,))
@@ -198,14 +212,11 @@ _register_scan(np.nancumsum, _cumsum_rule, _cumsum_tangent, nan=True)
 
 
 def _cumprod_rule(f: Any, a: Any, axis: Any, options: dict, include_initial: bool, nan: bool):
-    y = f(a, axis=axis, **options)
+    y = _scan(f, a, axis, **options)
     project_a = ProjectTo(a)
     shape = tuple(getattr(a, "shape", ()))
 
     def cumprod_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
         xp = array_namespace(a, dy)
         x, scan_axis = _flat_axis(a, axis)
         missing = xp.isnan(x) if nan else None
@@ -220,8 +231,8 @@ def _cumprod_rule(f: Any, a: Any, axis: Any, options: dict, include_initial: boo
 
 
 def _cumprod_tangent(f: Any, tangents: tuple, a: Any, axis: Any, options: dict, nan: bool):
-    y = f(a, axis=axis, **options)
-    da = unthunk(tangents[1])
+    y = _scan(f, a, axis, **options)
+    da = tangents[1]
     if is_zero(da):
         return y, ZERO_TANGENT
     xp = array_namespace(a, da)

@@ -29,6 +29,7 @@ from ...core.dtypes import has_tangent
 from ...core.linear import call_method, linear_rule, register_rules
 from ...core.sequences import argument_projector, dense_tangents
 from ...core.shapes import normalize_axis, shape_of
+from ...core.zeros import is_zero
 
 __all__: list[str] = []
 
@@ -191,18 +192,15 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
 
         def tuple_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projects))
             outs = [dy] if len(ys_list) == 1 and len(arrays) == 1 else list(dy)
             return (
                 NO_TANGENT,
                 *(
-                    p(ZERO_TANGENT) if isinstance(t, AbstractZero) else p(adjoint(t, s))
+                    p(ZERO_TANGENT) if is_zero(t) else p(adjoint(t, s))
                     for p, t, s in zip(projects, map(unthunk, outs), shapes, strict=True)
                 ),
             )
 
-        tuple_pullback.__name__ = tuple_pullback.__qualname__ = f"{label}_pullback"
         return ys, tuple_pullback
 
     def tuple_frule(tangents: tuple, *arrays: Any, **kwargs: Any) -> Any:
@@ -213,7 +211,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
             dx = unthunk(dx)
             if not has_tangent(y) or isinstance(dx, NoTangent):
                 dys.append(NO_TANGENT)
-            elif isinstance(dx, AbstractZero):
+            elif is_zero(dx):
                 dys.append(ZERO_TANGENT)
             else:
                 dys.append(
@@ -246,10 +244,10 @@ def _meshgrid_rrule(*xi: Any, indexing: str = "xy", sparse: bool = False, copy: 
 
     def meshgrid_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        outs = [ZERO_TANGENT] * len(xi) if isinstance(dy, AbstractZero) else list(dy)
+        outs = [ZERO_TANGENT] * len(xi) if is_zero(dy) else list(dy)
         cotangents = []
         for project, shape, axis, t in zip(projects, shapes, axes, map(unthunk, outs), strict=True):
-            if isinstance(t, AbstractZero):
+            if is_zero(t):
                 cotangents.append(project(t))
                 continue
             xp = array_namespace(t)

@@ -131,17 +131,13 @@ def _permutation_rrule(x: Any, y: Any, permutation: _Permutation, name: str):
     project_x = ProjectTo(x)
 
     def permutation_pullback(dy):
-        dy = unthunk(dy)
-        if is_zero(dy):
-            return NO_TANGENT, project_x(ZERO_TANGENT)
         return NO_TANGENT, project_x(permutation.scatter(dy))
 
-    permutation_pullback.__name__ = permutation_pullback.__qualname__ = name
     return y, permutation_pullback
 
 
 def _permutation_frule(tangents: tuple, y: Any, permutation: Any) -> tuple[Any, Any]:
-    dx = unthunk(tangents[1])
+    dx = tangents[1]
     if is_zero(dx):
         return y, ZERO_TANGENT
     return y, ProjectTo(y)(permutation().gather(dx))
@@ -276,11 +272,8 @@ def _unique_rrule(
     several = any(flags)
 
     def unique_pullback(dy):
-        dy = unthunk(dy)
         if several and not is_zero(dy):
             dy = unthunk(dy[0])
-        if is_zero(dy):
-            return NO_TANGENT, project_ar(ZERO_TANGENT)
         return NO_TANGENT, project_ar(grouping.pullback(dy))
 
     return y, unique_pullback
@@ -300,7 +293,7 @@ def _unique_frule(
     flags = (return_index, return_inverse, return_counts)
     y = np.unique(ar, *flags, axis=axis, equal_nan=equal_nan)
     values = y[0] if any(flags) else y
-    dx = unthunk(tangents[1])
+    dx = tangents[1]
     if is_zero(dx):
         return y, ZERO_TANGENT
     d_values = ProjectTo(values)(_Grouping(ar, axis, equal_nan).pushforward(dx))
@@ -371,7 +364,7 @@ def _register_unique_result(f: Any) -> None:
         y = f(x)
         if not _sorted_as_unique(x, y.values):
             return None
-        dx = unthunk(tangents[1])
+        dx = tangents[1]
         if is_zero(dx):
             return y, ZERO_TANGENT
         d_values = ProjectTo(y.values)(_Grouping(x, None, False).pushforward(dx))

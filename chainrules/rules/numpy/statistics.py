@@ -87,10 +87,19 @@ class _Spread:
             count = xp.sum(xp.astype(mask, xp.int64), axis=self.axes, keepdims=True)
             total = xp.sum(xp.where(mask, x, 0), axis=self.axes, keepdims=True)
         # Empty slices give 0/0 here as in NumPy; their cotangent is masked to zero below.
+        at_least_one = max(count, 1) if isinstance(count, int) else xp.maximum(count, 1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            centred = x - (total / xp.maximum(count, 1) if mean is None else mean)
+            centred = x - (total / at_least_one if mean is None else mean)
         self.centred = centred if where is None else xp.where(where, centred, 0)
         self.denominator = count - ddof
+
+    def value(self, root: bool) -> Any:
+        """The variance (or, ``root``, the standard deviation), computed with the namespace."""
+        xp = array_namespace(self.centred)
+        squares = xp.real(xp.conj(self.centred) * self.centred)
+        var = xp.sum(squares, axis=self.axes, keepdims=True) / self.denominator
+        var = var if self.keepdims else xp.squeeze(var, axis=self.axes)
+        return xp.sqrt(var) if root else var
 
     def var_pullback(self, dy: Any) -> Any:
         return 2 * self.centred * (self._expand(dy) / self.denominator)
@@ -133,6 +142,8 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
         options = given_options(dtype=dtype, keepdims=keepdims, where=where, mean=mean)
         mask = _taking_part(a, where, nan)
         spread = _Spread(a, axis, dtype, ddof, keepdims, mask, mean)
+        if array_namespace(a) is not np:  # NumPy's would call the array's method
+            return spread.value(root), mask, spread
         return f(a, axis, ddof=ddof, **options), mask, spread
 
     @positional_cotangents
@@ -143,20 +154,16 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
         project_a = ProjectTo(a)
 
         def spread_pullback(dy):
-            dy = unthunk(dy)
-            if is_zero(dy):
-                return NO_TANGENT, project_a(ZERO_TANGENT)
             dx = spread.std_pullback(dy, y) if root else spread.var_pullback(dy)
             if mask is not None:
                 dx = array_namespace(dx).where(mask, dx, 0)
             return NO_TANGENT, project_a(dx)
 
-        spread_pullback.__name__ = spread_pullback.__qualname__ = f"{name}_pullback"
         return y, spread_pullback
 
     def spread_frule(tangents, a, axis=None, dtype=None, *, ddof=0, keepdims=False, **options):
         y, mask, spread = evaluate(a, axis, dtype, ddof, keepdims, **options)
-        da = unthunk(tangents[1])
+        da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
         dvar = spread.var_pushforward(
@@ -255,7 +262,7 @@ def _average_frule(tangents, a, axis=None, weights=None, returned=False, *, keep
         return y, Tangent(tuple, dy, ZERO_TANGENT) if returned else dy
     shape = shape_of(a)
     axes = normalize_axes(axis, len(shape))
-    da = unthunk(tangents[1])
+    da = tangents[1]
     dw = unthunk(tangents[3]) if len(tangents) > 3 else ZERO_TANGENT
     xp = array_namespace(a, weights)
     w, _ = _weights_layout(a, weights, axis)

@@ -32,8 +32,9 @@ from ...core.define import non_differentiable, scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
+from ...core.zeros import is_zero
 from ..numpy.arithmetic import power_base_partial, power_exponent_partial
 
 __all__: list[str] = []
@@ -70,9 +71,6 @@ def _log_rrule(x, base=None):
     log_base = 1.0 if base is None else xp.log(base)
 
     def log_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NO_TANGENT, project_x(dy)) + (() if base is None else (project_base(dy),))
         dx = project_x(dy / (x * log_base))
         if base is None:
             return NO_TANGENT, dx
@@ -87,9 +85,9 @@ def _log_frule(tangents, x, base=None):
     dx, dbase = (unthunk(t) for t in (*tangents[1:], None)[:2])
     log_base = 1.0 if base is None else _xp(x, base).log(base)
     dy = ZERO_TANGENT
-    if not (dx is None or isinstance(dx, AbstractZero)):
+    if not is_zero(dx):
         dy = dy + dx / (x * log_base)
-    if not (base is None or dbase is None or isinstance(dbase, AbstractZero)):
+    if not (base is None or is_zero(dbase)):
         dy = dy - dbase * y / (base * log_base)
     return y, ProjectTo(y)(dy)
 
@@ -133,9 +131,6 @@ def _hypot_rrule(*coordinates):
     safe_r = 1.0 if r == 0 else r
 
     def hypot_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NO_TANGENT, *(project(dy) for project in projectors))
         pairs = zip(projectors, coordinates, strict=True)
         return (NO_TANGENT, *(project(x * dy / safe_r) for project, x in pairs))
 
@@ -149,7 +144,7 @@ def _hypot_frule(tangents, *coordinates):
     dy = ZERO_TANGENT
     for x, dx in zip(coordinates, tangents[1:], strict=True):
         dx = unthunk(dx)
-        if not (dx is None or isinstance(dx, AbstractZero)):
+        if not is_zero(dx):
             dy = dy + x * dx / safe_r
     return r, ProjectTo(r)(dy)
 
@@ -165,7 +160,6 @@ def _fsum_rrule(values):
     project = ProjectTo(values)
 
     def fsum_pullback(dy):
-        dy = unthunk(dy)
         return NO_TANGENT, project([dy] * len(values))
 
     return call(math.fsum, values), fsum_pullback
@@ -178,14 +172,14 @@ def _fsum_frule(tangents, values):
 
 def _sum_of_tangents(tangent, n):
     tangent = unthunk(tangent)
-    if tangent is None or isinstance(tangent, AbstractZero):
+    if is_zero(tangent):
         return ZERO_TANGENT
     total = ZERO_TANGENT
     for i in range(n):
         d = unthunk(tangent[i])
-        if not (d is None or isinstance(d, AbstractZero)):
+        if not is_zero(d):
             total = total + d
-    return total if isinstance(total, AbstractZero) else ProjectTo(0.0)(total)
+    return total if is_zero(total) else ProjectTo(0.0)(total)
 
 
 def _products_of_the_others(values):
@@ -207,9 +201,6 @@ def _prod_rrule(values, *, start=1):
     y = call(math.prod, values, start=start)
 
     def prod_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project(dy)
         others = _products_of_the_others(values) if values else []
         return NO_TANGENT, project([start * p * dy for p in others])
 
@@ -220,15 +211,15 @@ def _prod_rrule(values, *, start=1):
 def _prod_frule(tangents, values, *, start=1):
     values = list(values)
     y = call(math.prod, values, start=start)
-    dvalues = unthunk(tangents[1])
-    if dvalues is None or isinstance(dvalues, AbstractZero) or not values:
+    dvalues = tangents[1]
+    if is_zero(dvalues) or not values:
         return y, ProjectTo(y)(ZERO_TANGENT)
     others = _products_of_the_others(values)
     scaled = [start * p for p in others]
     dy = ZERO_TANGENT
     for i, p in enumerate(scaled):
         d = unthunk(dvalues[i])
-        if not (d is None or isinstance(d, AbstractZero)):
+        if not is_zero(d):
             dy = dy + p * d
     return y, ProjectTo(y)(dy)
 
@@ -242,9 +233,6 @@ def _dist_rrule(p, q):
     unit = [(a - b) / safe_d for a, b in zip(p, q, strict=True)]
 
     def dist_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_p(dy), project_q(dy)
         return NO_TANGENT, project_p([u * dy for u in unit]), project_q([-u * dy for u in unit])
 
     return d, dist_pullback
@@ -257,11 +245,11 @@ def _dist_frule(tangents, p, q):
     dy = ZERO_TANGENT
     for sign, tangent in ((1.0, tangents[1]), (-1.0, tangents[2])):
         tangent = unthunk(tangent)
-        if tangent is None or isinstance(tangent, AbstractZero):
+        if is_zero(tangent):
             continue
         for i, (a, b) in enumerate(zip(p, q, strict=True)):
             t = unthunk(tangent[i])
-            if not (t is None or isinstance(t, AbstractZero)):
+            if not is_zero(t):
                 dy = dy + sign * (a - b) / safe_d * t
     return d, ProjectTo(d)(dy)
 

@@ -25,8 +25,9 @@ from ...core.define import scalar_rule
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, opt_out, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
+from ...core.zeros import is_zero
 from ..numpy.arithmetic import power_base_partial, power_exponent_partial
 
 __all__: list[str] = []
@@ -97,9 +98,6 @@ def _matmul_rrule(a, b):
     project_a, project_b = ProjectTo(a), ProjectTo(b)
 
     def matmul_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy), project_b(dy)
         a2, b2 = _as_matrices(xp, a, b)
         dy2 = _as_matrix_cotangent(xp, dy, a, b)
         da = xp.matmul(dy2, xp.conj(xp.matrix_transpose(b2)))
@@ -120,9 +118,9 @@ def _matmul_frule(tangents, a, b):
     y = xp.matmul(a, b)
     da, db = (unthunk(t) for t in tangents[1:3])
     dy = ZERO_TANGENT
-    if not (da is None or isinstance(da, AbstractZero)):
+    if not is_zero(da):
         dy = dy + xp.matmul(da, b)
-    if not (db is None or isinstance(db, AbstractZero)):
+    if not is_zero(db):
         dy = dy + xp.matmul(a, db)
     return y, ProjectTo(y)(dy)
 
@@ -140,7 +138,7 @@ def _is_array(a):
 
 def _elements(dy, n):
     """The cotangents of the ``n`` elements of a sequence, from the sequence's cotangent."""
-    if isinstance(dy, AbstractZero | NoTangent):
+    if is_zero(dy):
         return [ZERO_TANGENT] * n
     return [unthunk(t) for t in dy]
 
@@ -155,7 +153,6 @@ def _getitem_rrule(a, key):
     n = len(a)
 
     def getitem_pullback(dy):
-        dy = unthunk(dy)
         items = [ZERO_TANGENT] * n
         if isinstance(key, slice):
             items[key] = _elements(dy, len(range(*key.indices(n))))

@@ -26,16 +26,15 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.dtypes import is_complex
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
-from ...core.thunks import unthunk
-from ..matrices import as_given, as_matrix, mH
-from .linalg_structured import all_numpy
+from ....core.dtypes import is_complex
+from ....core.namespace import array_namespace, is_numpy
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT
+from ....core.zeros import is_zero
+from ...matrices import as_given, as_matrix, mH
 
-__all__ = ["Band", "hermitian_band", "hermitian_matrix"]
+__all__ = ["Band", "band_of", "hermitian_band", "hermitian_matrix"]
 
 
 class Band:
@@ -93,7 +92,7 @@ class Band:
 
 
 def _solve(band: Band, l_u: tuple[int, int], ab: Any, b: Any) -> Any:
-    if all_numpy(ab, b):
+    if is_numpy(ab, b):
         return sla.solve_banded(l_u, ab, b, check_finite=False)
     return array_namespace(ab, b).linalg.solve(band.matrix(ab), b)
 
@@ -109,9 +108,6 @@ def _solve_banded_rrule(l_and_u, ab, b, *, check_finite=True):
     adjoint_band = Band(above, below, ab.shape[1])
 
     def solve_banded_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, NO_TANGENT, project_ab(dy), project_b(dy)
         db = _solve(adjoint_band, (above, below), adjoint, as_matrix(dy, vector))
         d_ab = -band.of_outer(db, x)
         return NO_TANGENT, NO_TANGENT, project_ab(d_ab), project_b(as_given(db, vector))
@@ -126,11 +122,11 @@ def _solve_banded_frule(tangents, l_and_u, ab, b, *, check_finite=True):
     band = Band(below, above, ab.shape[1])
     vector = b.ndim == 1
     x = _solve(band, (below, above), ab, as_matrix(b, vector))
-    d_ab, db = unthunk(tangents[2]), unthunk(tangents[3])
-    rhs: Any = ZERO_TANGENT if isinstance(db, AbstractZero) else as_matrix(db, vector)
-    if not isinstance(d_ab, AbstractZero):
+    d_ab, db = tangents[2], tangents[3]
+    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
+    if not is_zero(d_ab):
         rhs = rhs - xp.matmul(band.matrix(d_ab), x)
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return as_given(x, vector), rhs
     return as_given(x, vector), as_given(_solve(band, (below, above), ab, rhs), vector)
 
@@ -157,7 +153,7 @@ def hermitian_matrix(band: Band, ab: Any, lower: bool) -> Any:
 
 
 def _solveh(band: Band, ab: Any, b: Any, lower: bool) -> Any:
-    if all_numpy(ab, b):
+    if is_numpy(ab, b):
         return sla.solveh_banded(ab, b, lower=lower, check_finite=False)
     xp = array_namespace(ab, b)
     return xp.linalg.solve(hermitian_matrix(band, ab, lower), b)
@@ -172,9 +168,6 @@ def _solveh_banded_rrule(ab, b, *, lower=False, check_finite=True):
     diagonal_row = 0 if lower else ab.shape[0] - 1
 
     def solveh_banded_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_ab(dy), project_b(dy)
         xp = array_namespace(ab, dy)
         db = _solveh(band, ab, as_matrix(dy, vector), lower)
         # A_bar = -db x^H on the stored triangle plus conj(A_bar^T) there; the diagonal once.
@@ -193,10 +186,20 @@ def _solveh_banded_frule(tangents, ab, b, *, lower=False, check_finite=True):
     band = hermitian_band(ab, lower)
     vector = b.ndim == 1
     x = _solveh(band, ab, as_matrix(b, vector), lower)
-    d_ab, db = unthunk(tangents[1]), unthunk(tangents[2])
-    rhs: Any = ZERO_TANGENT if isinstance(db, AbstractZero) else as_matrix(db, vector)
-    if not isinstance(d_ab, AbstractZero):
+    d_ab, db = tangents[1], tangents[2]
+    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
+    if not is_zero(d_ab):
         rhs = rhs - xp.matmul(hermitian_matrix(band, d_ab, lower), x)
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return as_given(x, vector), rhs
     return as_given(x, vector), as_given(_solveh(band, ab, rhs, lower), vector)
+
+
+def band_of(band: Band, dense: Any) -> Any:
+    """The band storage of ``dense``: its entries on the band, zero in the corners."""
+    xp = array_namespace(dense)
+    n = band.n
+    index = band.rows * n + np.arange(n)[None, :]
+    flat = xp.take(xp.reshape(dense, (n * n,)), xp.asarray(index.reshape(-1)))
+    values = xp.reshape(flat, band.rows.shape)
+    return values * xp.asarray(band.inside, dtype=values.dtype)

@@ -32,23 +32,28 @@ array([[0.25      , 0.        ],
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.linalg as sla
-from typing import Any
+
 from ....core.arguments import positional_cotangents
-from ....core.define import non_differentiable, ignore_derivatives
-from ....core.namespace import array_namespace
+from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.thunks import unthunk
-from ...matrices import Factored, as_given, as_matrix, eye_like, lower_hermitian, lower_hermitian_cotangent, lower_symmetric, lower_symmetric_cotangent, mH, mT, output_fields, safe_reciprocal
-from ...numpy.linalg_decomp import cholesky_pullback_of, cholesky_pushforward_of
-from ....core.dtypes import is_complex
-from ...numpy.linalg_spectral import eigh_pullback_of, gap_tolerance
+from ....core.zeros import is_zero
+from ...matrices import (
+    as_given,
+    as_matrix,
+    lower_hermitian,
+    lower_hermitian_cotangent,
+    mH,
+    output_fields,
+)
+from ...numpy.linalg.decompositions import cholesky_pullback_of, cholesky_pushforward_of
 from .banded import Band, band_of, hermitian_band, hermitian_matrix
-from .eigen import eigenvalue_window, selection_start
-from .structured import all_numpy
 
 __all__: list[str] = []
 
@@ -63,28 +68,24 @@ def _cholesky_rrule(a, lower=False, *, check_finite=True):
     return rrule(np.linalg.cholesky, a, upper=not lower)
 
 
-
 @frule.register(sla.cholesky)
 def _cholesky_frule(tangents, a, lower=False, *, check_finite=True):
     return frule(tangents[:2], np.linalg.cholesky, a, upper=not lower)
 
 
-
 def _cho_factor(a: Any, lower: bool) -> Any:
     """``cho_factor``'s packed result: the factor's triangle, ``a``'s other strict triangle."""
     xp = array_namespace(a)
-    if type(a) is np.ndarray:
+    if is_numpy(a):
         return sla.cho_factor(a, lower=lower, check_finite=False)[0]
     factor = xp.linalg.cholesky(a, upper=not lower)
     other = xp.triu(a, k=1) if lower else xp.tril(a, k=-1)
     return factor + other
 
 
-
 def _factor_triangle(c: Any, lower: bool) -> Any:
     xp = array_namespace(c)
     return xp.tril(c) if lower else xp.triu(c)
-
 
 
 @rrule.register(sla.cho_factor)
@@ -98,8 +99,6 @@ def _cho_factor_rrule(a, lower=False, *, check_finite=True):
 
     def cho_factor_pullback(dy):
         g_c, _ = output_fields(dy, ("c", "lower"))
-        if isinstance(g_c, AbstractZero):
-            return NO_TANGENT, project_a(g_c)
         g_factor = _factor_triangle(g_c, lower)
         g = cholesky_pullback_of(low, g_factor if lower else mH(g_factor))
         passed = xp.triu(g_c, k=1) if lower else xp.tril(g_c, k=-1)
@@ -108,13 +107,12 @@ def _cho_factor_rrule(a, lower=False, *, check_finite=True):
     return (c, lower), cho_factor_pullback
 
 
-
 @frule.register(sla.cho_factor)
 def _cho_factor_frule(tangents, a, lower=False, *, check_finite=True):
     xp = array_namespace(a)
     c = _cho_factor(a, lower)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return (c, lower), da
     low = _factor_triangle(c, lower)
     low = low if lower else mH(low)
@@ -124,7 +122,6 @@ def _cho_factor_frule(tangents, a, lower=False, *, check_finite=True):
     return (c, lower), Tangent(tuple, dc, NO_TANGENT)
 
 
-
 def _cho_matrix(c: Any, lower: bool) -> Any:
     """The positive definite matrix that a packed Cholesky factor describes."""
     xp = array_namespace(c)
@@ -132,12 +129,10 @@ def _cho_matrix(c: Any, lower: bool) -> Any:
     return xp.matmul(t, mH(t)) if lower else xp.matmul(mH(t), t)
 
 
-
 def _cho_solve(c: Any, lower: bool, b: Any) -> Any:
-    if type(c) is np.ndarray and type(b) is np.ndarray:
+    if is_numpy(c, b):
         return sla.cho_solve((c, lower), b, check_finite=False)
     return array_namespace(c, b).linalg.solve(_cho_matrix(c, lower), b)
-
 
 
 @rrule.register(sla.cho_solve)
@@ -149,9 +144,6 @@ def _cho_solve_rrule(c_and_lower, b, *, check_finite=True):
     x = _cho_solve(c, lower, as_matrix(b, vector))
 
     def cho_solve_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_pair(dy), project_b(dy)
         db = _cho_solve(c, lower, as_matrix(dy, vector))
         g_m = -xp.matmul(db, mH(x))
         g_m = g_m + mH(g_m)
@@ -163,27 +155,25 @@ def _cho_solve_rrule(c_and_lower, b, *, check_finite=True):
     return as_given(x, vector), cho_solve_pullback
 
 
-
 @frule.register(sla.cho_solve)
 def _cho_solve_frule(tangents, c_and_lower, b, *, check_finite=True):
     xp = array_namespace(c_and_lower[0], b)
     c, lower = c_and_lower
     vector = b.ndim == 1
     x = _cho_solve(c, lower, as_matrix(b, vector))
-    d_pair, db = unthunk(tangents[1]), unthunk(tangents[2])
-    dc = ZERO_TANGENT if isinstance(d_pair, AbstractZero) else unthunk(d_pair[0])
+    d_pair, db = tangents[1], tangents[2]
+    dc = ZERO_TANGENT if is_zero(d_pair) else unthunk(d_pair[0])
     rhs: Any = ZERO_TANGENT
-    if not isinstance(db, AbstractZero):
+    if not is_zero(db):
         rhs = as_matrix(db, vector)
-    if not isinstance(dc, AbstractZero):
+    if not is_zero(dc):
         t, dt = _factor_triangle(c, lower), _factor_triangle(dc, lower)
         dm = xp.matmul(dt, mH(t)) if lower else xp.matmul(mH(dt), t)
         rhs = rhs - xp.matmul(dm + mH(dm), x)
     y = as_given(x, vector)
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return y, rhs
     return y, as_given(_cho_solve(c, lower, xp.broadcast_to(rhs, x.shape)), vector)
-
 
 
 # ---- cholesky_banded, cho_solve_banded ----------------------------------------------------
@@ -195,21 +185,18 @@ def _dense_factor(band: Band, cb: Any, lower: bool) -> Any:
     return t if lower else mH(t)
 
 
-
 def _corners(band: Band, ab: Any) -> Any:
     """``ab`` in its corners (the entries outside the matrix), zero on the band."""
     xp = array_namespace(ab)
     return ab * xp.asarray(~band.inside, dtype=ab.dtype)
 
 
-
 def _cholesky_banded(band: Band, ab: Any, lower: bool) -> Any:
-    if all_numpy(ab):
+    if is_numpy(ab):
         return sla.cholesky_banded(ab, lower=lower, check_finite=False)
     low = array_namespace(ab).linalg.cholesky(hermitian_matrix(band, ab, lower))
     # LAPACK leaves the corners of the storage as they were.
     return band_of(band, low if lower else mH(low)) + _corners(band, ab)
-
 
 
 @rrule.register(sla.cholesky_banded)
@@ -221,9 +208,6 @@ def _cholesky_banded_rrule(ab, overwrite_ab=False, lower=False, check_finite=Tru
     low = _dense_factor(band, cb, lower)
 
     def cholesky_banded_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_ab(dy)
         g_low = _dense_factor(band, dy, lower)
         g = lower_hermitian_cotangent(cholesky_pullback_of(low, g_low), upper=not lower)
         return NO_TANGENT, project_ab(band_of(band, g) + _corners(band, dy))
@@ -231,13 +215,12 @@ def _cholesky_banded_rrule(ab, overwrite_ab=False, lower=False, check_finite=Tru
     return cb, cholesky_banded_pullback
 
 
-
 @frule.register(sla.cholesky_banded)
 def _cholesky_banded_frule(tangents, ab, overwrite_ab=False, lower=False, check_finite=True):
     band = hermitian_band(ab, lower)
     cb = _cholesky_banded(band, ab, lower)
-    d_ab = unthunk(tangents[1])
-    if isinstance(d_ab, AbstractZero):
+    d_ab = tangents[1]
+    if is_zero(d_ab):
         return cb, d_ab
     low = _dense_factor(band, cb, lower)
     d_low = cholesky_pushforward_of(low, hermitian_matrix(band, d_ab, lower))
@@ -245,14 +228,12 @@ def _cholesky_banded_frule(tangents, ab, overwrite_ab=False, lower=False, check_
     return cb, ProjectTo(cb)(d_cb)
 
 
-
 def _cho_solve_banded(band: Band, cb: Any, lower: bool, b: Any) -> Any:
-    if all_numpy(cb, b):
+    if is_numpy(cb, b):
         return sla.cho_solve_banded((cb, lower), b, check_finite=False)
     xp = array_namespace(cb, b)
     low = _dense_factor(band, cb, lower)
     return xp.linalg.solve(xp.matmul(low, mH(low)), b)
-
 
 
 @rrule.register(sla.cho_solve_banded)
@@ -266,9 +247,6 @@ def _cho_solve_banded_rrule(cb_and_lower, b, overwrite_b=False, check_finite=Tru
     x = _cho_solve_banded(band, cb, lower, as_matrix(b, vector))
 
     def cho_solve_banded_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_pair(dy), project_b(dy)
         db = _cho_solve_banded(band, cb, lower, as_matrix(dy, vector))
         g_a = -xp.matmul(db, mH(x))
         g_a = g_a + mH(g_a)
@@ -280,7 +258,6 @@ def _cho_solve_banded_rrule(cb_and_lower, b, overwrite_b=False, check_finite=Tru
     return as_given(x, vector), cho_solve_banded_pullback
 
 
-
 @frule.register(sla.cho_solve_banded)
 def _cho_solve_banded_frule(tangents, cb_and_lower, b, overwrite_b=False, check_finite=True):
     cb, lower = cb_and_lower
@@ -288,15 +265,15 @@ def _cho_solve_banded_frule(tangents, cb_and_lower, b, overwrite_b=False, check_
     band = hermitian_band(cb, lower)
     vector = b.ndim == 1
     x = _cho_solve_banded(band, cb, lower, as_matrix(b, vector))
-    d_pair, db = unthunk(tangents[1]), unthunk(tangents[2])
-    d_cb = ZERO_TANGENT if isinstance(d_pair, AbstractZero) else unthunk(d_pair[0])
-    rhs: Any = ZERO_TANGENT if isinstance(db, AbstractZero) else as_matrix(db, vector)
-    if not isinstance(d_cb, AbstractZero):
+    d_pair, db = tangents[1], tangents[2]
+    d_cb = ZERO_TANGENT if is_zero(d_pair) else unthunk(d_pair[0])
+    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
+    if not is_zero(d_cb):
         low, d_low = _dense_factor(band, cb, lower), _dense_factor(band, d_cb, lower)
         half = xp.matmul(d_low, mH(low))
         rhs = rhs - xp.matmul(half + mH(half), x)
     y = as_given(x, vector)
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return y, rhs
     rhs = xp.broadcast_to(rhs, x.shape)
     return y, as_given(_cho_solve_banded(band, cb, lower, rhs), vector)

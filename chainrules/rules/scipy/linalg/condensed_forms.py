@@ -1,5 +1,5 @@
 """Rules for ``scipy.linalg``'s reductions to condensed forms: hessenberg, matrix_balance,
-cdf2rdf and rsf2csf (qz and ordqz are in ``linalg_qz``).
+cdf2rdf and rsf2csf (qz and ordqz are in ``qz``).
 
 A factorization ``A = Q H Q^H`` is differentiated through ``Omega = Q^H dQ`` (skew-Hermitian):
 ``Q^H dA Q = dH + Omega H - H Omega``, and the zeros that the condensed form keeps determine
@@ -45,26 +45,17 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.arguments import positional_cotangents
-from ...core.define import ignore_derivatives
-from ...core.dtypes import is_complex
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ...core.thunks import unthunk
-from ..matrices import diag_embed, mH, output_fields
+from ....core.arguments import positional_cotangents
+from ....core.define import ignore_derivatives
+from ....core.dtypes import is_complex
+from ....core.namespace import array_namespace, is_numpy
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.zeros import densify, is_zero
+from ...matrices import diag_embed, mH, output_fields
 
-__all__ = ["dense_like", "is_zero", "require_square_matrix"]
-
-
-def is_zero(t: Any) -> bool:
-    return isinstance(t, AbstractZero)
-
-
-def dense_like(g: Any, like: np.ndarray) -> np.ndarray:
-    """A cotangent as an array of ``like``'s shape (zeros for a zero tangent)."""
-    return np.zeros(like.shape, like.dtype) if is_zero(g) else np.asarray(g)
+__all__ = ["require_square_matrix"]
 
 
 def require_square_matrix(name: str, *arrays: Any) -> None:
@@ -133,14 +124,12 @@ def _hessenberg_rrule(a, calc_q=False, *, check_finite=True):
     h, q = _hessenberg(a)
 
     def hessenberg_pullback(dy):
-        g_h, g_q = output_fields(dy, ("H", "Q")) if calc_q else (unthunk(dy), ZERO_TANGENT)
-        if is_zero(g_h) and is_zero(g_q):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        g_h = np.triu(dense_like(g_h, h), -1)
+        g_h, g_q = output_fields(dy, ("H", "Q")) if calc_q else (dy, ZERO_TANGENT)
+        g_h = np.triu(densify(g_h, h), -1)
         if h.shape[0] <= 2:
             return NO_TANGENT, project_a(g_h)
         _require_unreduced(h)
-        m = mH(h) @ g_h - g_h @ mH(h) + mH(q) @ dense_like(g_q, q)
+        m = mH(h) @ g_h - g_h @ mH(h) + mH(q) @ densify(g_q, q)
         g_c = g_h + _hessenberg_omega_adjoint(h, m)
         return NO_TANGENT, project_a(q @ g_c @ mH(q))
 
@@ -151,7 +140,7 @@ def _hessenberg_rrule(a, calc_q=False, *, check_finite=True):
 def _hessenberg_frule(tangents, a, calc_q=False, *, check_finite=True):
     h, q = _hessenberg(a)
     y = (h, q) if calc_q else h
-    da = unthunk(tangents[1])
+    da = tangents[1]
     if is_zero(da):
         return y, da
     if h.shape[0] <= 2:
@@ -171,7 +160,7 @@ def _hessenberg_frule(tangents, a, calc_q=False, *, check_finite=True):
 def _matrix_balance(a: Any, permute: bool, scale: bool, separate: bool) -> tuple:
     """SciPy's result (``B`` recomputed from ``a`` for tracked values), ``s`` and ``p``, with
     ``B[k, l] = A[p_k, p_l] s_l / s_k``."""
-    plain = a if type(a) is np.ndarray else np.asarray(ignore_derivatives(a))
+    plain = a if is_numpy(a) else np.asarray(ignore_derivatives(a))
     require_square_matrix("scipy.linalg.matrix_balance", plain)
     b, (s, p) = sla.matrix_balance(plain, permute=permute, scale=scale, separate=True)
     if plain is not a:
@@ -191,8 +180,6 @@ def _matrix_balance_rrule(A, permute=True, scale=True, separate=False):
 
     def matrix_balance_pullback(dy):
         g_b = output_fields(dy, ("B", "T"))[0]
-        if is_zero(g_b):
-            return NO_TANGENT, project_a(g_b)
         return NO_TANGENT, project_a((g_b * ratio)[np.ix_(inverse, inverse)])
 
     return result, matrix_balance_pullback
@@ -201,7 +188,7 @@ def _matrix_balance_rrule(A, permute=True, scale=True, separate=False):
 @frule.register(sla.matrix_balance)
 def _matrix_balance_frule(tangents, A, permute=True, scale=True, separate=False):
     result, s, p = _matrix_balance(A, permute, scale, separate)
-    da = unthunk(tangents[1])
+    da = tangents[1]
     if is_zero(da):
         return result, ZERO_TANGENT
     db = da[np.ix_(p, p)] * (s[None, :] / s[:, None])
@@ -244,7 +231,7 @@ def _cdf2rdf_map(w: Any, v: Any, both: np.ndarray, u: np.ndarray) -> tuple[Any, 
 def _cdf2rdf_rrule(w, v):
     project_w, project_v = ProjectTo(w), ProjectTo(v)
     both, u = _conjugate_pairs(w)
-    numpy = type(w) is np.ndarray and type(v) is np.ndarray
+    numpy = is_numpy(w, v)
     result = sla.cdf2rdf(w, v) if numpy else _cdf2rdf_map(w, v, both, u)
 
     def cdf2rdf_pullback(dy):
@@ -267,9 +254,9 @@ def _cdf2rdf_rrule(w, v):
 @frule.register(sla.cdf2rdf)
 def _cdf2rdf_frule(tangents, w, v):
     both, u = _conjugate_pairs(w)
-    numpy = type(w) is np.ndarray and type(v) is np.ndarray
+    numpy = is_numpy(w, v)
     wr, vr = result = sla.cdf2rdf(w, v) if numpy else _cdf2rdf_map(w, v, both, u)
-    d_wr, d_vr = _cdf2rdf_map(unthunk(tangents[1]), unthunk(tangents[2]), both, u)
+    d_wr, d_vr = _cdf2rdf_map(tangents[1], tangents[2], both, u)
     return result, Tangent(tuple, ProjectTo(wr)(d_wr), ProjectTo(vr)(d_vr))
 
 
@@ -368,9 +355,7 @@ def _rsf2csf_rrule(T, Z, *, check_finite=True):
 
     def rsf2csf_pullback(dy):
         g_t, g_z = output_fields(dy, ("T", "Z"))
-        if is_zero(g_t) and is_zero(g_z):
-            return NO_TANGENT, project_t(ZERO_TANGENT), project_z(ZERO_TANGENT)
-        g_t, g_z = dense_like(g_t, t_out), dense_like(g_z, z_out)
+        g_t, g_z = densify(g_t, t_out), densify(g_z, z_out)
         g_up = np.triu(g_t)
         g_u = t_q @ u @ mH(g_up) + t_q.T @ u @ g_up + mH(Z) @ g_z
         g_tq = np.where(rot.quasi, u @ g_up @ mH(u), 0) + rot.cotangent(g_u)
@@ -383,12 +368,12 @@ def _rsf2csf_rrule(T, Z, *, check_finite=True):
 def _rsf2csf_frule(tangents, T, Z, *, check_finite=True):
     require_square_matrix("scipy.linalg.rsf2csf", T, Z)
     t_out, z_out = result = sla.rsf2csf(T, Z, check_finite=False)
-    dt, dz = unthunk(tangents[1]), unthunk(tangents[2])
+    dt, dz = tangents[1], tangents[2]
     if is_zero(dt) and is_zero(dz):
         return result, ZERO_TANGENT
     rot = _Rotations(T, t_out)
     u = rot.u
-    dt, dz = dense_like(dt, T), dense_like(dz, Z)
+    dt, dz = densify(dt, T), densify(dz, Z)
     du = rot.tangent(dt)
     t_q, dt_q = np.where(rot.quasi, T, 0), np.where(rot.quasi, dt, 0)
     d_out = mH(du) @ t_q @ u + mH(u) @ dt_q @ u + mH(u) @ t_q @ du

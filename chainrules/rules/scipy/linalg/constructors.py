@@ -3,7 +3,7 @@ khatri_rao, companion, fiedler, fiedler_companion and diagsvd.
 
 They take 1-D arguments (``khatri_rao``: two matrices with as many columns). ``hankel``,
 ``convolution_matrix`` and ``leslie`` are linear, ``khatri_rao`` bilinear: as in
-``linalg_structured``, NumPy inputs are built by SciPy, other array types by array-API
+``structured``, NumPy inputs are built by SciPy, other array types by array-API
 gathers and diagonal sums, so the pullbacks differentiate again. ``hankel(c, r)`` ignores
 ``r[0]`` (zero cotangent). ``companion(a)``'s first row is ``-a[1:] / a[0]``, smooth wherever
 SciPy accepts ``a`` (``a[0] != 0``). ``fiedler(a)`` is ``|a[i] - a[j]|`` with
@@ -28,16 +28,16 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.arguments import positional_cotangents
-from ...core.dtypes import is_complex
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
-from ...core.thunks import unthunk
-from ..matrices import diag_embed
-from ..numpy.norms import complex_sign
-from .linalg_structured import all_numpy, diagonal_sums, toeplitz_matrix
+from ....core.arguments import positional_cotangents
+from ....core.dtypes import is_complex
+from ....core.namespace import array_namespace, is_numpy
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT
+from ....core.zeros import is_zero
+from ...matrices import diag_embed
+from ...numpy.linalg.norms import complex_sign
+from .structured import diagonal_sums, toeplitz_matrix
 
 __all__: list[str] = []
 
@@ -47,7 +47,7 @@ __all__: list[str] = []
 
 def _hankel(c: Any, r: Any) -> Any:
     """``scipy.linalg.hankel(c, r)`` for 1-D ``c`` and ``r`` (``r=None``: zeros)."""
-    if all_numpy(c, r):
+    if is_numpy(c) and (r is None or is_numpy(r)):
         return sla.hankel(c, r)
     xp = array_namespace(c, r)
     m = c.shape[0]
@@ -66,9 +66,6 @@ def _hankel_rrule(c, r=None):
     m = y.shape[0]
 
     def hankel_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NO_TANGENT, project_c(dy)) + (() if r is None else (project_r(dy),))
         xp = array_namespace(dy)
         # Reversing the columns turns anti-diagonal i + j = k into diagonal k of the sums.
         sums = diagonal_sums(xp.flip(dy, axis=1))
@@ -83,13 +80,13 @@ def _hankel_rrule(c, r=None):
 @frule.register(sla.hankel)
 def _hankel_frule(tangents, c, r=None):
     y = _hankel(c, r)
-    dc = unthunk(tangents[1])
-    dr = unthunk(tangents[2]) if len(tangents) > 2 and r is not None else None
-    if isinstance(dc, AbstractZero) and (dr is None or isinstance(dr, AbstractZero)):
+    dc = tangents[1]
+    dr = tangents[2] if len(tangents) > 2 and r is not None else None
+    if is_zero(dc) and (dr is None or is_zero(dr)):
         return y, ZERO_TANGENT
     xp = array_namespace(y)
-    dc = xp.zeros(tuple(np.shape(c)), dtype=y.dtype) if isinstance(dc, AbstractZero) else dc
-    if isinstance(dr, AbstractZero):
+    dc = xp.zeros(tuple(np.shape(c)), dtype=y.dtype) if is_zero(dc) else dc
+    if dr is not None and is_zero(dr):
         dr = xp.zeros(tuple(np.shape(r)), dtype=y.dtype)
     return y, ProjectTo(y)(_hankel(dc, dr))
 
@@ -106,7 +103,7 @@ def _convolution_rows(m: int, n: int, mode: str) -> tuple[int, int]:
 
 def _convolution_matrix(a: Any, n: int, mode: str) -> Any:
     """``scipy.linalg.convolution_matrix(a, n, mode)`` for 1-D ``a``."""
-    if all_numpy(a):
+    if is_numpy(a):
         return sla.convolution_matrix(a, n, mode)
     xp = array_namespace(a)
     zeros = xp.zeros((n - 1,), dtype=a.dtype)
@@ -123,9 +120,6 @@ def _convolution_matrix_rrule(a, n, mode="full"):
     first, stop = _convolution_rows(m, n, mode)
 
     def convolution_matrix_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy)
         xp = array_namespace(dy)
         full = xp.concat(
             [
@@ -143,8 +137,8 @@ def _convolution_matrix_rrule(a, n, mode="full"):
 @frule.register(sla.convolution_matrix)
 def _convolution_matrix_frule(tangents, a, n, mode="full"):
     y = _convolution_matrix(a, n, mode)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return y, da
     return y, ProjectTo(y)(_convolution_matrix(da, n, mode))
 
@@ -154,7 +148,7 @@ def _convolution_matrix_frule(tangents, a, n, mode="full"):
 
 def _leslie(f: Any, s: Any) -> Any:
     """``scipy.linalg.leslie(f, s)`` for 1-D ``f`` and ``s``."""
-    if all_numpy(f, s):
+    if is_numpy(f, s):
         return sla.leslie(f, s)
     xp = array_namespace(f, s)
     dtype = xp.result_type(f, s)
@@ -170,9 +164,6 @@ def _leslie_rrule(f, s):
     y = _leslie(f, s)
 
     def leslie_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_f(dy), project_s(dy)
         xp = array_namespace(dy)
         return NO_TANGENT, project_f(dy[0, :]), project_s(xp.linalg.diagonal(dy[1:, :-1]))
 
@@ -182,12 +173,12 @@ def _leslie_rrule(f, s):
 @frule.register(sla.leslie)
 def _leslie_frule(tangents, f, s):
     y = _leslie(f, s)
-    df, ds = unthunk(tangents[1]), unthunk(tangents[2])
-    if isinstance(df, AbstractZero) and isinstance(ds, AbstractZero):
+    df, ds = tangents[1], tangents[2]
+    if is_zero(df) and is_zero(ds):
         return y, ZERO_TANGENT
     xp = array_namespace(y)
-    df = xp.zeros(tuple(np.shape(f)), dtype=y.dtype) if isinstance(df, AbstractZero) else df
-    ds = xp.zeros(tuple(np.shape(s)), dtype=y.dtype) if isinstance(ds, AbstractZero) else ds
+    df = xp.zeros(tuple(np.shape(f)), dtype=y.dtype) if is_zero(df) else df
+    ds = xp.zeros(tuple(np.shape(s)), dtype=y.dtype) if is_zero(ds) else ds
     return y, ProjectTo(y)(_leslie(df, ds))
 
 
@@ -200,12 +191,9 @@ def _khatri_rao(a: Any, b: Any) -> Any:
 @rrule.register(sla.khatri_rao)
 def _khatri_rao_rrule(a, b):
     project_a, project_b = ProjectTo(a), ProjectTo(b)
-    y = sla.khatri_rao(a, b) if all_numpy(a, b) else _khatri_rao(a, b)
+    y = sla.khatri_rao(a, b) if is_numpy(a, b) else _khatri_rao(a, b)
 
     def khatri_rao_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy), project_b(dy)
         xp = array_namespace(a, b, dy)
         g = xp.reshape(dy, (a.shape[0], b.shape[0], a.shape[1]))
         da = xp.sum(g * xp.conj(b)[None, :, :], axis=1)
@@ -217,20 +205,20 @@ def _khatri_rao_rrule(a, b):
 
 @frule.register(sla.khatri_rao)
 def _khatri_rao_frule(tangents, a, b):
-    y = sla.khatri_rao(a, b) if all_numpy(a, b) else _khatri_rao(a, b)
-    da, db = unthunk(tangents[1]), unthunk(tangents[2])
+    y = sla.khatri_rao(a, b) if is_numpy(a, b) else _khatri_rao(a, b)
+    da, db = tangents[1], tangents[2]
     dy: Any = ZERO_TANGENT
-    if not isinstance(da, AbstractZero):
+    if not is_zero(da):
         dy = _khatri_rao(da, b)
-    if not isinstance(db, AbstractZero):
+    if not is_zero(db):
         dy = dy + _khatri_rao(a, db)
-    return y, dy if isinstance(dy, AbstractZero) else ProjectTo(y)(dy)
+    return y, dy if is_zero(dy) else ProjectTo(y)(dy)
 
 
 def _companion(a: Any) -> Any:
     """``scipy.linalg.companion(a)`` for 1-D ``a``: first row ``-a[1:] / a[0]``, ones below
     the diagonal."""
-    if all_numpy(a):
+    if is_numpy(a):
         return sla.companion(a)
     xp = array_namespace(a)
     row = -a[1:] / a[0]
@@ -244,9 +232,6 @@ def _companion_rrule(a):
     y = _companion(a)
 
     def companion_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy)
         xp = array_namespace(y, dy)
         # row = -a[1:] / a[0]: d row / d a[k] = -1 / a[0], d row / d a[0] = -row / a[0].
         g = dy[0, :] / xp.conj(a[0])
@@ -259,8 +244,8 @@ def _companion_rrule(a):
 @frule.register(sla.companion)
 def _companion_frule(tangents, a):
     y = _companion(a)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return y, da
     xp = array_namespace(y, da)
     d_row = -(da[1:] + y[0, :] * da[0]) / a[0]
@@ -270,7 +255,7 @@ def _companion_frule(tangents, a):
 
 def _fiedler(a: Any) -> Any:
     """``scipy.linalg.fiedler(a)`` for 1-D ``a``: ``|a[i] - a[j]|``."""
-    if all_numpy(a):
+    if is_numpy(a):
         return sla.fiedler(a)
     return array_namespace(a).abs(a[:, None] - a[None, :])
 
@@ -281,9 +266,6 @@ def _fiedler_rrule(a):
     y = _fiedler(a)
 
     def fiedler_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy)
         xp = array_namespace(a, dy)
         # abs'(0) = 0: equal entries (the diagonal included) pass no cotangent.
         g = dy * complex_sign(a[:, None] - a[None, :])
@@ -295,8 +277,8 @@ def _fiedler_rrule(a):
 @frule.register(sla.fiedler)
 def _fiedler_frule(tangents, a):
     y = _fiedler(a)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return y, da
     xp = array_namespace(a, da)
     d = da[:, None] - da[None, :]
@@ -310,7 +292,7 @@ def _fiedler_frule(tangents, a):
 
 def _diagsvd(s: Any, m: int, n: int) -> Any:
     """``scipy.linalg.diagsvd(s, m, n)``: ``diag(s)`` padded with zeros to ``m x n``."""
-    if all_numpy(s):
+    if is_numpy(s):
         return sla.diagsvd(s, m, n)
     xp = array_namespace(s)
     k = s.shape[-1]
@@ -332,9 +314,6 @@ def _diagsvd_rrule(s, M, N):
     y = _diagsvd(s, M, N)
 
     def diagsvd_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_s(dy)
         return NO_TANGENT, project_s(array_namespace(dy).linalg.diagonal(dy))
 
     return y, diagsvd_pullback
@@ -343,8 +322,8 @@ def _diagsvd_rrule(s, M, N):
 @frule.register(sla.diagsvd)
 def _diagsvd_frule(tangents, s, M, N):
     y = _diagsvd(s, M, N)
-    ds = unthunk(tangents[1])
-    if isinstance(ds, AbstractZero):
+    ds = tangents[1]
+    if is_zero(ds):
         return y, ds
     return y, ProjectTo(y)(_diagsvd(ds, M, N))
 
@@ -366,7 +345,7 @@ def _fiedler_companion(a: Any) -> tuple[Any, Any]:
     """``(fiedler_companion(a), a[..., 1:] / a[..., :1])`` for ``a`` of length at least 2."""
     xp = array_namespace(a)
     b = a[..., 1:] / a[..., :1]
-    if all_numpy(a):
+    if is_numpy(a):
         return sla.fiedler_companion(a), b
     constant, linear = _fiedler_companion_map(a.shape[-1])
     flat = xp.matmul(b, xp.asarray(linear, dtype=b.dtype))
@@ -382,8 +361,7 @@ def _fiedler_companion_rrule(a):
     y, b = _fiedler_companion(a) if size >= 2 else (sla.fiedler_companion(a), None)
 
     def fiedler_companion_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero) or b is None:
+        if b is None:
             return NO_TANGENT, project_a(ZERO_TANGENT)
         xp = array_namespace(b, dy)
         linear = _fiedler_companion_map(size)[1]
@@ -399,11 +377,11 @@ def _fiedler_companion_rrule(a):
 
 @frule.register(sla.fiedler_companion)
 def _fiedler_companion_frule(tangents, a):
-    da = unthunk(tangents[1])
+    da = tangents[1]
     if a.shape[-1] < 2:
         return sla.fiedler_companion(a), ZERO_TANGENT
     y, b = _fiedler_companion(a)
-    if isinstance(da, AbstractZero):
+    if is_zero(da):
         return y, da
     xp = array_namespace(b, da)
     linear = _fiedler_companion_map(a.shape[-1])[1]

@@ -11,19 +11,21 @@ The rules call LAPACK, on NumPy arrays (one matrix) only.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.linalg as sla
-from typing import Any
+
 from ....core.arguments import positional_cotangents
-from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
-from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ....core.thunks import unthunk
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.zeros import is_zero
-from ...matrices import lower_hermitian, lower_hermitian_cotangent, lower_symmetric, lower_symmetric_cotangent, mH, output_fields, safe_reciprocal
+from ...matrices import (
+    mH,
+    output_fields,
+)
 
 __all__: list[str] = []
 
@@ -46,12 +48,10 @@ def _skew_basis(k: int, complex_: bool) -> list[np.ndarray]:
     return basis
 
 
-
 def _reals(*parts: Any) -> np.ndarray:
     """The real coordinates of arrays: their entries, real and imaginary parts apart."""
     flat = np.concatenate([np.ravel(np.asarray(x, dtype=complex)) for x in parts])
     return np.concatenate([flat.real, flat.imag])
-
 
 
 class _CosSin:
@@ -148,7 +148,6 @@ class _CosSin:
         return self.u @ self.cs @ k @ self.vh
 
 
-
 def _block_diagonal(g: Any, split: int, m: int) -> Any:
     """The full cotangent of ``block_diag(a, b)`` from those of ``(a, b)`` (``a`` of order
     ``split``)."""
@@ -161,7 +160,6 @@ def _block_diagonal(g: Any, split: int, m: int) -> Any:
     if not is_zero(g_b):
         full[split:, split:] = g_b
     return full
-
 
 
 @rrule.register(sla.cossin)
@@ -191,7 +189,6 @@ def _cossin_rrule(
     return result, cossin_pullback
 
 
-
 @frule.register(sla.cossin)
 def _cossin_frule(
     tangents, X, p=None, q=None, separate=False, swap_sign=False, compute_u=True, compute_vh=True
@@ -201,7 +198,7 @@ def _cossin_frule(
     result = u, middle, vh = sla.cossin(
         X, p, q, compute_u=compute_u, compute_vh=compute_vh, **flags
     )
-    dx = unthunk(tangents[1])
+    dx = tangents[1]
     if is_zero(dx):
         return result, ZERO_TANGENT
     du, d_theta, dvh = decomposition.pushforward(dx)

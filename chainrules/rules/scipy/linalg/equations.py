@@ -40,23 +40,15 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.arguments import positional_cotangents
-from ...core.calls import call
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ...core.thunks import unthunk
-from ..matrices import mH, output_fields
+from ....core.arguments import positional_cotangents
+from ....core.calls import call
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.zeros import is_zero
+from ...matrices import mH, output_fields
 
 __all__: list[str] = []
-
-
-def _given(*tangents: Any) -> list[Any]:
-    return [unthunk(t) for t in tangents]
-
-
-def _zero(t: Any) -> bool:
-    return isinstance(t, AbstractZero)
 
 
 # ---- solve_sylvester ----------------------------------------------------------------------
@@ -68,9 +60,6 @@ def _solve_sylvester_rrule(a, b, q):
     x = call(sla.solve_sylvester, a, b, q)
 
     def solve_sylvester_pullback(dy):
-        dy = unthunk(dy)
-        if _zero(dy):
-            return NO_TANGENT, project_a(dy), project_b(dy), project_q(dy)
         lam = call(sla.solve_sylvester, mH(a), mH(b), dy)
         return (
             NO_TANGENT,
@@ -85,13 +74,13 @@ def _solve_sylvester_rrule(a, b, q):
 @frule.register(sla.solve_sylvester)
 def _solve_sylvester_frule(tangents, a, b, q):
     x = call(sla.solve_sylvester, a, b, q)
-    da, db, dq = _given(*tangents[1:])
-    rhs: Any = ZERO_TANGENT if _zero(dq) else dq
-    if not _zero(da):
+    da, db, dq = tangents[1:]
+    rhs: Any = ZERO_TANGENT if is_zero(dq) else dq
+    if not is_zero(da):
         rhs = rhs - da @ x
-    if not _zero(db):
+    if not is_zero(db):
         rhs = rhs - x @ db
-    if _zero(rhs):
+    if is_zero(rhs):
         return x, rhs
     return x, ProjectTo(x)(call(sla.solve_sylvester, a, b, rhs))
 
@@ -105,9 +94,6 @@ def _solve_continuous_lyapunov_rrule(a, q):
     x = call(sla.solve_continuous_lyapunov, a, q)
 
     def solve_continuous_lyapunov_pullback(dy):
-        dy = unthunk(dy)
-        if _zero(dy):
-            return NO_TANGENT, project_a(dy), project_q(dy)
         lam = call(sla.solve_continuous_lyapunov, mH(a), dy)
         return NO_TANGENT, project_a(-(lam @ mH(x) + mH(lam) @ x)), project_q(lam)
 
@@ -117,11 +103,11 @@ def _solve_continuous_lyapunov_rrule(a, q):
 @frule.register(sla.solve_continuous_lyapunov)
 def _solve_continuous_lyapunov_frule(tangents, a, q):
     x = call(sla.solve_continuous_lyapunov, a, q)
-    da, dq = _given(*tangents[1:])
-    rhs: Any = ZERO_TANGENT if _zero(dq) else dq
-    if not _zero(da):
+    da, dq = tangents[1:]
+    rhs: Any = ZERO_TANGENT if is_zero(dq) else dq
+    if not is_zero(da):
         rhs = rhs - da @ x - x @ mH(da)
-    if _zero(rhs):
+    if is_zero(rhs):
         return x, rhs
     return x, ProjectTo(x)(call(sla.solve_continuous_lyapunov, a, rhs))
 
@@ -136,9 +122,6 @@ def _solve_discrete_lyapunov_rrule(a, q, method=None):
     x = call(sla.solve_discrete_lyapunov, a, q, method=method)
 
     def solve_discrete_lyapunov_pullback(dy):
-        dy = unthunk(dy)
-        if _zero(dy):
-            return NO_TANGENT, project_a(dy), project_q(dy)
         lam = call(sla.solve_discrete_lyapunov, mH(a), dy, method=method)
         da = lam @ a @ mH(x) + mH(lam) @ a @ x
         return NO_TANGENT, project_a(da), project_q(lam)
@@ -149,11 +132,11 @@ def _solve_discrete_lyapunov_rrule(a, q, method=None):
 @frule.register(sla.solve_discrete_lyapunov)
 def _solve_discrete_lyapunov_frule(tangents, a, q, method=None):
     x = call(sla.solve_discrete_lyapunov, a, q, method=method)
-    da, dq = _given(*tangents[1:3])
-    rhs: Any = ZERO_TANGENT if _zero(dq) else dq
-    if not _zero(da):
+    da, dq = tangents[1:3]
+    rhs: Any = ZERO_TANGENT if is_zero(dq) else dq
+    if not is_zero(da):
         rhs = rhs + da @ x @ mH(a) + a @ x @ mH(da)
-    if _zero(rhs):
+    if is_zero(rhs):
         return x, rhs
     return x, ProjectTo(x)(call(sla.solve_discrete_lyapunov, a, rhs, method=method))
 
@@ -203,11 +186,9 @@ def _schur_rrule(a, output="real", *, check_finite=True):
 
     def schur_pullback(dy):
         g_t, g_z = output_fields(dy, ("T", "Z"))
-        if _zero(g_t) and _zero(g_z):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        g_t = np.zeros_like(t) if _zero(g_t) else np.triu(g_t)
+        g_t = np.zeros_like(t) if is_zero(g_t) else np.triu(g_t)
         w = -(g_t @ mH(t) - mH(t) @ g_t)
-        if not _zero(g_z):
+        if not is_zero(g_z):
             w = w + mH(z) @ g_z
         r = np.tril(w - mH(w), k=-1)
         g_c = g_t + system.solve(r, adjoint=True)
@@ -219,8 +200,8 @@ def _schur_rrule(a, output="real", *, check_finite=True):
 @frule.register(sla.schur)
 def _schur_frule(tangents, a, output="real", *, check_finite=True):
     t, z = _schur(a, output)
-    da = unthunk(tangents[1])
-    if _zero(da):
+    da = tangents[1]
+    if is_zero(da):
         return (t, z), da
     c = mH(z) @ da @ z
     low = _SchurSystem(t).solve(np.tril(c, k=-1))

@@ -1,5 +1,5 @@
 """Rules for ``scipy.linalg``'s matrix functions: expm, expm_frechet, logm, sqrtm, cosm,
-sinm, tanm, coshm, sinhm, tanhm and fractional_matrix_power.
+sinm, tanm, coshm, sinhm, tanhm, fractional_matrix_power and signm.
 
 The derivative of a primary matrix function ``f`` at ``A`` along ``E`` is its Fréchet
 derivative ``L_f(A, E)``, read off ``f`` of a block matrix (Higham, *Functions of Matrices*,
@@ -15,6 +15,11 @@ block trick. ``expm`` of a single NumPy matrix uses Al-Mohy and Higham's algorit
 differentiated by the block trick one level up: ``L(A, E)`` is a block of ``expm`` of
 ``X = [[A, E], [0, A]]``, so its derivative is a block of ``L_exp(X, dX)``.
 ``fractional_matrix_power(A, t)`` also has a tangent in ``t``: ``A^t logm(A)``.
+
+``signm`` is not locally constant: its Fréchet derivative ``L(A, E)`` is nonzero for
+  perturbations that move the spectral projectors, and is read off ``signm`` of the block
+  matrix ``[[A, E], [0, A]]``; it exists where no eigenvalue is on the imaginary axis. Only
+  its first derivative is available (SciPy's compiled iteration; ``disp=True`` only).
 
 These rules call SciPy's matrix functions, on NumPy arrays. They call them as
 ``call(f, ...)`` (``chainrules.core.calls``), so on an engine's tracked values the engine
@@ -38,14 +43,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.calls import call, call_handler
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ...core.thunks import unthunk
-from ..matrices import mH, output_fields
+from ....core.calls import call, call_handler
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.zeros import is_zero
+from ...matrices import mH, output_fields
 
-__all__ = ["frechet"]
+__all__ = ["frechet", "frechet_adjoint"]
 
 
 def _block(a: Any, e: Any) -> np.ndarray:
@@ -96,18 +101,14 @@ def _register_matrix_function(f: Callable[[Any], Any]) -> None:
         y = call(f, a)
 
         def matrix_function_pullback(dy: Any) -> tuple:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, project_a(dy)
             return NO_TANGENT, project_a(frechet_adjoint(f, a, dy))
 
-        matrix_function_pullback.__name__ = f"{f.__name__}_pullback"
         return y, matrix_function_pullback
 
     def matrix_function_frule(tangents: tuple, a: Any) -> Any:
         y = call(f, a)
-        da = unthunk(tangents[1])
-        if isinstance(da, AbstractZero):
+        da = tangents[1]
+        if is_zero(da):
             return y, da
         return y, ProjectTo(y)(frechet(f, a, da))
 
@@ -119,6 +120,8 @@ def _register_matrix_function(f: Callable[[Any], Any]) -> None:
 
 for _f in (sla.expm, sla.logm, sla.sqrtm, sla.cosm, sla.sinm, sla.tanm, sla.coshm, sla.sinhm):
     _register_matrix_function(_f)
+
+
 _register_matrix_function(sla.tanhm)
 
 
@@ -145,9 +148,6 @@ def _fractional_matrix_power_rrule(A, t):
     power = _power_of(t)
 
     def fractional_matrix_power_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy), project_t(dy)
         da = project_a(frechet_adjoint(power, A, dy))
         if not _has_t_tangent(t):
             return NO_TANGENT, da, NO_TANGENT
@@ -160,13 +160,13 @@ def _fractional_matrix_power_rrule(A, t):
 @frule.register(sla.fractional_matrix_power)
 def _fractional_matrix_power_frule(tangents, A, t):
     y = call(sla.fractional_matrix_power, A, t)
-    da, dt = unthunk(tangents[1]), unthunk(tangents[2])
+    da, dt = tangents[1], tangents[2]
     dy: Any = ZERO_TANGENT
-    if not isinstance(da, AbstractZero):
+    if not is_zero(da):
         dy = frechet(_power_of(t), A, da)
-    if _has_t_tangent(t) and not isinstance(dt, AbstractZero):
+    if _has_t_tangent(t) and not is_zero(dt):
         dy = dy + (y @ call(sla.logm, A)) * dt
-    return y, dy if isinstance(dy, AbstractZero) else ProjectTo(y)(dy)
+    return y, dy if is_zero(dy) else ProjectTo(y)(dy)
 
 
 # ---- expm_frechet -------------------------------------------------------------------------
@@ -189,12 +189,10 @@ def _expm_frechet_rrule(A, E, *, method=None, compute_expm=True, check_finite=Tr
         if compute_expm:
             g_expm, g_frechet = output_fields(dy, ("expm", "frechet"))
         else:
-            g_expm, g_frechet = ZERO_TANGENT, unthunk(dy)
-        if isinstance(g_expm, AbstractZero) and isinstance(g_frechet, AbstractZero):
-            return NO_TANGENT, project_a(ZERO_TANGENT), project_e(ZERO_TANGENT)
+            g_expm, g_frechet = ZERO_TANGENT, dy
         # The cotangent of expm(X) is [[g_expm, g_frechet], [0, 0]].
         zero = np.zeros(A.shape, dtype=np.result_type(A, E, 1.0))
-        g_top = [zero if isinstance(g, AbstractZero) else g for g in (g_expm, g_frechet)]
+        g_top = [zero if is_zero(g) else g for g in (g_expm, g_frechet)]
         g_x = np.concatenate(
             (np.concatenate(g_top, axis=-1), np.concatenate((zero, zero), axis=-1)), axis=-2
         )
@@ -209,13 +207,33 @@ def _expm_frechet_rrule(A, E, *, method=None, compute_expm=True, check_finite=Tr
 def _expm_frechet_frule(tangents, A, E, *, method=None, compute_expm=True, check_finite=True):
     n = A.shape[-1]
     result = _expm_frechet_value(A, E, method, compute_expm)
-    da, de = unthunk(tangents[1]), unthunk(tangents[2])
-    if isinstance(da, AbstractZero) and isinstance(de, AbstractZero):
+    da, de = tangents[1], tangents[2]
+    if is_zero(da) and is_zero(de):
         return result, ZERO_TANGENT
-    da = np.zeros_like(A) if isinstance(da, AbstractZero) else da
-    de = np.zeros_like(E) if isinstance(de, AbstractZero) else de
+    da = np.zeros_like(A) if is_zero(da) else da
+    de = np.zeros_like(E) if is_zero(de) else de
     h = frechet(sla.expm, _block(A, E), _block(da, de))
     d_frechet = ProjectTo(result[1] if compute_expm else result)(h[..., :n, n:])
     if not compute_expm:
         return result, d_frechet
     return result, Tangent(tuple, ProjectTo(result[0])(h[..., :n, :n]), d_frechet)
+
+
+@rrule.register(sla.signm)
+def _signm_rrule(A):
+    project_a = ProjectTo(A)
+    y = call(sla.signm, A)
+
+    def signm_pullback(dy):
+        return NO_TANGENT, project_a(frechet_adjoint(sla.signm, A, dy))
+
+    return y, signm_pullback
+
+
+@frule.register(sla.signm)
+def _signm_frule(tangents, A):
+    y = call(sla.signm, A)
+    da = tangents[1]
+    if is_zero(da):
+        return y, da
+    return y, ProjectTo(y)(frechet(sla.signm, A, da))

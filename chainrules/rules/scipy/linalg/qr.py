@@ -1,6 +1,6 @@
 """Rules for ``scipy.linalg``'s QR and RQ decompositions: qr, rq.
 
-They share their derivative with ``np.linalg.qr``'s rule (``rules.numpy.linalg_decomp``).
+They share their derivative with ``np.linalg.qr``'s rule (``rules.numpy.linalg.decompositions``).
 
 * ``qr``'s ``mode='full'`` of a tall matrix returns columns of ``Q`` that ``a`` does not
   determine (a nonzero cotangent for them raises ``ValueError``); ``mode='r'`` returns the
@@ -24,25 +24,21 @@ array([2., 3.])
 
 from __future__ import annotations
 
-import numpy as np
-import scipy.linalg as sla
 from typing import Any
-from ....core.arguments import positional_cotangents
-from ....core.namespace import array_namespace
+
+import scipy.linalg as sla
+
+from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ....core.thunks import unthunk
-from ...matrices import lower_hermitian, mH, output_fields, safe_reciprocal
-from ...numpy.linalg import inv_pullback_of, inv_pushforward_of
-from ...numpy.linalg_decomp import cut_complete_qr_cotangents, qr_pullback_of, qr_pushforward_of
-from ...numpy.linalg_det import det_pullback_of, det_pushforward_of
-from ...numpy.linalg_pinv import pinv_pullback_of, pinv_pushforward_of
-from ...numpy.linalg_spectral import eigh_pullback_of, gap_tolerance, svd_pullback_of, svd_pushforward_of
-from .solve import matrix_solved, solve_kind, solved_cotangent_to_a
-from ....core.calls import call
-from ....core.dtypes import is_complex
-from .matrix_functions import frechet, frechet_adjoint
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.zeros import is_zero
+from ...matrices import mH, output_fields
+from ...numpy.linalg.decompositions import (
+    cut_complete_qr_cotangents,
+    qr_pullback_of,
+    qr_pushforward_of,
+)
 
 __all__: list[str] = []
 
@@ -52,19 +48,17 @@ __all__: list[str] = []
 _QR_MODES = {"full": "complete", "economic": "reduced", "r": "r"}
 
 
-
 def _qr(a: Any, mode: str) -> tuple:
     if mode not in _QR_MODES:
         raise ValueError(
             f"scipy.linalg.qr(mode={mode!r}) has no rule: use 'full', 'economic' or 'r'"
         )
-    if type(a) is np.ndarray:
+    if is_numpy(a):
         return sla.qr(a, mode=mode, check_finite=False)
     xp = array_namespace(a)
     if mode == "r":
         return (xp.linalg.qr(a, mode="complete").R,)
     return tuple(xp.linalg.qr(a, mode=_QR_MODES[mode]))
-
 
 
 @rrule.register(sla.qr)
@@ -87,8 +81,6 @@ def _qr_rrule(a, *, mode="full", check_finite=True):
             g_q = ZERO_TANGENT
         else:
             g_q, g_r = output_fields(dy, ("Q", "R"))
-        if isinstance(g_q, AbstractZero) and isinstance(g_r, AbstractZero):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
         g_q, g_r = cut_complete_qr_cotangents(
             a, g_q, g_r, "scipy.linalg.qr(mode='full')", "economic"
         )
@@ -97,14 +89,13 @@ def _qr_rrule(a, *, mode="full", check_finite=True):
     return result, qr_pullback
 
 
-
 @frule.register(sla.qr)
 def _qr_frule(tangents, a, *, mode="full", check_finite=True):
     xp = array_namespace(a)
     m, n = a.shape[-2:]
     result = _qr(a, mode)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return result, da
     if mode == "full" and m > n:
         raise ValueError(
@@ -120,7 +111,6 @@ def _qr_frule(tangents, a, *, mode="full", check_finite=True):
     return result, Tangent(tuple, dq, dr)
 
 
-
 # ---- rq (over qr) -------------------------------------------------------------------------
 
 
@@ -133,11 +123,9 @@ def _rq_check_mode(a: Any, mode: str) -> None:
         )
 
 
-
 def _flip_both(x: Any) -> Any:
     xp = array_namespace(x)
     return xp.flip(xp.flip(x, axis=-1), axis=-2)
-
 
 
 def _rq_as_qr(a: Any, mode: str) -> tuple[Any, Any, Any, Any, Any]:
@@ -145,14 +133,13 @@ def _rq_as_qr(a: Any, mode: str) -> tuple[Any, Any, Any, Any, Any]:
     ``m_ = a^H J`` it is, with ``J`` the row reversal: ``q1 = q^H J``, ``r1 = J r^H J``."""
     xp = array_namespace(a)
     m_ = xp.flip(mH(a), axis=-1)
-    if type(a) is np.ndarray:
+    if is_numpy(a):
         r, q = sla.rq(a, mode="economic", check_finite=False)
         q1, r1 = xp.flip(mH(q), axis=-1), _flip_both(mH(r))
     else:
         q1, r1 = xp.linalg.qr(m_)
         r, q = _flip_both(mH(r1)), xp.flip(mH(q1), axis=-2)
     return r, q, m_, q1, r1
-
 
 
 @rrule.register(sla.rq)
@@ -163,16 +150,13 @@ def _rq_rrule(a, *, mode="full", check_finite=True):
     r, q, m_, q1, r1 = _rq_as_qr(a, mode)
 
     def rq_pullback(dy):
-        g_r, g_q = (unthunk(dy), ZERO_TANGENT) if mode == "r" else output_fields(dy, ("R", "Q"))
-        if isinstance(g_r, AbstractZero) and isinstance(g_q, AbstractZero):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
-        g_q1 = g_q if isinstance(g_q, AbstractZero) else xp.flip(mH(g_q), axis=-1)
-        g_r1 = g_r if isinstance(g_r, AbstractZero) else _flip_both(mH(g_r))
+        g_r, g_q = (dy, ZERO_TANGENT) if mode == "r" else output_fields(dy, ("R", "Q"))
+        g_q1 = g_q if is_zero(g_q) else xp.flip(mH(g_q), axis=-1)
+        g_r1 = g_r if is_zero(g_r) else _flip_both(mH(g_r))
         g_m = qr_pullback_of(m_, q1, r1, g_q1, g_r1)
         return NO_TANGENT, project_a(mH(xp.flip(g_m, axis=-1)))
 
     return (r if mode == "r" else (r, q)), rq_pullback
-
 
 
 @frule.register(sla.rq)
@@ -181,8 +165,8 @@ def _rq_frule(tangents, a, *, mode="full", check_finite=True):
     xp = array_namespace(a)
     r, q, m_, q1, r1 = _rq_as_qr(a, mode)
     result = r if mode == "r" else (r, q)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return result, da
     dq1, dr1 = qr_pushforward_of(m_, q1, r1, xp.flip(mH(da), axis=-1))
     dr, dq = _flip_both(mH(dr1)), xp.flip(mH(dq1), axis=-2)

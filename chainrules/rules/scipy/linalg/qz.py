@@ -1,6 +1,6 @@
 """Rules for ``scipy.linalg``'s generalized Schur decompositions: qz and ordqz.
 
-As for the other condensed forms (``linalg_reductions``), the factors are differentiated
+As for the other condensed forms (``condensed_forms``), the factors are differentiated
 through ``Q^H dQ`` and ``Z^H dZ``, which the zeros of the triangular factors determine:
 
 * ``qz``: ``A = Q AA Z^H``, ``B = Q BB Z^H``. For triangular ``AA``, ``BB`` the pivots of
@@ -41,13 +41,13 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.arguments import positional_cotangents
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
-from ...core.thunks import unthunk
-from ..matrices import mH, output_fields
-from .linalg_reductions import dense_like, is_zero, require_square_matrix
+from ....core.arguments import positional_cotangents
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.zeros import densify, is_zero
+from ...matrices import mH, output_fields
+from .condensed_forms import require_square_matrix
 
 __all__: list[str] = []
 
@@ -153,7 +153,7 @@ class _GeneralizedSchur:
     def pushforward(self, da: Any, db: Any) -> tuple:
         """``(dAA, dBB, dQ, dZ)`` along ``(dA, dB)``."""
         aa, bb, q, z = self.aa, self.bb, self.q, self.z
-        ca, cb = mH(q) @ dense_like(da, aa) @ z, mH(q) @ dense_like(db, bb) @ z
+        ca, cb = mH(q) @ densify(da, aa) @ z, mH(q) @ densify(db, bb) @ z
         om_q, om_z = self._omegas(ca, cb)
         daa, dbb = ca - om_q @ aa + aa @ om_z, cb - om_q @ bb + bb @ om_z
         if np.iscomplexobj(dbb):  # BB's diagonal keeps its phase: Omega_Z gets a diagonal
@@ -165,9 +165,9 @@ class _GeneralizedSchur:
     def pullback(self, g_aa: Any, g_bb: Any, g_q: Any, g_z: Any) -> tuple:
         """``(gA, gB)`` from the cotangents of ``(AA, BB, Q, Z)``."""
         aa, bb, q, z = self.aa, self.bb, self.q, self.z
-        g_aa = np.where(self.zero_a, 0, dense_like(g_aa, aa))
-        g_bb = np.where(self.zero_b, 0, dense_like(g_bb, bb))
-        g_q, g_z = dense_like(g_q, q), dense_like(g_z, z)
+        g_aa = np.where(self.zero_a, 0, densify(g_aa, aa))
+        g_bb = np.where(self.zero_b, 0, densify(g_bb, bb))
+        g_q, g_z = densify(g_q, q), densify(g_z, z)
         if np.iscomplexobj(g_bb) or np.iscomplexobj(bb):
             m_z = mH(aa) @ g_aa + mH(bb) @ g_bb + mH(z) @ g_z
             d, size = np.diagonal(bb), np.abs(np.diagonal(bb)) ** 2
@@ -272,8 +272,6 @@ def _qz_rrule(A, B, output="real", lwork=None, sort=None, *, check_finite=True):
 
     def qz_pullback(dy):
         g = output_fields(dy, ("AA", "BB", "Q", "Z"))
-        if all(is_zero(t) for t in g):
-            return NO_TANGENT, project_a(ZERO_TANGENT), project_b(ZERO_TANGENT)
         g_a, g_b = schur.pullback(*g)
         return NO_TANGENT, project_a(g_a), project_b(g_b)
 
@@ -284,7 +282,7 @@ def _qz_rrule(A, B, output="real", lwork=None, sort=None, *, check_finite=True):
 def _qz_frule(tangents, A, B, output="real", lwork=None, sort=None, *, check_finite=True):
     require_square_matrix("scipy.linalg.qz", A, B)
     result = sla.qz(A, B, output=output, lwork=lwork, sort=sort, check_finite=False)
-    da, db = unthunk(tangents[1]), unthunk(tangents[2])
+    da, db = tangents[1], tangents[2]
     if is_zero(da) and is_zero(db):
         return result, ZERO_TANGENT
     parts = _generalized_schur(A, B, *result).pushforward(da, db)
@@ -314,9 +312,7 @@ def _ordqz_rrule(A, B, sort="lhp", output="real", *, check_finite=True):
         g_aa, g_bb, g_alpha, g_beta, g_q, g_z = output_fields(
             dy, ("AA", "BB", "alpha", "beta", "Q", "Z")
         )
-        if all(is_zero(t) for t in (g_aa, g_bb, g_alpha, g_beta, g_q, g_z)):
-            return NO_TANGENT, project_a(ZERO_TANGENT), project_b(ZERO_TANGENT)
-        g_aa, g_bb = dense_like(g_aa, schur.aa), dense_like(g_bb, schur.bb)
+        g_aa, g_bb = densify(g_aa, schur.aa), densify(g_bb, schur.bb)
         if not is_zero(g_alpha):
             g_aa = g_aa + np.diag(g_alpha if np.iscomplexobj(schur.aa) else np.real(g_alpha))
         if not is_zero(g_beta):
@@ -330,7 +326,7 @@ def _ordqz_rrule(A, B, sort="lhp", output="real", *, check_finite=True):
 @frule.register(sla.ordqz)
 def _ordqz_frule(tangents, A, B, sort="lhp", output="real", *, check_finite=True):
     result, schur = _ordqz(A, B, sort, output)
-    da, db = unthunk(tangents[1]), unthunk(tangents[2])
+    da, db = tangents[1], tangents[2]
     if is_zero(da) and is_zero(db):
         return result, ZERO_TANGENT
     daa, dbb, dq, dz = schur.pushforward(da, db)

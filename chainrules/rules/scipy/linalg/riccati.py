@@ -36,12 +36,12 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.calls import call
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
-from ...core.thunks import unthunk
-from ..matrices import mH
+from ....core.calls import call
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT
+from ....core.zeros import is_zero
+from ...matrices import mH
 
 __all__: list[str] = []
 
@@ -62,9 +62,6 @@ def _riccati_rrule(solve: Any, discrete: bool, a: Any, b: Any, q: Any, r: Any) -
     k, f, w = _closed_loop(a, b, r, x, discrete)
 
     def riccati_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NO_TANGENT, *(p(dy) for p in projectors))
         if discrete:
             c_bar = call(sla.solve_discrete_lyapunov, f, dy)
         else:
@@ -78,19 +75,17 @@ def _riccati_rrule(solve: Any, discrete: bool, a: Any, b: Any, q: Any, r: Any) -
 
 def _riccati_frule(solve: Any, discrete: bool, tangents: tuple, a: Any, b: Any, q: Any, r: Any):
     x = solve(a, b, q, r)
-    da, db, dq, dr = (unthunk(t) for t in tangents[1:])
-    if all(isinstance(t, AbstractZero) for t in (da, db, dq, dr)):
+    da, db, dq, dr = tangents[1:]
+    if all(is_zero(t) for t in (da, db, dq, dr)):
         return x, ZERO_TANGENT
     k, f, w = _closed_loop(a, b, r, x, discrete)
     zero = np.zeros_like(x)
-    d_f = (zero if isinstance(da, AbstractZero) else da) - (
-        zero if isinstance(db, AbstractZero) else db @ k
-    )
+    d_f = (zero if is_zero(da) else da) - (zero if is_zero(db) else db @ k)
     half = mH(d_f) @ x @ w
     c = half + mH(half)
-    if not isinstance(dq, AbstractZero):
+    if not is_zero(dq):
         c = c + dq
-    if not isinstance(dr, AbstractZero):
+    if not is_zero(dr):
         c = c + mH(k) @ dr @ k
     if discrete:
         dx = call(sla.solve_discrete_lyapunov, mH(f), c)

@@ -26,28 +26,14 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ...core.arguments import positional_cotangents
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, AbstractZero
-from ...core.thunks import unthunk
+from ....core.arguments import positional_cotangents
+from ....core.namespace import array_namespace, is_numpy
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT
+from ....core.zeros import is_zero
 
-__all__ = ["all_numpy", "circulant_matrix", "diagonal_sums", "toeplitz_matrix"]
-
-
-def all_numpy(*arrays: Any) -> bool:
-    """Whether every argument is a NumPy array, a NumPy scalar, a Python number or None.
-
-    Such calls can take SciPy's compiled routines; any other array type (an engine's tracked
-    values, a torch tensor) takes the array-namespace path.
-
-    >>> all_numpy(np.ones(2), 1.0, None)
-    True
-    """
-    return all(
-        a is None or isinstance(a, np.ndarray | np.generic | float | int | complex) for a in arrays
-    )
+__all__ = ["circulant_matrix", "diagonal_sums", "toeplitz_matrix"]
 
 
 # ---- block_diag ---------------------------------------------------------------------------
@@ -63,7 +49,7 @@ def _block_shapes(arrs: tuple) -> list[tuple[int, int]]:
 
 def _block_diag(arrs: tuple) -> Any:
     """``scipy.linalg.block_diag(*arrs)``, in array-API operations for non-NumPy arrays."""
-    if all_numpy(*arrs):
+    if is_numpy(*arrs):
         return sla.block_diag(*arrs)
     xp = array_namespace(*arrs)
     shapes = _block_shapes(arrs)
@@ -86,9 +72,6 @@ def _block_diag_rrule(*arrs):
     shapes = _block_shapes(arrs)
 
     def block_diag_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NO_TANGENT, *(p(dy) for p in projectors))
         xp = array_namespace(dy)
         pieces = []
         row = col = 0
@@ -104,12 +87,12 @@ def _block_diag_rrule(*arrs):
 @frule.register(sla.block_diag)
 def _block_diag_frule(tangents, *arrs):
     y = _block_diag(arrs)
-    dxs = [unthunk(d) for d in tangents[1:]]
-    if all(isinstance(d, AbstractZero) for d in dxs):
+    dxs = list(tangents[1:])
+    if all(is_zero(d) for d in dxs):
         return y, dxs[0] if dxs else NO_TANGENT
     xp = array_namespace(y)
     blocks = tuple(
-        xp.zeros(tuple(np.shape(a)), dtype=y.dtype) if isinstance(d, AbstractZero) else d
+        xp.zeros(tuple(np.shape(a)), dtype=y.dtype) if is_zero(d) else d
         for a, d in zip(arrs, dxs, strict=True)
     )
     return y, ProjectTo(y)(_block_diag(blocks))
@@ -126,7 +109,7 @@ def _toeplitz_index(m: int, n: int) -> np.ndarray:
 
 def toeplitz_matrix(c: Any, r: Any) -> Any:
     """``scipy.linalg.toeplitz(c, r)`` for 1-D ``c`` and ``r`` (``r=None``: ``conj(c)``)."""
-    if all_numpy(c, r):
+    if is_numpy(c) and (r is None or is_numpy(r)):
         return sla.toeplitz(c, r)
     xp = array_namespace(c, r)
     if r is None:
@@ -160,9 +143,6 @@ def _toeplitz_rrule(c, r=None):
     n = y.shape[1]
 
     def toeplitz_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return (NO_TANGENT, project_c(dy)) + (() if r is None else (project_r(dy),))
         xp = array_namespace(dy)
         sums = diagonal_sums(dy)
         dc = sums[n - 1 :]
@@ -179,21 +159,21 @@ def _toeplitz_rrule(c, r=None):
 @frule.register(sla.toeplitz)
 def _toeplitz_frule(tangents, c, r=None):
     y = toeplitz_matrix(c, r)
-    dc = unthunk(tangents[1])
-    dr = unthunk(tangents[2]) if len(tangents) > 2 else None
-    if isinstance(dc, AbstractZero) and (dr is None or isinstance(dr, AbstractZero)):
+    dc = tangents[1]
+    dr = tangents[2] if len(tangents) > 2 else None
+    if is_zero(dc) and (dr is None or is_zero(dr)):
         return y, dc
     xp = array_namespace(y)
-    dc = xp.zeros(tuple(np.shape(c)), dtype=y.dtype) if isinstance(dc, AbstractZero) else dc
+    dc = xp.zeros(tuple(np.shape(c)), dtype=y.dtype) if is_zero(dc) else dc
     if r is None:
         return y, ProjectTo(y)(toeplitz_matrix(dc, None))
-    dr = xp.zeros(tuple(np.shape(r)), dtype=y.dtype) if isinstance(dr, AbstractZero) else dr
+    dr = xp.zeros(tuple(np.shape(r)), dtype=y.dtype) if is_zero(dr) else dr
     return y, ProjectTo(y)(toeplitz_matrix(dc, dr))
 
 
 def circulant_matrix(c: Any) -> Any:
     """``scipy.linalg.circulant(c)`` for 1-D ``c``."""
-    if all_numpy(c):
+    if is_numpy(c):
         return sla.circulant(c)
     xp = array_namespace(c)
     n = c.shape[0]
@@ -209,9 +189,6 @@ def _circulant_rrule(c):
     n = y.shape[-1]
 
     def circulant_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_c(dy)
         xp = array_namespace(dy)
         sums = diagonal_sums(dy)
         # i - j = k and i - j = k - n both land on c[k].
@@ -224,7 +201,7 @@ def _circulant_rrule(c):
 @frule.register(sla.circulant)
 def _circulant_frule(tangents, c):
     y = circulant_matrix(c)
-    dc = unthunk(tangents[1])
-    if isinstance(dc, AbstractZero):
+    dc = tangents[1]
+    if is_zero(dc):
         return y, dc
     return y, ProjectTo(y)(circulant_matrix(dc))

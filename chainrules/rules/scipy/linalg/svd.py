@@ -1,15 +1,15 @@
 """Rules for ``scipy.linalg``'s singular value decomposition and what is read off it: svd,
 svdvals, orth.
 
-They share their derivatives with ``np.linalg.svd``'s rules (``rules.numpy.linalg_spectral``),
+They share their derivatives with ``np.linalg.svd``'s rules (``rules.numpy.linalg.spectral``),
 whose docstring states the conventions: masked couplings at repeated singular values,
 gauge-invariant losses for singular vectors.
 
 * ``svd`` returns a plain tuple; ``full_matrices=True`` behaves as in NumPy's rule.
 * ``svdvals`` is ``np.linalg.svdvals``.
 * ``orth(A)`` is the first ``rank`` left singular vectors of ``A``, differentiated as the
-  svd's (``linalg_spectral``'s conventions). For complex ``A`` their phases are a gauge that
-  ``A`` does not fix: losses are assumed not to depend on them.
+  svd's (``rules.numpy.linalg.spectral``'s conventions). For complex ``A`` their phases
+  are a gauge that ``A`` does not fix: losses are assumed not to depend on them.
 
 For array types other than NumPy's (an engine's tracked values), the rules compute with
 ``numpy.linalg`` through the array namespace.
@@ -25,25 +25,22 @@ array([[1., 0.],
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.linalg as sla
-from typing import Any
+
 from ....core.arguments import positional_cotangents
-from ....core.namespace import array_namespace
+from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ....core.thunks import unthunk
-from ...matrices import lower_hermitian, mH, output_fields, safe_reciprocal
-from ...numpy.linalg import inv_pullback_of, inv_pushforward_of
-from ...numpy.linalg_decomp import cut_complete_qr_cotangents, qr_pullback_of, qr_pushforward_of
-from ...numpy.linalg_det import det_pullback_of, det_pushforward_of
-from ...numpy.linalg_pinv import pinv_pullback_of, pinv_pushforward_of
-from ...numpy.linalg_spectral import eigh_pullback_of, gap_tolerance, svd_pullback_of, svd_pushforward_of
-from .solve import matrix_solved, solve_kind, solved_cotangent_to_a
-from ....core.calls import call
-from ....core.dtypes import is_complex
-from .matrix_functions import frechet, frechet_adjoint
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.zeros import is_zero
+from ...matrices import output_fields
+from ...numpy.linalg.spectral import (
+    svd_pullback_of,
+    svd_pushforward_of,
+)
 
 __all__: list[str] = []
 
@@ -52,12 +49,11 @@ __all__: list[str] = []
 
 
 def _svd(a: Any, full_matrices: bool, lapack_driver: str) -> tuple:
-    if type(a) is np.ndarray:
+    if is_numpy(a):
         return sla.svd(
             a, full_matrices=full_matrices, check_finite=False, lapack_driver=lapack_driver
         )
     return tuple(array_namespace(a).linalg.svd(a, full_matrices=full_matrices))
-
 
 
 @rrule.register(sla.svd)
@@ -73,9 +69,7 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, *, check_finite=True, lap
         if compute_uv:
             g_u, g_s, g_vh = output_fields(dy, ("U", "s", "Vh"))
         else:
-            g_u, g_s, g_vh = ZERO_TANGENT, unthunk(dy), ZERO_TANGENT
-        if all(isinstance(g, AbstractZero) for g in (g_u, g_s, g_vh)):
-            return NO_TANGENT, project_a(ZERO_TANGENT)
+            g_u, g_s, g_vh = ZERO_TANGENT, dy, ZERO_TANGENT
         if full_matrices and m != n:
             extra = g_u[..., :, k:] if m > n else g_vh[..., k:, :]
             if type(extra) is np.ndarray and np.any(extra != 0):
@@ -84,14 +78,13 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, *, check_finite=True, lap
                     f"vectors of a non-square {m}x{n} matrix beyond the first {k} are not "
                     "determined by the matrix; call svd with full_matrices=False"
                 )
-            if not isinstance(g_u, AbstractZero):
+            if not is_zero(g_u):
                 g_u = g_u[..., :, :k]
-            if not isinstance(g_vh, AbstractZero):
+            if not is_zero(g_vh):
                 g_vh = g_vh[..., :k, :]
         return NO_TANGENT, project_a(svd_pullback_of(u_k, s, vh_k, g_u, g_s, g_vh))
 
     return ((u, s, vh) if compute_uv else s), svd_pullback
-
 
 
 @frule.register(sla.svd)
@@ -102,8 +95,8 @@ def _svd_frule(
     k = min(m, n)
     u, s, vh = _svd(a, full_matrices and compute_uv, lapack_driver)
     y = (u, s, vh) if compute_uv else s
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return y, da
     du, ds, dvh = svd_pushforward_of(a, u[..., :, :k], s, vh[..., :k, :], da)
     if not compute_uv:
@@ -117,17 +110,14 @@ def _svd_frule(
     return y, Tangent(tuple, du, ds, dvh)
 
 
-
 @rrule.register(sla.svdvals)
 def _svdvals_rrule(a, *, check_finite=True):
     return rrule(np.linalg.svdvals, a)
 
 
-
 @frule.register(sla.svdvals)
 def _svdvals_frule(tangents, a, *, check_finite=True):
     return frule(tangents, np.linalg.svdvals, a)
-
 
 
 # ---- orth (over svd) ----------------------------------------------------------------------
@@ -136,14 +126,13 @@ def _svdvals_frule(tangents, a, *, check_finite=True):
 def _orth(a: Any, rcond: Any) -> tuple[Any, Any, Any, int]:
     """The reduced SVD ``(u, s, vh)`` of ``a`` and its numerical rank, as ``orth`` cuts it."""
     xp = array_namespace(a)
-    if type(a) is np.ndarray:
+    if is_numpy(a):
         u, s, vh = sla.svd(a, full_matrices=False, check_finite=False)
     else:
         u, s, vh = xp.linalg.svd(a, full_matrices=False)
     eps = np.finfo(np.dtype(s.dtype)).eps
     cutoff = (eps * max(a.shape[-2:]) if rcond is None else rcond) * xp.max(s)
     return u, s, vh, int(np.count_nonzero(s > cutoff))
-
 
 
 @rrule.register(sla.orth)
@@ -153,9 +142,6 @@ def _orth_rrule(A, rcond=None):
     u, s, vh, rank = _orth(A, rcond)
 
     def orth_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_a(dy)
         dropped = xp.zeros((u.shape[0], u.shape[1] - rank), dtype=dy.dtype)
         g_u = xp.concat([dy, dropped], axis=1)
         return NO_TANGENT, project_a(svd_pullback_of(u, s, vh, g_u, ZERO_TANGENT, ZERO_TANGENT))
@@ -163,12 +149,11 @@ def _orth_rrule(A, rcond=None):
     return u[:, :rank], orth_pullback
 
 
-
 @frule.register(sla.orth)
 def _orth_frule(tangents, A, rcond=None):
     u, s, vh, rank = _orth(A, rcond)
-    da = unthunk(tangents[1])
-    if isinstance(da, AbstractZero):
+    da = tangents[1]
+    if is_zero(da):
         return u[:, :rank], da
     du = svd_pushforward_of(A, u, s, vh, da)[0]
     return u[:, :rank], du[:, :rank]

@@ -4,7 +4,7 @@ matmul_toeplitz, solve_circulant.
 ``T`` is ``toeplitz(c, r)`` (``r`` omitted: ``conj(c)``) or ``circulant(c)``. The solves
 ``x = T^{-1} b`` have the pullback ``b_bar = T^{-H} x_bar``, ``T_bar = -b_bar x^H`` and the
 product ``y = T x`` has ``x_bar = T^H y_bar``, ``T_bar = y_bar x^H``; ``T_bar`` goes back to
-``c`` and ``r`` through the constructor's own pullback (``linalg_structured``), so the
+``c`` and ``r`` through the constructor's own pullback (``structured``), so the
 conventions there hold (``r[0]`` gets a zero cotangent). ``T^H`` is again Toeplitz (first
 column ``conj`` of ``T``'s first row) or circulant, so NumPy inputs keep SciPy's fast
 solvers in the pullback; other array types (an engine's tracked values) solve densely through
@@ -26,13 +26,14 @@ from typing import Any
 
 import scipy.linalg as sla
 
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ...core.thunks import unthunk
-from ..matrices import as_given, as_matrix, mH
-from .linalg_structured import all_numpy, circulant_matrix, toeplitz_matrix
+from ....core.namespace import array_namespace, is_numpy
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.thunks import unthunk
+from ....core.zeros import is_zero
+from ...matrices import as_given, as_matrix, mH
+from .structured import circulant_matrix, toeplitz_matrix
 
 __all__: list[str] = []
 
@@ -60,22 +61,19 @@ def _adjoint_pair(c: Any, r: Any) -> tuple[Any, Any]:
 
 
 def _toeplitz_solve(c: Any, r: Any, b: Any) -> Any:
-    if all_numpy(c, r, b):
+    if is_numpy(c, b) and (r is None or is_numpy(r)):
         return sla.solve_toeplitz(c if r is None else (c, r), b, check_finite=False)
     return array_namespace(c, b).linalg.solve(toeplitz_matrix(c, r), b)
 
 
 def _toeplitz_matmul(c: Any, r: Any, x: Any) -> Any:
-    if all_numpy(c, r, x):
+    if is_numpy(c, x) and (r is None or is_numpy(r)):
         return sla.matmul_toeplitz(c if r is None else (c, r), x)
     return array_namespace(c, x).matmul(toeplitz_matrix(c, r), x)
 
 
 def _toeplitz_tangent(c: Any, r: Any, d_pair: Any) -> Any:
     """The tangent of ``toeplitz(c, r)`` along the tangent of the ``c_or_cr`` argument."""
-    d_pair = unthunk(d_pair)
-    if isinstance(d_pair, AbstractZero):
-        return d_pair
     dc, dr = (unthunk(d_pair[0]), unthunk(d_pair[1])) if r is not None else (d_pair, None)
     return frule((NO_TANGENT, dc) + (() if r is None else (dr,)), sla.toeplitz, c, r)[1]
 
@@ -104,9 +102,6 @@ def _solve_toeplitz_rrule(c_or_cr, b, *, check_finite=True):
     adjoint = _adjoint_pair(c, r)
 
     def solve_toeplitz_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, ZERO_TANGENT, ZERO_TANGENT
         db = _toeplitz_solve(*adjoint, as_matrix(dy, vector))
         d_pair = _toeplitz_cotangent(c, r, toeplitz_pullback, -_outer(db, x))
         return NO_TANGENT, d_pair, project_b(as_given(db, vector))
@@ -120,11 +115,11 @@ def _solve_toeplitz_frule(tangents, c_or_cr, b, *, check_finite=True):
     xp = array_namespace(c, b)
     vector = b.ndim == 1
     x = _toeplitz_solve(c, r, as_matrix(b, vector))
-    dt, db = _toeplitz_tangent(c, r, tangents[1]), unthunk(tangents[2])
-    rhs: Any = ZERO_TANGENT if isinstance(db, AbstractZero) else as_matrix(db, vector)
-    if not isinstance(dt, AbstractZero):
+    dt, db = _toeplitz_tangent(c, r, tangents[1]), tangents[2]
+    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
+    if not is_zero(dt):
         rhs = rhs - xp.matmul(dt, x)
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return as_given(x, vector), rhs
     return as_given(x, vector), as_given(_toeplitz_solve(c, r, rhs), vector)
 
@@ -140,9 +135,6 @@ def _matmul_toeplitz_rrule(c_or_cr, x, *, check_finite=False):
     adjoint = _adjoint_pair(c, r)
 
     def matmul_toeplitz_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, ZERO_TANGENT, ZERO_TANGENT
         g = as_matrix(dy, vector)
         dx = _toeplitz_matmul(*adjoint, g)
         d_pair = _toeplitz_cotangent(c, r, toeplitz_pullback, _outer(g, x_m))
@@ -158,13 +150,13 @@ def _matmul_toeplitz_frule(tangents, c_or_cr, x, *, check_finite=False):
     vector = x.ndim == 1
     x_m = as_matrix(x, vector)
     y = _toeplitz_matmul(c, r, x_m)
-    dt, dx = _toeplitz_tangent(c, r, tangents[1]), unthunk(tangents[2])
+    dt, dx = _toeplitz_tangent(c, r, tangents[1]), tangents[2]
     dy: Any = ZERO_TANGENT
-    if not isinstance(dx, AbstractZero):
+    if not is_zero(dx):
         dy = _toeplitz_matmul(c, r, as_matrix(dx, vector))
-    if not isinstance(dt, AbstractZero):
+    if not is_zero(dt):
         dy = dy + xp.matmul(dt, x_m)
-    if isinstance(dy, AbstractZero):
+    if is_zero(dy):
         return as_given(y, vector), dy
     return as_given(y, vector), as_given(dy, vector)
 
@@ -173,7 +165,7 @@ def _matmul_toeplitz_frule(tangents, c_or_cr, x, *, check_finite=False):
 
 
 def _circulant_solve(c: Any, b: Any) -> Any:
-    if all_numpy(c, b):
+    if is_numpy(c, b):
         return sla.solve_circulant(c, b)
     return array_namespace(c, b).linalg.solve(circulant_matrix(c), b)
 
@@ -193,9 +185,6 @@ def _solve_circulant_rrule(c, b):
     adjoint = _circulant_adjoint(c)
 
     def solve_circulant_pullback(dy):
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, ZERO_TANGENT, ZERO_TANGENT
         db = _circulant_solve(adjoint, as_matrix(dy, vector))
         dc = circulant_pullback(-_outer(db, x))[1]
         return NO_TANGENT, dc, project_b(as_given(db, vector))
@@ -208,10 +197,10 @@ def _solve_circulant_frule(tangents, c, b):
     xp = array_namespace(c, b)
     vector = b.ndim == 1
     x = _circulant_solve(c, as_matrix(b, vector))
-    dc, db = unthunk(tangents[1]), unthunk(tangents[2])
-    rhs: Any = ZERO_TANGENT if isinstance(db, AbstractZero) else as_matrix(db, vector)
-    if not isinstance(dc, AbstractZero):
+    dc, db = tangents[1], tangents[2]
+    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
+    if not is_zero(dc):
         rhs = rhs - xp.matmul(frule((NO_TANGENT, dc), sla.circulant, c)[1], x)
-    if isinstance(rhs, AbstractZero):
+    if is_zero(rhs):
         return as_given(x, vector), rhs
     return as_given(x, vector), as_given(_circulant_solve(c, rhs), vector)

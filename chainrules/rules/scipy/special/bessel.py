@@ -15,6 +15,9 @@ or singular there). An integer order has no tangent.
 
 ``scipy.special`` computes on NumPy arrays only.
 
+``jve yve`` (``jv``, ``yv`` times ``exp(-|Im z|)``) likewise: holomorphic part plus the real
+direction of ``Im z``, from the real Jacobian.
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.j0, 0.0)
@@ -31,24 +34,23 @@ import numpy as np
 import scipy.integrate
 import scipy.special as sc
 
-from ...core.define import fit_to_output, scalar_rule
-from ...core.dtypes import is_complex
-from ...core.namespace import array_namespace
-from ...core.parametric import numpy_only, parametric_rule
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import (
+from ....core.define import fit_to_output, scalar_rule
+from ....core.dtypes import is_complex
+from ....core.namespace import is_numpy
+from ....core.parametric import numpy_only, parametric_rule
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.structure import is_differentiable_leaf
+from ....core.tangents import (
     NO_TANGENT,
     ZERO_TANGENT,
-    AbstractZero,
     NotImplementedTangent,
     not_implemented,
 )
-from ...core.thunks import Thunk, unthunk
-from ...core.zeros import vanishes
+from ....core.thunks import Thunk
+from ....core.zeros import is_zero, vanishes
 
-__all__ = ["bessel_order_derivative"]
+__all__ = ["bessel_order_derivative", "order_not_implemented", "over_x"]
 
 _QUAD = {"epsabs": 1e-15, "epsrel": 1e-12, "limit": 400}
 
@@ -128,13 +130,18 @@ _ORDER_DERIVATIVES = {"jv": _djv_dv_any, "yv": _dyv_dv, "ive": _dive_dv_any, "kv
 
 
 def bessel_order_derivative(name: str, v: Any, x: Any) -> Any:
-    """d/dv of the Bessel function ``name`` (jv, yv, iv, ive, kv, kve) at real ``x``.
+    """d/dv of the Bessel function ``name`` (jv, yv, iv, ive, kv, kve, hankel1, hankel2) at
+    real ``x``.
 
-    NaN where ``x <= 0``; ``iv`` and ``kv`` are their scaled forms times ``exp(+-x)``.
+    NaN where ``x <= 0``; ``iv`` and ``kv`` are their scaled forms times ``exp(+-x)``;
+    ``hankel1`` and ``hankel2`` are ``jv +- i yv``.
 
     >>> round(float(bessel_order_derivative("kv", 0.0, 1.0)), 12)  # K_v is even in v
     0.0
     """
+    if name in ("hankel1", "hankel2"):
+        sign = 1j if name == "hankel1" else -1j
+        return bessel_order_derivative("jv", v, x) + sign * bessel_order_derivative("yv", v, x)
     base = {"iv": "ive", "kv": "kve"}.get(name, name)
     scalar = _ORDER_DERIVATIVES[base]
     v, x = np.broadcast_arrays(np.asarray(v, dtype=float), np.asarray(x, dtype=float))
@@ -147,12 +154,27 @@ def bessel_order_derivative(name: str, v: Any, x: Any) -> Any:
     return out[()] if out.ndim == 0 else out
 
 
-def _order_partial(name: str) -> Callable[..., Any]:
-    reason = f"derivative of {name} in the order v at complex z (no usable formula implemented)"
+def order_not_implemented(name: str) -> Any:
+    """The tangent of a derivative in the order ``v`` at complex ``z``, not implemented."""
+    return not_implemented(
+        f"derivative of {name} in the order v at complex z (no usable formula implemented)"
+    )
 
+
+def over_x(x: Any, numerator: Any, at_zero: Any) -> Any:
+    """``numerator / x``, with the value ``at_zero`` (its limit) where ``x`` is 0.
+
+    >>> float(over_x(0.0, 0.0, 0.5)), float(over_x(2.0, 1.0, 0.5))
+    (0.5, 0.5)
+    """
+    zero = x == 0
+    return np.where(zero, at_zero, numerator / np.where(zero, 1, x))
+
+
+def _order_partial(name: str) -> Callable[..., Any]:
     def order_partial(v: Any, z: Any, y: Any) -> Any:
         if is_complex(z):
-            return not_implemented(reason)
+            return order_not_implemented(name)
         return bessel_order_derivative(name, v, z)
 
     order_partial.__qualname__ = f"{name}_order_partial"
@@ -233,9 +255,6 @@ def _ive_rrule(v: Any, z: Any) -> tuple[Any, Any]:
     conjugate = is_complex(z) or is_complex(y)
 
     def ive_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if isinstance(dy, AbstractZero):
-            return NO_TANGENT, project_v(ZERO_TANGENT), project_z(ZERO_TANGENT)
         holomorphic = _ive_holomorphic_part(v, z)
         if conjugate:
             # d/dz of iv * exp(-|Re z|): the holomorphic part plus a real direction in Re z.
@@ -243,7 +262,7 @@ def _ive_rrule(v: Any, z: Any) -> tuple[Any, Any]:
         else:
             dz = (holomorphic - _sign(z) * y) * dy
         dv: Any = NO_TANGENT
-        if v_active and array_namespace(v, z, dy) is not np:
+        if v_active and not is_numpy(v, z, dy):
             dv = numpy_only("scipy.special.ive", 0)
         elif v_active:
             dv = _IVE_ORDER_PARTIAL(v, z, y)
@@ -257,19 +276,82 @@ def _ive_rrule(v: Any, z: Any) -> tuple[Any, Any]:
 @frule.register(sc.ive)
 def _ive_frule(tangents: tuple, v: Any, z: Any) -> tuple[Any, Any]:
     y = sc.ive(v, z)
-    dv, dz = unthunk(tangents[1]), unthunk(tangents[2])
+    dv, dz = tangents[1], tangents[2]
     total: Any = ZERO_TANGENT
     if is_differentiable_leaf(v) and not vanishes(dv):
-        numeric = array_namespace(v, z, dv) is np
+        numeric = is_numpy(v, z, dv)
         d = _IVE_ORDER_PARTIAL(v, z, y) if numeric else numpy_only("scipy.special.ive", 0)
         if isinstance(d, NotImplementedTangent):
             return y, d
         total = total + d * dv
-    if not isinstance(dz, AbstractZero):
+    if not is_zero(dz):
         total = total + _ive_holomorphic_part(v, z) * dz - _sign(z) * y * np.real(dz)
-    if isinstance(total, AbstractZero):
+    if is_zero(total):
         return y, total
     return y, fit_to_output(total, y)
 
 
 _IVE_ORDER_PARTIAL = _order_partial("ive")
+
+# ---- jve, yve: exp(-|Im z|) makes them non-holomorphic ---------------------------------------
+
+
+def _scaled_rules(f: Any, order: str) -> None:
+    """The rrule and frule of ``f(v, z) = g(v, z) exp(-|Im z|)`` with ``g`` holomorphic in z."""
+    name = f"scipy.special.{f.__name__}"
+
+    def holomorphic_part(v: Any, z: Any) -> Any:
+        return (f(np.subtract(v, 1), z) - f(np.add(v, 1), z)) / 2
+
+    def order_partial(v: Any, z: Any) -> Any:
+        if is_complex(z):
+            return order_not_implemented(f.__name__)
+        return bessel_order_derivative(order, v, z)
+
+    def scaled_rrule(v: Any, z: Any) -> tuple[Any, Any]:
+        y = f(v, z)
+        project_v, project_z = ProjectTo(v), ProjectTo(z)
+        v_active = is_differentiable_leaf(v)
+
+        def scaled_pullback(dy: Any) -> tuple[Any, ...]:
+            # The real Jacobian: g' in both directions, and -sign(Im z) y in the direction Im z.
+            sign = np.sign(np.imag(z))
+            dz = np.conj(holomorphic_part(v, z)) * dy - 1j * sign * np.real(np.conj(y) * dy)
+            if not is_complex(z):
+                dz = np.real(dz)
+            dv: Any = NO_TANGENT
+            if v_active and not is_numpy(v, z, dy):
+                dv = numpy_only(name, 0)
+            elif v_active and is_complex(z):
+                dv = order_not_implemented(f.__name__)
+            elif v_active:
+                dv = Thunk(lambda: project_v(order_partial(v, z) * dy))
+            return NO_TANGENT, dv, project_z(dz)
+
+        return y, scaled_pullback
+
+    def scaled_frule(tangents: tuple, v: Any, z: Any) -> tuple[Any, Any]:
+        y = f(v, z)
+        dv, dz = tangents[1], tangents[2]
+        total: Any = ZERO_TANGENT
+        if is_differentiable_leaf(v) and not vanishes(dv):
+            numeric = is_numpy(v, z, dv)
+            d = order_partial(v, z) if numeric else numpy_only(name, 0)
+            if is_complex(z) or not numeric:
+                return y, d
+            total = total + d * dv
+        if not is_zero(dz):
+            sign = np.sign(np.imag(z))
+            total = total + holomorphic_part(v, z) * dz - sign * y * np.imag(dz)
+        if is_zero(total):
+            return y, total
+        return y, fit_to_output(total, y)
+
+    scaled_rrule.__qualname__ = f"rrule[{f.__name__}]"
+    scaled_frule.__qualname__ = f"frule[{f.__name__}]"
+    rrule.register(f)(scaled_rrule)
+    frule.register(f)(scaled_frule)
+
+
+_scaled_rules(sc.jve, "jv")
+_scaled_rules(sc.yve, "yv")

@@ -5,6 +5,9 @@ outputs. Removable points are exact: ``exprel'(0) = 1/2`` (a Taylor series near 
 closed form cancels), ``huber`` and ``pseudo_huber`` at ``delta = 0`` or ``r = 0``.
 ``scipy.special`` computes on NumPy arrays only.
 
+The Dirichlet kernel ``diric`` has its derivative from the quotient rule, 0 at its extrema
+``+-1``.
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.exprel, 0.0)
@@ -20,9 +23,10 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ..._compat import scipy_lambertw_ufunc
-from ...core.define import scalar_rule
-from ...core.parametric import parametric_rule
+from ...._compat import scipy_lambertw_ufunc
+from ....core.define import scalar_rule
+from ....core.namespace import is_numpy
+from ....core.parametric import parametric_rule
 
 _DEGREE = math.pi / 180
 
@@ -116,3 +120,26 @@ parametric_rule(sc.lambertw, _lambertw_derivative, None, None, keywords=("k", "t
 lambertw_ufunc = scipy_lambertw_ufunc()
 if lambertw_ufunc is not None:
     parametric_rule(lambertw_ufunc, _lambertw_derivative, None, None)
+
+# ---- the Dirichlet kernel ----------------------------------------------------------------
+
+
+def _diric_partial(x: Any, n: Any, y: Any) -> Any:
+    # At multiples of 2 pi, diric is +-1, an extremum: the derivative is 0.
+    half = np.sin(x / 2)
+    at_pole = half == 0
+    numerator = np.cos(np.multiply(n, x) / 2) - y * np.cos(x / 2)
+    return np.where(at_pole, 0.0, numerator / (2 * np.where(at_pole, 1.0, half)))
+
+
+def _diric_forward(x: Any, n: Any) -> Any:
+    # sc.diric converts its input to NumPy; an engine's arrays take the same formula in ufuncs.
+    if is_numpy(x):
+        return sc.diric(x, n)
+    half = np.sin(x / 2)
+    at_pole = half == 0
+    ratio = np.sin(np.multiply(n, x) / 2) / (np.multiply(n, np.where(at_pole, 1.0, half)))
+    return np.where(at_pole, 1.0, ratio)
+
+
+parametric_rule(sc.diric, _diric_partial, None, forward=_diric_forward)

@@ -32,29 +32,23 @@ import numpy as np
 import scipy.special as sc
 from scipy import integrate
 
-from ...core.calls import call
-from ...core.define import fit_to_output
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import (
+from ....core.calls import call
+from ....core.define import fit_to_output
+from ....core.namespace import is_numpy
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.structure import is_differentiable_leaf
+from ....core.tangents import (
     NO_TANGENT,
     ZERO_TANGENT,
-    AbstractZero,
     NotImplementedTangent,
     not_implemented,
 )
-from ...core.thunks import Thunk, unthunk
-from ...core.zeros import vanishes
+from ....core.thunks import Thunk
+from ....core.zeros import vanishes
 from .lame import LamePolynomial, lame_terms, lame_terms_at, normal_with_slopes, safe_polynomial
 
 __all__: list[str] = []
-
-
-def _plain(*values: Any) -> bool:
-    """Whether the parameters are NumPy values (not an engine's tracked ones)."""
-    return array_namespace(*values) is np
 
 
 # ---- the rules: partials per argument, parameter derivatives thunked -------------------------
@@ -90,12 +84,9 @@ def _ellipsoidal_rules(
         y, _, active, table = prepared(args, kwargs)
 
         def ellipsoidal_pullback(dy: Any) -> tuple:
-            dy = unthunk(dy)
             grads: list[Any] = [NO_TANGENT] * (len(args) + 1)
             for i, project in active.items():
-                if isinstance(dy, AbstractZero):
-                    grads[i + 1] = ZERO_TANGENT
-                elif i in costly:
+                if i in costly:
                     grads[i + 1] = Thunk(functools.partial(_cotangent, table[i], project, dy))
                 else:
                     grads[i + 1] = _cotangent(table[i], project, dy)
@@ -107,7 +98,7 @@ def _ellipsoidal_rules(
         y, _, active, table = prepared(args, kwargs)
         total: Any = ZERO_TANGENT
         for i in active:
-            dx = unthunk(tangents[i + 1])
+            dx = tangents[i + 1]
             if vanishes(dx):
                 continue
             d = _value(table[i])
@@ -134,7 +125,7 @@ def _cotangent(d: Any, project: Any, dy: Any) -> Any:
 # ---- ellip_harm -------------------------------------------------------------------------------
 
 
-def _numpy_only(name: str, positions: tuple[int, ...]) -> dict:
+def _refused_on_tracked(name: str, positions: tuple[int, ...]) -> dict:
     reason = not_implemented(
         f"derivative of {name} on an engine's tracked h2, k2, n or p: the Lamé coefficients "
         "are computed on NumPy values only"
@@ -144,8 +135,8 @@ def _numpy_only(name: str, positions: tuple[int, ...]) -> dict:
 
 def _ellip_harm_partials(args: tuple, y: Any) -> dict:
     h2, k2, n, p, s, signm, signn = args
-    if not _plain(h2, k2, n, p, signm, signn):
-        return _numpy_only("ellip_harm", (0, 1, 4))
+    if not is_numpy(h2, k2, n, p, signm, signn):
+        return _refused_on_tracked("ellip_harm", (0, 1, 4))
     _, ds, dh2, dk2 = lame_terms_at(h2, k2, n, p, s, signm, signn)
     return {0: dh2, 1: dk2, 4: ds}
 
@@ -198,16 +189,16 @@ def _second_kind_parameters(h2: Any, k2: Any, n: Any, p: Any, s: Any, y: Any) ->
 
 def _ellip_harm_2_partials(args: tuple, y: Any) -> dict:
     h2, k2, n, p, s = args
-    if not _plain(h2, k2, n, p):
-        return _numpy_only("ellip_harm_2", (0, 1, 4))
+    if not is_numpy(h2, k2, n, p):
+        return _refused_on_tracked("ellip_harm_2", (0, 1, 4))
     e, de, _, _ = lame_terms_at(h2, k2, n, p, s)
     with np.errstate(all="ignore"):
         ds = y * de / e - (2 * np.asarray(n) + 1) / (e * np.sqrt((s * s - h2) * (s * s - k2)))
 
     @functools.cache
     def slopes() -> tuple:
-        if not _plain(s, y):
-            return tuple(_numpy_only("ellip_harm_2", (0, 1)).values())
+        if not is_numpy(s, y):
+            return tuple(_refused_on_tracked("ellip_harm_2", (0, 1)).values())
         return _second_kind_parameters(h2, k2, n, p, s, y)
 
     return {0: lambda: slopes()[0], 1: lambda: slopes()[1], 4: ds}
@@ -218,8 +209,8 @@ _ellipsoidal_rules(sc.ellip_harm_2, ("h2", "k2", "n", "p", "s"), (), _ellip_harm
 
 def _ellip_normal_partials(args: tuple, y: Any) -> dict:
     h2, k2, n, p = args
-    if not _plain(h2, k2, n, p):
-        return _numpy_only("ellip_normal", (0, 1))
+    if not is_numpy(h2, k2, n, p):
+        return _refused_on_tracked("ellip_normal", (0, 1))
 
     @functools.cache
     def slopes() -> tuple:

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.define import ignore_derivatives, scalar_rule
-from ...core.parametric import parametric_rule
-from ...core.tangents import not_implemented
+from ....core.define import ignore_derivatives, scalar_rule
+from ....core.parametric import parametric_rule
+from ....core.tangents import not_implemented
 
 
 def _rd_dx(x: Any, y: Any, z: Any) -> Any:

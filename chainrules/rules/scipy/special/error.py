@@ -5,6 +5,9 @@ holomorphic, so their pullbacks are ``conj(f'(z)) * dy``; erfinv, erfcinv, ndtri
 are real. Partials go through functions with rules of their own, so pullbacks differentiate
 again; ``scipy.special`` computes on NumPy arrays only.
 
+``voigt_profile(x, sigma, gamma)`` is the real part of Faddeeva's ``wofz`` scaled,
+differentiated through ``wofz' = 2i/sqrt(pi) - 2 z wofz``.
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.erf, 0.0)
@@ -14,10 +17,13 @@ again; ``scipy.special`` computes on NumPy arrays only.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.special as sc
 
-from ...core.define import scalar_rule
+from ....core.define import scalar_rule
+from ....core.parametric import SharedPartial, parametric_rule
 
 _TWO_OVER_SQRT_PI = 2 / np.sqrt(np.pi)
 _SQRT_PI_OVER_TWO = np.sqrt(np.pi) / 2
@@ -49,4 +55,33 @@ scalar_rule(
     sc.owens_t,
     lambda h, a, y: -np.exp(-h * h / 2) * sc.erf(h * a / np.sqrt(2)) / (2 * _SQRT_TWO_PI),
     lambda h, a, y: np.exp(-h * h * (1 + a * a) / 2) / (2 * np.pi * (1 + a * a)),
+)
+
+# ---- Voigt profile: the real part of the scaled Faddeeva function ------------------------
+
+_SQRT_PI = float(np.sqrt(np.pi))
+
+
+def _voigt_parts(x: Any, sigma: Any, gamma: Any) -> tuple[Any, Any, Any]:
+    """z, w(z) and w'(z) of ``voigt_profile``, whose value is Re w(z) / (sigma sqrt(2 pi))."""
+    root2_sigma = np.sqrt(2.0) * sigma
+    z = (x + 1j * gamma) / root2_sigma
+    w = sc.wofz(z)
+    return z, w, 2j / _SQRT_PI - 2 * z * w
+
+
+def _voigt_partials(x: Any, sigma: Any, gamma: Any, y: Any) -> tuple[Any, Any, Any]:
+    z, _, dw = _voigt_parts(x, sigma, gamma)
+    scale = 1 / (2 * _SQRT_PI * sigma * sigma)  # dz/dx / (sigma sqrt(2 pi))
+    dx = np.real(dw) * scale
+    dgamma = -np.imag(dw) * scale
+    dsigma = -np.real(dw * z) * np.sqrt(2.0) * scale - y / sigma
+    return dx, dsigma, dgamma
+
+
+parametric_rule(
+    sc.voigt_profile,
+    SharedPartial(_voigt_partials, 0),
+    SharedPartial(_voigt_partials, 1),
+    SharedPartial(_voigt_partials, 2),
 )

@@ -1,4 +1,4 @@
-"""Rules for spherical harmonics and Legendre functions of all degrees, and ``assoc_laguerre``.
+"""Rules for spherical harmonics and Legendre functions of all degrees.
 
 SciPy's ``sph_harm_y``, ``sph_harm_y_all``, ``legendre_p_all``, ``assoc_legendre_p_all`` and
 ``sph_legendre_p_all`` return derivatives themselves: with ``diff_n = d`` (0, 1 or 2), the
@@ -19,12 +19,9 @@ for ``diff_n = 2`` adds the third derivative, exactly:
   derivative of an order other than 0 is NaN (SciPy's own first and second derivatives of
   odd orders are infinite there).
 
-``assoc_laguerre(x, n, k)`` is ``eval_genlaguerre(n, k, x)``, with its partials
-(``orthogonal``): ``-L_{n-1}^{(k+1)}(x)`` in ``x``, the finite sum over lower degrees in ``k``.
-
 The same helpers (``stacked_rules``, ``legendre_third``, ``assoc_legendre_third``,
 ``ladder_slope``) give the rules of ``legendre_p``, ``assoc_legendre_p`` and
-``sph_legendre_p``, one degree and order at a time (module ``special_more``).
+``sph_legendre_p``, one degree and order at a time (module ``legendre``).
 
 The integer degrees and orders have no tangent; ``norm`` and ``branch_cut`` pass through
 (the equations hold on both branches), any other keyword raises ``RuleKeywordError``.
@@ -46,18 +43,17 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.calls import call
-from ...core.define import fit_to_output
-from ...core.dtypes import conj
-from ...core.names import short_name
-from ...core.namespace import array_namespace
-from ...core.parametric import parametric_rule
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from ...core.thunks import unthunk
-from .orthogonal import genlaguerre_dalpha, genlaguerre_dx
+from ....core.calls import call
+from ....core.define import fit_to_output
+from ....core.dtypes import conj
+from ....core.names import short_name
+from ....core.namespace import array_namespace
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.structure import is_differentiable_leaf
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.thunks import unthunk
+from ....core.zeros import is_zero
 
 __all__ = [
     "assoc_legendre_third",
@@ -92,10 +88,6 @@ def _checked_order(f: Any, args: tuple, diff_n: Any, options: dict) -> int:
         return int(diff_n)
     f(*args, diff_n=diff_n, **options)
     raise ValueError(f"{short_name(f)}: diff_n must be 0, 1 or 2, not {diff_n!r}")
-
-
-def _tangent_of(project: Any) -> Any:
-    return NO_TANGENT if project is None else ZERO_TANGENT
 
 
 def _projector(x: Any) -> Any:
@@ -166,15 +158,15 @@ def _sph_cotangent_parts(d: int, dy: Any) -> list:
     if d == 0:
         return [dy]
     dy = [unthunk(c) for c in dy]
-    parts = [None if isinstance(dy[0], AbstractZero) else dy[0]]
+    parts = [None if is_zero(dy[0]) else dy[0]]
     gradient = dy[1]
-    if isinstance(gradient, AbstractZero):
+    if is_zero(gradient):
         parts += [None, None]
     else:
         parts += [gradient[..., 0], gradient[..., 1]]
     if d == 2:
         hessian = dy[2]
-        if isinstance(hessian, AbstractZero):
+        if is_zero(hessian):
             parts += [None] * 4
         else:
             parts += [hessian[..., i, j] for i in (0, 1) for j in (0, 1)]
@@ -212,7 +204,7 @@ def _real_inner(parts: list, cotangents: list) -> Any:
     for p, c in zip(parts, cotangents, strict=True):
         if c is not None:
             total = total + conj(p) * c
-    return total if isinstance(total, AbstractZero) else array_namespace(total).real(total)
+    return total if is_zero(total) else array_namespace(total).real(total)
 
 
 def _spherical_rules(f: Any, orders: Any, third: Any) -> None:
@@ -229,10 +221,7 @@ def _spherical_rules(f: Any, orders: Any, third: Any) -> None:
         project_theta, project_phi = _projector(theta), _projector(phi)
 
         def spherical_pullback(dy: Any) -> tuple:
-            dy = unthunk(dy)
             integers = (NO_TANGENT, NO_TANGENT, NO_TANGENT)
-            if isinstance(dy, AbstractZero):
-                return (*integers, _tangent_of(project_theta), _tangent_of(project_phi))
             cotangents = _sph_cotangent_parts(d, dy)
             dtheta = dphi = NO_TANGENT
             if project_theta is not None:
@@ -248,16 +237,16 @@ def _spherical_rules(f: Any, orders: Any, third: Any) -> None:
         d = _checked_order(f, (n, m, theta, phi), diff_n, {})
         y, t = _theta_derivatives(f, (n, m, theta, phi), d, third)
         ik = 1j * orders(n, m, t[0])
-        dtheta, dphi = (unthunk(tangents[i]) for i in (3, 4))
+        dtheta, dphi = (tangents[i] for i in (3, 4))
         total: list = [ZERO_TANGENT] * len(_sph_parts(d, t, ik))
-        if is_differentiable_leaf(theta) and not isinstance(dtheta, AbstractZero):
+        if is_differentiable_leaf(theta) and not is_zero(dtheta):
             total = [a + p * dtheta for a, p in zip(total, _sph_parts(d, t[1:], ik), strict=True)]
-        if is_differentiable_leaf(phi) and not isinstance(dphi, AbstractZero):
+        if is_differentiable_leaf(phi) and not is_zero(dphi):
             slopes = _sph_parts(d, t[:-1], ik)
             total = [a + ik * p * dphi for a, p in zip(total, slopes, strict=True)]
-        if all(isinstance(a, AbstractZero) for a in total):
+        if all(is_zero(a) for a in total):
             return y, ZERO_TANGENT if d == 0 else Tangent(tuple, *([ZERO_TANGENT] * (d + 1)))
-        parts = [a + 0 * t[0] if isinstance(a, AbstractZero) else a for a in total]
+        parts = [a + 0 * t[0] if is_zero(a) else a for a in total]
         return y, _sph_assemble(d, parts, y)
 
     for rule, table in ((spherical_rrule, rrule), (spherical_frule, frule)):
@@ -323,9 +312,8 @@ def stacked_rules(f: Any, lead: int, third: Any, keywords: tuple[str, ...] = ())
         integers = (NO_TANGENT,) * len(args)
 
         def stacked_pullback(dy: Any) -> tuple:
-            dy = unthunk(dy)
-            if project is None or isinstance(dy, AbstractZero):
-                return (*integers, _tangent_of(project))
+            if project is None:
+                return (*integers, NO_TANGENT)
             xp = array_namespace(slope, dy)
             total = xp.sum(scaled(conj(slope), dy), axis=tuple(range(lead)))
             return (*integers, project(total))
@@ -335,8 +323,8 @@ def stacked_rules(f: Any, lead: int, third: Any, keywords: tuple[str, ...] = ())
     def stacked_frule(tangents: tuple, *args: Any, diff_n: Any = 0, **options: Any) -> Any:
         d = _checked_order(f, args, diff_n, options)
         y, slope = _stacked_derivatives(f, args, options, d, third)
-        dz = unthunk(tangents[len(args)])
-        if isinstance(dz, AbstractZero) or not is_differentiable_leaf(args[-1]):
+        dz = tangents[len(args)]
+        if is_zero(dz) or not is_differentiable_leaf(args[-1]):
             return y, ZERO_TANGENT
         return y, fit_to_output(scaled(slope, dz), y)
 
@@ -408,18 +396,3 @@ def _sph_legendre_p_all_third(args: tuple, options: dict, out: Any) -> Any:
 stacked_rules(sc.legendre_p_all, 2, _legendre_p_all_third)
 stacked_rules(sc.assoc_legendre_p_all, 3, _assoc_legendre_p_all_third, ("branch_cut", "norm"))
 stacked_rules(sc.sph_legendre_p_all, 3, _sph_legendre_p_all_third)
-
-# ---- generalized Laguerre polynomials, argument first ------------------------------------------
-
-
-def _laguerre_dx(x: Any, n: Any, *rest: Any) -> Any:
-    """``d/dx L_n^(k)(x) = -L_{n-1}^(k+1)(x)``; ``rest`` is ``(k, y)`` or ``(y,)``."""
-    k = rest[0] if len(rest) == 2 else 0.0
-    return genlaguerre_dx(n, k, x, rest[-1])
-
-
-def _laguerre_dk(x: Any, n: Any, k: Any, y: Any) -> Any:
-    return genlaguerre_dalpha(n, k, x, y)
-
-
-parametric_rule(sc.assoc_laguerre, _laguerre_dx, None, _laguerre_dk, keywords=("k",), required=2)

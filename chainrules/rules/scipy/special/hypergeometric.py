@@ -11,6 +11,10 @@ for real arguments, and thunked; at complex ``x`` they are ``NotImplementedTange
 those arguments and the frule returns it whenever a parameter's tangent is not zero.
 ``scipy.special`` computes on NumPy arrays only.
 
+``hyperu'(x) = -a U(a+1, b+1, x)`` (DLMF 13.3.22) and Wright's generalized Bessel function
+``wright_bessel'(x) = Phi(a, a+b, x)`` (and ``log_wright_bessel``); their derivatives in the
+parameters are ``NotImplementedTangent``.
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.hyp1f1, 1.0, 1.0, 0.5)  # exp(x)
@@ -25,9 +29,11 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.dtypes import is_complex
-from ...core.parametric import parametric_rule
-from ...core.tangents import not_implemented
+from ....core.dtypes import is_complex
+from ....core.parametric import parametric_rule
+from ....core.tangents import not_implemented
+
+_NO_FORMULA = "no closed form, not implemented"
 
 
 def _parameter(name: str, function: str) -> object:
@@ -115,4 +121,25 @@ parametric_rule(
     lambda a, b, c, z, y: (
         np.multiply(a, b) / c * sc.hyp2f1(np.add(a, 1), np.add(b, 1), np.add(c, 1), z)
     ),
+)
+
+# ---- confluent U and Wright's generalized Bessel function --------------------------------
+
+parametric_rule(
+    sc.hyperu,
+    not_implemented(f"derivative of hyperu in a: {_NO_FORMULA}"),
+    not_implemented(f"derivative of hyperu in b: {_NO_FORMULA}"),
+    lambda a, b, x, y: -a * sc.hyperu(np.add(a, 1), np.add(b, 1), x),
+)
+parametric_rule(
+    sc.wright_bessel,
+    not_implemented(f"derivative of wright_bessel in a: {_NO_FORMULA}"),
+    not_implemented(f"derivative of wright_bessel in b: {_NO_FORMULA}"),
+    lambda a, b, x, y: sc.wright_bessel(a, np.add(a, b), x),
+)
+parametric_rule(
+    sc.log_wright_bessel,
+    not_implemented(f"derivative of log_wright_bessel in a: {_NO_FORMULA}"),
+    not_implemented(f"derivative of log_wright_bessel in b: {_NO_FORMULA}"),
+    lambda a, b, x, y: np.exp(sc.log_wright_bessel(a, np.add(a, b), x) - y),
 )

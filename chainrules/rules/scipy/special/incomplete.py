@@ -34,7 +34,7 @@ import numpy as np
 import scipy.integrate
 import scipy.special as sc
 
-from ...core.parametric import SharedPartial, parametric_rule
+from ....core.parametric import SharedPartial, parametric_rule
 
 __all__ = ["betainc_da_db", "gammainc_da"]
 

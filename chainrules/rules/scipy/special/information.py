@@ -11,6 +11,8 @@ Hard points, each chosen so that no derivative divides by an argument that may b
 
 ``scipy.special`` computes on NumPy arrays only.
 
+``softplus' = expit``.
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.xlogy, 0.0, 2.0)
@@ -25,7 +27,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.define import scalar_rule
+from ....core.define import scalar_rule
 
 
 def _over_where_nonzero(x: Any, y: Any) -> Any:
@@ -110,3 +112,7 @@ scalar_rule(
     _inv_boxcox1p_dy,
     lambda y, lmbda, x: -_boxcox_dlmbda(np.log1p(x), lmbda, y) * _inv_boxcox1p_dy(y, lmbda, x),
 )
+
+# ---- softplus -----------------------------------------------------------------------------
+
+scalar_rule(sc.softplus, lambda x, y: sc.expit(x))

@@ -10,6 +10,12 @@ derivatives come from their power series, where the closed forms cancel).
 operations an engine records, so zeta is differentiated twice in ``x`` as well. ``expn(n, x)``
 takes an integer ``n`` without tangent. ``scipy.special`` computes on NumPy arrays only.
 
+``modfresnelp(x) = (fp, kp)`` with ``fp = int_x^inf exp(i t^2) dt`` and
+``kp = exp(-i (x^2 + pi/4)) fp / sqrt(pi)``: ``fp' = -exp(i x^2)``,
+``kp' = -2 i x kp - exp(-i pi/4) / sqrt(pi)``; ``modfresnelm`` likewise with ``-i``. The
+argument is real and the outputs complex: the cotangent is the real part of
+``conj(d) * dy``. (SciPy's values follow this definition for ``x >= 0``.)
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.spence, 1.0)
@@ -25,10 +31,12 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ..._compat import scipy_private_ufunc
-from ...core.define import ignore_derivatives, scalar_rule
-from ...core.namespace import array_namespace
-from ...core.parametric import parametric_rule
+from ...._compat import scipy_private_ufunc
+from ....core.define import ignore_derivatives, scalar_rule
+from ....core.namespace import array_namespace
+from ....core.parametric import parametric_rule
+
+_ROOT_PI = np.sqrt(np.pi)
 
 __all__ = ["hurwitz_zeta", "riemann_zeta", "zeta_ds"]
 
@@ -215,3 +223,16 @@ if riemann_zeta is not None:
 
 # zetac(x) = zeta(x) - 1, accurate for large x
 parametric_rule(sc.zetac, lambda x, y: zeta_ds(x), costly=(0,), traceable=(0,))
+
+# ---- modified Fresnel integrals -------------------------------------------------------------
+
+scalar_rule(
+    sc.modfresnelp,
+    (lambda x, y: -np.exp(1j * x * x),),
+    (lambda x, y: -2j * x * y[1] - np.exp(-0.25j * np.pi) / _ROOT_PI,),
+)
+scalar_rule(
+    sc.modfresnelm,
+    (lambda x, y: -np.exp(-1j * x * x),),
+    (lambda x, y: 2j * x * y[1] - np.exp(0.25j * np.pi) / _ROOT_PI,),
+)

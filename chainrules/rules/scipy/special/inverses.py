@@ -42,18 +42,23 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.define import ignore_derivatives
-from ...core.parametric import SharedPartial, parametric_rule
-from ...core.registry import function_name
-from .distributions import gamma_density, stdtr_ddf, student_density
-from .distributions_more import (
+from ....core.define import ignore_derivatives
+from ....core.parametric import SharedPartial, parametric_rule
+from ....core.registry import function_name
+from .distributions import (
     beta_density,
     chi2_density,
-    chndtr_ddf,
-    chndtr_dnc,
     f_density,
     fdtr_ddf,
-    kolmogorov_dx,
+    gamma_density,
+    stdtr_ddf,
+    student_density,
+)
+from .incomplete import betainc_da_db, gammainc_da
+from .kolmogorov import kolmogorov_dx, smirnov_dd
+from .noncentral import (
+    chndtr_ddf,
+    chndtr_dnc,
     ncfdtr_ddfn_ddfd,
     ncfdtr_dnc,
     nctdtr_ddf,
@@ -61,9 +66,7 @@ from .distributions_more import (
     noncentral_chi2_density,
     noncentral_f_density,
     noncentral_t_density,
-    smirnov_dd,
 )
-from .incomplete import betainc_da_db, gammainc_da
 
 __all__ = ["inverse_rule"]
 

@@ -46,21 +46,20 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.define import fit_to_output
-from ...core.namespace import array_namespace
-from ...core.parametric import numpy_only, parametric_rule
-from ...core.projection import ProjectTo
-from ...core.registry import frule, function_name, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import (
+from ....core.define import fit_to_output
+from ....core.namespace import is_numpy
+from ....core.parametric import numpy_only, parametric_rule
+from ....core.projection import ProjectTo
+from ....core.registry import frule, function_name, rrule
+from ....core.structure import is_differentiable_leaf
+from ....core.tangents import (
     NO_TANGENT,
     ZERO_TANGENT,
-    AbstractZero,
     NotImplementedTangent,
     Tangent,
 )
-from ...core.thunks import Thunk, unthunk
-from ...core.zeros import vanishes
+from ....core.thunks import Thunk, unthunk
+from ....core.zeros import is_zero, vanishes
 
 __all__ = [
     "elementwise",
@@ -88,9 +87,9 @@ def linear_pair(a: Any, b: Any, dw: Any, dwp: Any) -> Any:
     2.0
     """
     total: Any = ZERO_TANGENT
-    if not isinstance(dw, AbstractZero):
+    if not is_zero(dw):
         total = total + a * dw
-    if not isinstance(dwp, AbstractZero):
+    if not is_zero(dwp):
         total = total + b * dwp
     return total
 
@@ -121,7 +120,7 @@ def pair_rules(
     name = function_name(f)
 
     def refused_on_tracked(i: int, args: tuple, *tangents: Any) -> Any:
-        if array_namespace(*args, *tangents) is not np:
+        if not is_numpy(*args, *(t for t in tangents if not is_zero(t))):
             return numpy_only(name, i)
         return None
 
@@ -145,14 +144,12 @@ def pair_rules(
             return projectors[i](linear_pair(slope, bend, dw, dwp))
 
         def pair_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            zero = isinstance(dy, AbstractZero)
-            dw, dwp = (dy, dy) if zero else (unthunk(d) for d in dy)
+            dw, dwp = (unthunk(d) for d in dy)
             grads: list[Any] = [NO_TANGENT]
             for i, project in enumerate(projectors):
                 if project is None:
                     grads.append(NO_TANGENT)
-                elif zero or (isinstance(dw, AbstractZero) and isinstance(dwp, AbstractZero)):
+                elif is_zero(dw) and is_zero(dwp):
                     grads.append(ZERO_TANGENT)
                 elif isinstance(parameters[i], NotImplementedTangent):
                     grads.append(parameters[i])
@@ -160,11 +157,9 @@ def pair_rules(
                     grads.append(Thunk(functools.partial(parameter_cotangent, i, dw, dwp)))
             if project_x is None:
                 grads.append(NO_TANGENT)
-            elif zero:
-                grads.append(ZERO_TANGENT)
             else:
-                slope = scale * y[1] if not isinstance(dw, AbstractZero) else None
-                bend = scale * curvature(*args, y) if not isinstance(dwp, AbstractZero) else None
+                slope = scale * y[1] if not is_zero(dw) else None
+                bend = scale * curvature(*args, y) if not is_zero(dwp) else None
                 grads.append(project_x(linear_pair(slope, bend, dw, dwp)))
             return tuple(grads)
 
@@ -175,8 +170,7 @@ def pair_rules(
         dw: Any = ZERO_TANGENT
         dwp: Any = ZERO_TANGENT
         for i, (p, dp) in enumerate(zip(parameters, tangents[1:-1], strict=True)):
-            dp = unthunk(dp)
-            if p is None or dp is None or isinstance(dp, AbstractZero):
+            if p is None or is_zero(dp):
                 continue
             if not is_differentiable_leaf(args[i]) or vanishes(dp):
                 continue
@@ -187,8 +181,8 @@ def pair_rules(
                 return y, refused
             sw, swp = p(*args, y)
             dw, dwp = dw + sw * dp, dwp + swp * dp
-        dx = unthunk(tangents[-1])
-        if is_differentiable_leaf(args[-1]) and not (dx is None or isinstance(dx, AbstractZero)):
+        dx = tangents[-1]
+        if is_differentiable_leaf(args[-1]) and not is_zero(dx):
             dw = dw + scale * y[1] * dx
             dwp = dwp + scale * curvature(*args, y) * dx
         return y, Tangent(tuple, fit_to_output(dw, y[0]), fit_to_output(dwp, y[1]))
@@ -344,26 +338,23 @@ def vector_in_last_rules(f: Any, slopes: Callable[..., Any]) -> None:
         integers = (NO_TANGENT,) * len(args)
 
         def vector_cotangent(dy: Any) -> Any:
-            if array_namespace(p, dy) is not np:
+            if not is_numpy(p, dy):
                 return numpy_only(name, len(args) - 1)
             return project(np.sum(slopes(*args, y) * dy))
 
         def vector_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             if project is None:
                 return (*integers, NO_TANGENT)
-            if isinstance(dy, AbstractZero):
-                return (*integers, ZERO_TANGENT)
             return (*integers, Thunk(functools.partial(vector_cotangent, dy)))
 
         return y, vector_pullback
 
     def vector_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
         y = f(*args)
-        p, dp = args[-1], unthunk(tangents[len(args)])
-        if dp is None or isinstance(dp, AbstractZero) or not is_differentiable_leaf(p):
+        p, dp = args[-1], tangents[len(args)]
+        if is_zero(dp) or not is_differentiable_leaf(p):
             return y, ZERO_TANGENT
-        if array_namespace(p, dp) is not np:
+        if not is_numpy(p, dp):
             return y, numpy_only(name, len(args) - 1)
         return y, slopes(*args, y) * dp
 

@@ -19,6 +19,9 @@ implemented, the others (``alpha`` and ``beta`` of Jacobi, Gegenbauer's ``alpha`
 ``q``) are ``NotImplementedTangent`` with the reason. Complex ``x`` is supported
 where SciPy accepts it; the polynomials are holomorphic.
 
+``assoc_laguerre(x, n, k)`` is ``eval_genlaguerre(n, k, x)`` with the argument first, and the
+same partials: ``-L_{n-1}^{(k+1)}(x)`` in ``x``, the finite sum over lower degrees in ``k``.
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> y, pullback = rrule(sc.eval_legendre, 2, 1.0)  # P_2 = (3x^2 - 1)/2
@@ -33,8 +36,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.parametric import parametric_rule
-from ...core.tangents import not_implemented
+from ....core.parametric import parametric_rule
+from ....core.tangents import not_implemented
 
 __all__ = ["genlaguerre_dalpha", "genlaguerre_dx"]
 
@@ -136,3 +139,18 @@ parametric_rule(sc.eval_laguerre, None, lambda n, x, y: genlaguerre_dx(n, 0.0, x
 parametric_rule(sc.eval_genlaguerre, None, genlaguerre_dalpha, genlaguerre_dx)
 parametric_rule(sc.eval_hermite, None, lambda n, x, y: 2 * n * sc.eval_hermite(_below(n), x))
 parametric_rule(sc.eval_hermitenorm, None, lambda n, x, y: n * sc.eval_hermitenorm(_below(n), x))
+
+# ---- generalized Laguerre polynomials, argument first ------------------------------------------
+
+
+def _laguerre_dx(x: Any, n: Any, *rest: Any) -> Any:
+    """``d/dx L_n^(k)(x) = -L_{n-1}^(k+1)(x)``; ``rest`` is ``(k, y)`` or ``(y,)``."""
+    k = rest[0] if len(rest) == 2 else 0.0
+    return genlaguerre_dx(n, k, x, rest[-1])
+
+
+def _laguerre_dk(x: Any, n: Any, k: Any, y: Any) -> Any:
+    return genlaguerre_dalpha(n, k, x, y)
+
+
+parametric_rule(sc.assoc_laguerre, _laguerre_dx, None, _laguerre_dk, keywords=("k",), required=2)

@@ -20,6 +20,10 @@ every order of the sequence: no tangent. The functions are holomorphic in ``z``:
 pullback is ``conj(w') * dy``. SciPy computes on NumPy values only; the calls are passed through
 ``call`` (``chainrules.core.calls``) to engines so that pullbacks differentiate again.
 
+``riccati_jn riccati_yn lmbda`` return ``(w, w')`` over a sequence of orders at one scalar
+``x``, with ``w'' = (k (k+1)/x^2 - 1) w`` and ``x w'' + (2v + 1) w' + x w = 0``; the real
+order of ``lmbda`` has no closed-form derivative (``NotImplementedTangent``).
+
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
 >>> (q, dq), pullback = rrule(sc.lqn, 1, 0.5)
@@ -35,17 +39,20 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.calls import call
-from ...core.define import fit_to_output
-from ...core.dtypes import conj
-from ...core.namespace import array_namespace
-from ...core.projection import ProjectTo
-from ...core.registry import frule, rrule
-from ...core.structure import is_differentiable_leaf
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent, not_implemented
-from ...core.thunks import unthunk
-from ...core.zeros import vanishes
+from ....core.calls import call
+from ....core.define import fit_to_output
+from ....core.dtypes import conj
+from ....core.names import short_name
+from ....core.namespace import array_namespace
+from ....core.projection import ProjectTo
+from ....core.registry import frule, rrule
+from ....core.structure import is_differentiable_leaf
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent, not_implemented
+from ....core.thunks import unthunk
+from ....core.zeros import is_zero, vanishes
 from .harmonics import scaled
+
+_NO_FORMULA = "no closed form, not implemented"
 
 __all__: list[str] = []
 
@@ -80,19 +87,14 @@ def _sequence_rules(
         integers = (NO_TANGENT, first) + (NO_TANGENT,) * (len(args) - 2)
 
         def sequence_pullback(dy: Any) -> tuple:
-            dy = unthunk(dy)
-            if isinstance(dy, AbstractZero):
-                zero_first = NO_TANGENT if first is NO_TANGENT else ZERO_TANGENT
-                rest = (*integers[2:], NO_TANGENT if project is None else ZERO_TANGENT)
-                return (NO_TANGENT, zero_first, *rest)
             if project is None:
                 return (*integers, NO_TANGENT)
             dw, dwp = (unthunk(d) for d in dy)
             xp = array_namespace(*y)
             total: Any = ZERO_TANGENT
-            if not isinstance(dw, AbstractZero):
+            if not is_zero(dw):
                 total = total + xp.sum(scaled(conj(y[1]), dw), axis=lead)
-            if not isinstance(dwp, AbstractZero):
+            if not is_zero(dwp):
                 total = total + xp.sum(scaled(conj(second(args, *y)), dwp), axis=lead)
             return (*integers, project(total))
 
@@ -100,10 +102,10 @@ def _sequence_rules(
 
     def sequence_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
         y, project, _, first = evaluate(args)
-        if first is not NO_TANGENT and not vanishes(unthunk(tangents[1])):
+        if first is not NO_TANGENT and not vanishes(tangents[1]):
             return y, first
-        dz = unthunk(tangents[len(args)])
-        if project is None or isinstance(dz, AbstractZero):
+        dz = tangents[len(args)]
+        if project is None or is_zero(dz):
             return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)
         dw = fit_to_output(scaled(y[1], dz), y[0])
         return y, Tangent(tuple, dw, fit_to_output(scaled(second(args, *y), dz), y[1]))
@@ -205,3 +207,82 @@ for _f in (sc.pbdv_seq, sc.pbvv_seq):
         _check_fractional(_f.__name__),
         f"derivative of {_f.__name__} in the order v: no closed form, not implemented",
     )
+
+# ---- sequences of orders: riccati_jn, riccati_yn, lmbda ---------------------------------------
+
+
+def _sequence_rules(f: Any, orders: Any, curvature: Any, order_reason: str | None) -> None:
+    """Rules for ``f(v, x) = (w, w')``, both over a sequence of orders, at one real ``x``.
+
+    ``orders(v, w)`` gives the sequence of orders; ``curvature(k, x, w, wp)`` is ``w''``.
+    ``order_reason`` is the reason of the ``NotImplementedTangent`` in a real ``v`` (None:
+    integer orders, no tangent).
+    """
+    name = short_name(f)
+
+    def order_tangent(v: Any) -> Any:
+        if order_reason is None or not is_differentiable_leaf(v):
+            return NO_TANGENT
+        return not_implemented(order_reason)
+
+    def sequence_rrule(v: Any, x: Any) -> tuple[Any, Any]:
+        y = f(v, x)
+        project = ProjectTo(x)
+        order = order_tangent(v)
+
+        def sequence_pullback(dy: Any) -> tuple[Any, Any, Any]:
+            dw, dwp = (unthunk(d) for d in dy)
+            total: Any = ZERO_TANGENT
+            if not is_zero(dw):
+                total = total + np.sum(y[1] * dw)
+            if not is_zero(dwp):
+                total = total + np.sum(curvature(orders(v, y[0]), x, *y) * dwp)
+            return NO_TANGENT, order, project(total)
+
+        return y, sequence_pullback
+
+    def sequence_frule(tangents: tuple, v: Any, x: Any) -> tuple[Any, Any]:
+        y = f(v, x)
+        dv, dx = tangents[1:3]
+        order = order_tangent(v)
+        if order is not NO_TANGENT and not vanishes(dv):
+            return y, order
+        if is_zero(dx):
+            return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)
+        dwp = curvature(orders(v, y[0]), x, *y) * dx
+        return y, Tangent(tuple, fit_to_output(y[1] * dx, y[0]), fit_to_output(dwp, y[1]))
+
+    sequence_rrule.__qualname__ = f"rrule[{name}]"
+    sequence_frule.__qualname__ = f"frule[{name}]"
+    rrule.register(f)(sequence_rrule)
+    frule.register(f)(sequence_frule)
+
+
+def _riccati_curvature(k: Any, x: Any, w: Any, wp: Any) -> Any:
+    """``w'' = (k (k+1)/x^2 - 1) w``; at 0, ``x j_k(x)`` has ``w''(0) = 2/3`` for k = 1, else 0."""
+    at_zero = x == 0
+    safe = np.where(at_zero, 1.0, x)
+    return np.where(at_zero, np.where(k == 1, 2 / 3, 0.0), (k * (k + 1) / (safe * safe) - 1) * w)
+
+
+def _lmbda_curvature(v: Any, x: Any, w: Any, wp: Any) -> Any:
+    """``x w'' + (2v + 1) w' + x w = 0`` (``w`` is ``x^-v J_v`` scaled); ``-1/(2(v+1))`` at 0."""
+    at_zero = x == 0
+    inner = -(2 * v + 1) * wp / np.where(at_zero, 1.0, x) - w
+    return np.where(at_zero, -1 / (2 * (v + 1)), inner)
+
+
+def _integer_orders(n: Any, w: Any) -> Any:
+    return np.arange(len(w))
+
+
+def _lmbda_orders(v: Any, w: Any) -> Any:
+    # SciPy's orders: v - int(v), ..., v (its lengths are Python values).
+    return v - int(v) + np.arange(len(w))
+
+
+_sequence_rules(sc.riccati_jn, _integer_orders, _riccati_curvature, None)
+_sequence_rules(sc.riccati_yn, _integer_orders, _riccati_curvature, None)
+_sequence_rules(
+    sc.lmbda, _lmbda_orders, _lmbda_curvature, f"derivative of lmbda in the order: {_NO_FORMULA}"
+)

@@ -47,8 +47,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ...core.parametric import parametric_rule
-from ...core.tangents import not_implemented
+from ....core.parametric import parametric_rule
+from ....core.tangents import not_implemented
 from .mathieu import elementwise, pair_rules, perturbed_eigenvector, vector_in_last_rules
 
 __all__ = ["legendre_slopes"]

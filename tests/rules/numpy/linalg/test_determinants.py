@@ -7,7 +7,7 @@ from chainrules_testing import test_frule, test_rrule
 from samples import DTYPES, ids, sample
 
 import chainrules as cr
-from chainrules.rules.numpy.linalg_det import adjugate
+from chainrules.rules.matrices import adjugate
 
 
 @pytest.mark.parametrize("f", [np.linalg.det, np.linalg.slogdet], ids=lambda f: f.__name__)

@@ -1,5 +1,4 @@
-"""Tests of the np.linalg rules for solve, inv, tensorinv, tensorsolve, matrix_power,
-multi_dot, vecdot and the aliases of np functions."""
+"""Tests of the np.linalg rules for solve, inv, tensorinv and tensorsolve."""
 
 import numpy as np
 import pytest
@@ -98,73 +97,3 @@ def test_tensorinv_and_tensorsolve(dtype):
     b = sample((2, 3), dtype, 3)
     test_rrule(np.linalg.tensorsolve, a, b, fkwargs={"axes": (0, 2)})
     test_frule(np.linalg.tensorsolve, a, b, fkwargs={"axes": (0, 2)})
-
-
-@pytest.mark.parametrize("n", [0, 1, 3, -2])
-@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
-def test_matrix_power(n, dtype):
-    a = invertible((3, 3), dtype)
-    test_rrule(np.linalg.matrix_power, a, n, check_second_order=True)
-    test_frule(np.linalg.matrix_power, a, n)
-
-
-def test_matrix_power_of_a_stack():
-    a = invertible((2, 3, 3))
-    test_rrule(np.linalg.matrix_power, a, 2)
-    test_frule(np.linalg.matrix_power, a, -1)
-
-
-def test_matrix_power_zero_is_constant():
-    _, pullback = cr.rrule(np.linalg.matrix_power, np.eye(2), 0)
-    np.testing.assert_array_equal(pullback(np.ones((2, 2)))[1], np.zeros((2, 2)))
-
-
-MULTI_DOT = [[(3,), (3, 4), (4, 2), (2,)], [(3, 4), (4, 2), (2, 5)], [(4,), (4, 3)]]
-
-
-@pytest.mark.parametrize("shapes", MULTI_DOT, ids=str)
-@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
-def test_multi_dot(shapes, dtype):
-    arrays = [sample(s, dtype, k) for k, s in enumerate(shapes)]
-    test_rrule(np.linalg.multi_dot, arrays)
-    test_frule(np.linalg.multi_dot, arrays)
-
-
-VECDOT = [((2, 3), (3,), {}), ((3, 2), (3, 2), {"axis": 0})]
-
-
-@pytest.mark.parametrize("s1, s2, kwargs", VECDOT, ids=str)
-@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
-def test_vecdot(s1, s2, kwargs, dtype):
-    x1, x2 = sample(s1, dtype, 1), sample(s2, dtype, 2)
-    test_rrule(np.linalg.vecdot, x1, x2, fkwargs=kwargs, check_second_order=True)
-    test_frule(np.linalg.vecdot, x1, x2, fkwargs=kwargs)
-
-
-ALIASES = [
-    (np.linalg.matmul, [(2, 3), (3, 2)], {}),
-    (np.linalg.outer, [(3,), (2,)], {}),
-    (np.linalg.cross, [(2, 3), (3,)], {}),
-    (np.linalg.matrix_transpose, [(2, 3, 4)], {}),
-    (np.linalg.tensordot, [(2, 3), (3, 2)], {"axes": 1}),
-    (np.linalg.trace, [(2, 3, 3)], {"offset": 1}),
-    (np.linalg.diagonal, [(2, 3, 4)], {"offset": -1}),
-]
-
-
-@pytest.mark.parametrize("f, shapes, kwargs", ALIASES, ids=lambda v: getattr(v, "__name__", ""))
-@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
-def test_aliases(f, shapes, kwargs, dtype):
-    args = [sample(s, dtype, k) for k, s in enumerate(shapes)]
-    test_rrule(f, *args, fkwargs=kwargs)
-    test_frule(f, *args, fkwargs=kwargs)
-
-
-def test_alias_rejects_unknown_keywords():
-    with pytest.raises(cr.RuleKeywordError, match="axis1"):
-        cr.rrule(np.linalg.trace, np.eye(2), axis1=0)
-
-
-def test_matrix_rank_has_no_derivative():
-    rank, pullback = cr.rrule(np.linalg.matrix_rank, np.eye(3))
-    assert rank == 3 and pullback(1.0) == (NoTangent(), NoTangent())

@@ -10,6 +10,7 @@ from hypothesis import find
 from samples import DTYPES, ids, sample
 
 import chainrules as cr
+from chainrules import NoTangent
 from chainrules.rules.matrices import mH
 
 
@@ -193,3 +194,8 @@ def test_eig_of_real_input_gives_real_cotangents():
     assert result.eigenvalues.dtype.kind == "c"
     g = pullback(cr.Tangent(type(result), eigenvalues=np.ones(3), eigenvectors=np.ones((3, 3))))
     assert g[1].dtype == np.float64
+
+
+def test_matrix_rank_has_no_derivative():
+    rank, pullback = cr.rrule(np.linalg.matrix_rank, np.eye(3))
+    assert rank == 3 and pullback(1.0) == (NoTangent(), NoTangent())

@@ -1,0 +1,177 @@
+"""Tests of the rules for Bessel functions (jve, yve too), in the argument and in the order."""
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_rrule, test_scalar
+from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+
+import chainrules as cr
+from chainrules import NoTangent, NotImplementedTangent, ZeroTangent, unthunk
+
+X = (0.5, 4.5)
+ORDER = (-1.7, 2.6)
+INTEGER = (0, 3)
+FIRST = (((3,), (3,)),)
+NUMERIC = "the derivative in the order is computed numerically, on NumPy values only"
+
+ROWS = [
+    Row(sc.j0, (X,)),
+    Row(sc.j1, (X,)),
+    Row(sc.y0, (X,)),
+    Row(sc.y1, (X,)),
+    Row(sc.i0, ((-2.0, 2.0),)),
+    Row(sc.i1, ((-2.0, 2.0),)),
+    Row(sc.i0e, ((-2.0, 2.0),)),
+    Row(sc.i1e, ((-2.0, 2.0),)),
+    Row(sc.k0, (X,)),
+    Row(sc.k1, (X,)),
+    Row(sc.k0e, (X,)),
+    Row(sc.k1e, (X,)),
+    Row(sc.kn, ((0, 3), X), integer=(0,)),
+    Row(sc.yn, ((0, 3), X), integer=(0,)),
+    # Real orders: the derivative in v is computed (series or quadrature) for real x > 0, on
+    # NumPy values only, so second derivatives are checked on the integer-order rows below.
+    Row(sc.jv, (ORDER, (0.5, 9.0)), float32=False, second_order=False),
+    Row(sc.yv, (ORDER, X), float32=False, second_order=False),
+    Row(sc.iv, (ORDER, X), float32=False, second_order=False),
+    Row(sc.ive, (ORDER, X), float32=False, second_order=False),
+    Row(sc.kv, (ORDER, X), float32=False, second_order=False),
+    Row(sc.kve, (ORDER, X), float32=False, second_order=False),
+    # Integer orders, complex arguments: the derivative in z.
+    Row(sc.jv, ((0, 3), X), integer=(0,), complex=True, shapes=(((3,), (3,)),)),
+    Row(sc.yv, ((0, 3), X), integer=(0,), complex=True, shapes=(((3,), (3,)),)),
+    Row(sc.iv, ((0, 3), X), integer=(0,), complex=True, shapes=(((3,), (3,)),)),
+    Row(sc.ive, ((0, 3), (-2.0, 2.0)), integer=(0,), complex=True, shapes=(((3,), (3,)),)),
+    Row(sc.kv, ((0, 3), X), integer=(0,), complex=True, shapes=(((3,), (3,)),)),
+    Row(sc.kve, ((0, 3), X), integer=(0,), complex=True, shapes=(((3,), (3,)),)),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_bessel(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_bessel(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
+def test_scalar_bessel(row):
+    test_scalar(row.f, midpoint(row))
+
+
+# ---- exponentially scaled jve and yve -------------------------------------------------------
+
+SCALED_ROWS = [
+    Row(sc.jve, (ORDER, X), float32=False, second_order=False, reason=NUMERIC),
+    Row(sc.yve, (ORDER, X), float32=False, second_order=False, reason=NUMERIC),
+    Row(sc.jve, (INTEGER, X), integer=(0,), complex=True, shapes=FIRST),
+    Row(sc.yve, (INTEGER, X), integer=(0,), complex=True, shapes=FIRST),
+]
+SCALED_CASES = cases(SCALED_ROWS)
+
+
+@pytest.mark.parametrize("case", SCALED_CASES, ids=case_id)
+def test_rrule_bessel_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", SCALED_CASES, ids=case_id)
+def test_frule_bessel_more(case):
+    check_frule(case)
+
+
+# ---- orders ---------------------------------------------------------------------------------
+
+POINTS = [(0.3, 0.2), (-2.5, 1.0), (2.0, 3.5), (-1.0, 6.0), (4.5, 12.0)]
+# d/dv at POINTS, from mpmath's numerical differentiation at 30 digits.
+ORDER_DERIVATIVES = {
+    sc.jv: [
+        -1.1789437062869931,
+        -3.4954646171521727,
+        0.087709060098788636,
+        0.3000131488533419,
+        -0.27229128925013896,
+    ],
+    sc.yv: [
+        -1.2304675162349509,
+        -8.948560692100384,
+        -0.45515893070525734,
+        -0.48264643536048355,
+        -0.080830010611733592,
+    ],
+    sc.iv: [
+        -1.20388152650863,
+        -2.9376050938324345,
+        -2.3738938638511086,
+        11.207078415797398,
+        -3028.2432975132989,
+    ],
+    sc.kv: [
+        1.2600745035649227,
+        -4.7772822894818246,
+        0.015908044475281944,
+        -0.00020733238800218718,
+        1.740108240760702e-6,
+    ],
+}
+
+
+@pytest.mark.parametrize("f", list(ORDER_DERIVATIVES), ids=lambda f: f.__name__)
+@pytest.mark.parametrize("k", range(len(POINTS)))
+def test_order_derivative_reference_values(f, k):
+    v, x = POINTS[k]
+    dv = unthunk(cr.rrule(f, v, x)[1](1.0)[1])
+    assert dv == pytest.approx(ORDER_DERIVATIVES[f][k], rel=1e-9)
+    scaled = {sc.iv: (sc.ive, np.exp(-x)), sc.kv: (sc.kve, np.exp(x))}.get(f)
+    if scaled is not None:
+        g, factor = scaled
+        dv = unthunk(cr.rrule(g, v, x)[1](1.0)[1])
+        assert dv == pytest.approx(ORDER_DERIVATIVES[f][k] * factor, rel=1e-9)
+
+
+def test_kv_is_even_in_the_order():
+    assert unthunk(cr.rrule(sc.kv, 0.0, 1.3)[1](1.0)[1]) == pytest.approx(0.0, abs=1e-14)
+
+
+def test_order_at_complex_argument_is_not_implemented():
+    _, pullback = cr.rrule(sc.jv, 1.5, np.array([1.0 + 0.5j]))
+    dv = unthunk(pullback(np.ones(1))[1])
+    assert isinstance(dv, NotImplementedTangent)
+    assert "order" in dv.info
+    _, tangent = cr.frule((NoTangent(), 1.0, 0.0), sc.ive, 1.5, 1.0 + 0.5j)
+    assert isinstance(tangent, NotImplementedTangent)
+
+
+def test_order_cotangent_is_thunked_and_skipped_when_unused():
+    _, pullback = cr.rrule(sc.kv, 1.5, np.array([1.0, 2.0]))
+    dv, dx = pullback(np.ones(2))[1:]
+    assert isinstance(dv, cr.Thunk)
+    np.testing.assert_allclose(dx, -(sc.kv(0.5, [1.0, 2.0]) + sc.kv(2.5, [1.0, 2.0])) / 2)
+
+
+def test_hard_points():
+    assert cr.rrule(sc.j1, 0.0)[1](1.0)[1] == 0.5
+    assert cr.rrule(sc.i1, 0.0)[1](1.0)[1] == 0.5
+    assert cr.rrule(sc.jv, 2, 0.0)[1](1.0)[1] is NoTangent()
+    assert cr.rrule(sc.ive, 1.0, 0.5)[1](ZeroTangent())[2] is ZeroTangent()
+
+
+def test_ive_nonholomorphic_cotangent():
+    # ive = iv exp(-|Re z|): check the real Jacobian of the complex case.
+    test_rrule(sc.ive, 1, np.array([0.7 + 0.4j, -1.2 - 0.3j]))
+
+
+def test_jve_nonholomorphic_cotangent():
+    # jve = jv exp(-|Im z|): check the real Jacobian on both sides of the real axis.
+    test_rrule(sc.jve, 1, np.array([0.7 + 0.4j, 1.2 - 0.3j]))
+    test_rrule(sc.yve, 0, np.array([0.7 + 0.4j, 1.2 - 0.3j]))
+
+
+def test_zero_cotangent():
+    assert cr.rrule(sc.jve, 1.0, 0.5)[1](ZeroTangent())[2] is ZeroTangent()
+    assert cr.rrule(sc.hankel1, 1, 0.5)[1](ZeroTangent())[2] is ZeroTangent()

@@ -1,0 +1,50 @@
+"""Tests of the rules for the derivatives jvp, yvp, ivp, kvp, h1vp, h2vp of Bessel functions."""
+
+import pytest
+import scipy.special as sc
+from samples import Row, case_id, cases, check_frule, check_rrule
+
+import chainrules as cr
+from chainrules import NoTangent
+
+X = (0.5, 4.5)
+ORDER = (-1.7, 2.6)
+INTEGER = (0, 3)
+FIRST = (((3,), (3,)),)
+NUMERIC = "the derivative in the order is computed numerically, on NumPy values only"
+
+DERIVATIVES = [sc.jvp, sc.yvp, sc.ivp, sc.kvp, sc.h1vp, sc.h2vp]
+
+ROWS = [
+    *(
+        Row(f, (ORDER, X), float32=False, second_order=False, reason=NUMERIC, shapes=FIRST)
+        for f in DERIVATIVES
+    ),
+    *(
+        Row(f, (INTEGER, X), integer=(0,), complex=True, kwargs={"n": n}, shapes=FIRST)
+        for f in DERIVATIVES
+        for n in (0, 2)
+    ),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_bessel_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_bessel_more(case):
+    check_frule(case)
+
+
+# ---- hard points and exact values -----------------------------------------------------------
+
+
+def test_bessel_derivative_orders():
+    # The derivative in z of jvp(v, z, n) is jvp(v, z, n + 1), by position or keyword.
+    assert cr.rrule(sc.jvp, 1, 1.5, 2)[1](1.0)[2] == pytest.approx(sc.jvp(1, 1.5, 3))
+    assert cr.rrule(sc.kvp, 1, 1.5, n=3)[1](1.0)[2] == pytest.approx(sc.kvp(1, 1.5, 4))
+    assert cr.rrule(sc.jvp, 1, 1.5, 0)[0] == sc.jv(1, 1.5)
+    assert cr.rrule(sc.jvp, 1, 1.5, 2)[1](1.0)[3] is NoTangent()

@@ -1,0 +1,58 @@
+"""Tests of the rules for integrals of Bessel functions (itj0y0, it2j0y0, iti0k0, it2i0k0) and
+besselpoly."""
+
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_scalar
+from samples import Row, case_id, cases, check_frule, check_rrule
+
+import chainrules as cr
+from chainrules import ZeroTangent
+
+XI = (0.5, 4.5)
+X = (XI,)
+FIRST3 = (((3,), (3,), (3,)),)
+NO_FORMULA = "a parameter derivative is NotImplementedTangent; second order on integer ones"
+
+INTEGRALS = [sc.itj0y0, sc.it2j0y0, sc.iti0k0, sc.it2i0k0]
+
+ROWS = [
+    *(Row(f, X) for f in INTEGRALS),
+    Row(sc.besselpoly, (XI, (0.0, 2.0), (0.0, 3.0)), second_order=False, reason=NO_FORMULA),
+    Row(sc.besselpoly, (XI, (0, 2), (0, 3)), integer=(1, 2), shapes=FIRST3),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_special_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_special_more(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("f", INTEGRALS, ids=repr)
+def test_scalar_special_more_outputs(f):
+    test_scalar(f, 1.3, complex_point=False)
+
+
+# ---- hard points and exact values -----------------------------------------------------------
+
+
+def _derivative(f, x, output, outputs):
+    seed = tuple(1.0 if k == output else ZeroTangent() for k in range(outputs))
+    return cr.rrule(f, x)[1](seed)[1]
+
+
+def test_integrands_are_derivatives():
+    x = 1.7
+    assert _derivative(sc.itj0y0, x, 0, 2) == sc.j0(x)
+    assert _derivative(sc.itj0y0, x, 1, 2) == sc.y0(x)
+    assert _derivative(sc.iti0k0, x, 0, 2) == sc.i0(x)
+    assert _derivative(sc.iti0k0, x, 1, 2) == sc.k0(x)
+    assert _derivative(sc.it2i0k0, x, 1, 2) == pytest.approx(-sc.k0(x) / x)
+    assert _derivative(sc.itairy, x, 3, 4) == sc.airy(-x)[2]
+    assert cr.rrule(sc.itstruve0, x)[1](1.0)[1] == sc.struve(0, x)

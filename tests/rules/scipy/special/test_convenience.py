@@ -1,0 +1,115 @@
+"""Tests of the rules for SciPy's convenience functions, Lambert W, Wright omega and diric."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_frule, test_rrule, test_scalar
+from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+
+import chainrules as cr
+from chainrules import NoTangent
+
+ROWS = [
+    Row(sc.cbrt, ((0.3, 2.0),)),
+    Row(sc.exp2, ((-2.0, 2.0),)),
+    Row(sc.exp10, ((-1.0, 1.0),)),
+    Row(sc.expm1, ((-2.0, 2.0),), complex=True),
+    Row(sc.log1p, ((-0.5, 2.0),), complex=True),
+    Row(sc.cosm1, ((-2.0, 2.0),)),
+    Row(sc.exprel, ((-2.0, 2.0),)),
+    Row(sc.powm1, ((0.3, 2.0), (-1.5, 2.0))),
+    Row(sc.sindg, ((-80.0, 80.0),)),
+    Row(sc.cosdg, ((-80.0, 80.0),)),
+    Row(sc.tandg, ((-60.0, 60.0),)),
+    Row(sc.cotdg, ((20.0, 160.0),)),
+    Row(sc.radian, ((-30.0, 30.0), (0.0, 59.0), (0.0, 59.0))),
+    Row(sc.huber, ((0.5, 1.5), (-3.0, 3.0))),
+    Row(sc.pseudo_huber, ((0.5, 1.5), (-3.0, 3.0))),
+    Row(sc.wrightomega, ((-2.0, 2.0),), complex=True),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_convenience(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_convenience(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
+def test_scalar_convenience(row):
+    test_scalar(row.f, midpoint(row), check_second_order=row.second_order)
+
+
+# ---- the Dirichlet kernel diric -------------------------------------------------------------
+
+SCALAR_N = (((3,), ()), ((2, 3), ()), ((), ()))
+DIRIC_ROWS = [
+    Row(sc.diric, ((-7.0, 7.0), (1, 6)), integer=(1,), shapes=SCALAR_N),
+]
+DIRIC_CASES = cases(DIRIC_ROWS)
+
+
+@pytest.mark.parametrize("case", DIRIC_CASES, ids=case_id)
+def test_rrule_special_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", DIRIC_CASES, ids=case_id)
+def test_frule_special_more(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("z", [np.array([0.3, 1.5, 4.0]), np.array([0.3 + 0.5j, -1.0 + 2.0j])])
+def test_lambertw(z):
+    test_rrule(sc.lambertw, z)
+    test_frule(sc.lambertw, z)
+    test_rrule(sc.lambertw, z, fkwargs={"k": -1})
+    assert cr.rrule(sc.lambertw, 0.0)[1](1.0)[1] == 1.0  # W'(0) = 1
+
+
+# ---- hard points ----------------------------------------------------------------------------
+
+
+def cotangents(f, *args):
+    return cr.rrule(f, *args)[1](1.0)
+
+
+def test_exprel_near_zero():
+    assert cotangents(sc.exprel, 0.0)[1] == 0.5
+    # the series and the closed form meet at |x| = 1/2
+    for x in (0.5, -0.5):
+        below = cotangents(sc.exprel, x * (1 - 1e-12))[1]
+        above = cotangents(sc.exprel, x * (1 + 1e-12))[1]
+        assert below == pytest.approx(above, rel=1e-11)
+    expected = (math.exp(1e-3) * (1e-3 - 1) + 1) / 1e-6
+    assert cotangents(sc.exprel, 1e-3)[1] == pytest.approx(expected, rel=1e-9)
+
+
+def test_huber_hard_points():
+    assert cotangents(sc.huber, 1.0, 0.0) == (NoTangent(), 0.0, 0.0)
+    assert cotangents(sc.huber, 1.0, -3.0) == (NoTangent(), 2.0, -1.0)
+    assert cotangents(sc.pseudo_huber, 0.0, 2.0) == (NoTangent(), 2.0, 0.0)
+    assert cotangents(sc.pseudo_huber, 1.0, 0.0) == (NoTangent(), 0.0, 0.0)
+    assert cotangents(sc.pseudo_huber, 0.0, 0.0) == (NoTangent(), 0.0, 0.0)
+
+
+def test_degrees():
+    assert cotangents(sc.sindg, 90.0)[1] == pytest.approx(0.0, abs=1e-18)
+    assert cotangents(sc.cosdg, 90.0)[1] == pytest.approx(-math.pi / 180, rel=1e-15)
+    assert cotangents(sc.radian, 1.0, 2.0, 3.0)[1:] == pytest.approx(
+        (math.pi / 180, math.pi / 180 / 60, math.pi / 180 / 3600), rel=1e-15
+    )
+
+
+@pytest.mark.parametrize("x", [0.0, 2 * np.pi, -4 * np.pi])
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_diric_extrema(x, n):
+    # diric is +-1 at multiples of 2 pi, an extremum: the derivative is 0, not 0/0.
+    assert cr.rrule(sc.diric, x, n)[1](1.0)[1] == 0.0

@@ -1,0 +1,97 @@
+"""Tests of the rules for the error-function family, the normal distribution, voigt_profile."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_scalar
+from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+
+import chainrules as cr
+
+ROWS = [
+    Row(sc.erf, ((-1.5, 1.5),), complex=True),
+    Row(sc.erfc, ((-1.5, 1.5),), complex=True),
+    Row(sc.erfcx, ((-1.0, 2.0),), complex=True),
+    Row(sc.erfi, ((-1.5, 1.5),), complex=True),
+    Row(sc.dawsn, ((-2.0, 2.0),), complex=True),
+    Row(sc.wofz, ((-1.5, 1.5),), complex=True, shapes=(((3,),), ((),)), float32=False),
+    Row(sc.erfinv, ((-0.8, 0.8),)),
+    Row(sc.erfcinv, ((0.2, 1.8),)),
+    Row(sc.ndtr, ((-2.0, 2.0),), complex=True),
+    Row(sc.ndtri, ((0.1, 0.9),)),
+    Row(sc.ndtri_exp, ((-3.0, -0.1),)),
+    Row(sc.log_ndtr, ((-3.0, 2.0),), complex=True),
+    Row(sc.owens_t, ((-2.0, 2.0), (-1.5, 1.5))),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_error(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_error(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
+def test_scalar_error(row):
+    test_scalar(row.f, midpoint(row))
+
+
+# ---- the Voigt profile ----------------------------------------------------------------------
+
+VOIGT_ROWS = [
+    Row(sc.voigt_profile, ((-2.0, 2.0), (0.5, 2.0), (0.1, 1.5))),
+]
+VOIGT_CASES = cases(VOIGT_ROWS)
+
+
+@pytest.mark.parametrize("case", VOIGT_CASES, ids=case_id)
+def test_rrule_distributions_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", VOIGT_CASES, ids=case_id)
+def test_frule_distributions_more(case):
+    check_frule(case)
+
+
+def test_wofz_of_real_input_gives_real_cotangent():
+    # wofz maps reals to complex values: the cotangent of a real x is Re(conj(w'(x)) dy).
+    x = np.array([0.3, -1.2])
+    dx = cr.rrule(sc.wofz, x)[1](np.array([1.0 + 0.5j, -2.0j]))[1]
+    assert dx.dtype == np.float64
+    w = sc.wofz(x)
+    derivative = 2j / math.sqrt(math.pi) - 2 * x * w
+    np.testing.assert_allclose(dx, np.real(np.conj(derivative) * [1.0 + 0.5j, -2.0j]))
+
+
+def test_known_values():
+    rrule = cr.rrule
+    assert rrule(sc.erf, 0.0)[1](1.0)[1] == pytest.approx(2 / math.sqrt(math.pi), rel=1e-15)
+    assert rrule(sc.ndtri, 0.5)[1](1.0)[1] == pytest.approx(math.sqrt(2 * math.pi), rel=1e-15)
+    assert rrule(sc.erfinv, 0.0)[1](1.0)[1] == pytest.approx(math.sqrt(math.pi) / 2, rel=1e-15)
+    assert rrule(sc.owens_t, 0.0, 0.7)[1](1.0)[1] == 0.0
+
+
+def test_log_ndtr_far_left_tail_is_finite():
+    # phi(x) / Phi(x) ~ -x for x -> -inf; both factors underflow at x = -40.
+    dx = cr.rrule(sc.log_ndtr, -40.0)[1](1.0)[1]
+    assert dx == pytest.approx(40.0249, rel=1e-4)
+
+
+def cotangents(f, *args):
+    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
+
+
+def test_voigt_profile_limits():
+    # gamma = 0: the normal density, whose derivative in x is -x / sigma**2 times it
+    x, sigma = 0.7, 1.3
+    dx = cotangents(sc.voigt_profile, x, sigma, 0.0)[0]
+    assert dx == pytest.approx(-x / sigma**2 * sc.voigt_profile(x, sigma, 0.0), rel=1e-13)
+    assert cotangents(sc.voigt_profile, 0.0, sigma, 0.4)[0] == pytest.approx(0.0, abs=1e-17)

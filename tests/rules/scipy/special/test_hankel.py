@@ -1,0 +1,63 @@
+"""Tests of the rules for the Hankel functions, in the argument and in the order."""
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from samples import Row, case_id, cases, check_frule, check_rrule
+
+import chainrules as cr
+from chainrules import NoTangent, NotImplementedTangent, unthunk
+
+X = (0.5, 4.5)
+ORDER = (-1.7, 2.6)
+INTEGER = (0, 3)
+FIRST = (((3,), (3,)),)
+NUMERIC = "the derivative in the order is computed numerically, on NumPy values only"
+
+HANKEL = [sc.hankel1, sc.hankel2, sc.hankel1e, sc.hankel2e]
+
+ROWS = [
+    *(Row(f, (ORDER, X), second_order=False, reason=NUMERIC) for f in HANKEL),
+    *(Row(f, (INTEGER, X), integer=(0,), complex=True, shapes=FIRST) for f in HANKEL),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_bessel_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_bessel_more(case):
+    check_frule(case)
+
+
+# ---- hard points and exact values -----------------------------------------------------------
+
+
+# d/dv at (v, x) = (1.3, 2.1), from central differences of SciPy's functions checked to 1e-8.
+def test_order_derivatives_match_bessel():
+    v, x = 1.3, 2.1
+    djv = unthunk(cr.rrule(sc.jv, v, x)[1](1.0)[1])
+    dyv = unthunk(cr.rrule(sc.yv, v, x)[1](1.0)[1])
+    _, pullback = cr.rrule(sc.hankel1, v, x)
+    # A real order receives Re(conj(dH/dv) dy): dy = 1 and dy = 1j give both parts.
+    assert unthunk(pullback(1.0)[1]) == pytest.approx(djv, rel=1e-10)
+    assert unthunk(pullback(1.0j)[1]) == pytest.approx(dyv, rel=1e-10)
+    assert unthunk(cr.rrule(sc.jve, v, x)[1](1.0)[1]) == pytest.approx(djv, rel=1e-10)
+    h = 1e-5
+    fd = (sc.jvp(v + h, x, 2) - sc.jvp(v - h, x, 2)) / (2 * h)
+    assert unthunk(cr.rrule(sc.jvp, v, x, 2)[1](1.0)[1]) == pytest.approx(fd, rel=1e-7)
+
+
+def test_not_implemented_orders():
+    z = np.array([1.0 + 0.5j])
+    for f in (sc.hankel1, sc.jve, sc.jvp):
+        dv = unthunk(cr.rrule(f, 1.5, z)[1](np.ones(1))[1])
+        assert isinstance(dv, NotImplementedTangent)
+        assert "order" in dv.info
+    dv = cr.rrule(sc.struve, 1.5, 2.0)[1](1.0)[1]
+    assert isinstance(dv, NotImplementedTangent)
+    _, tangent = cr.frule((NoTangent(), 1.0, 0.0), sc.modstruve, 1.5, 2.0)
+    assert isinstance(tangent, NotImplementedTangent)

@@ -1,0 +1,124 @@
+"""Tests of the rules for logistic functions, x log y, entropies, Box-Cox transforms, softplus."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.special as sc
+from chainrules_testing import test_rrule, test_scalar
+from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+
+import chainrules as cr
+from chainrules import NoTangent, ZeroTangent
+
+UNIT = (0.1, 0.9)
+POSITIVE = (0.2, 2.0)
+
+ROWS = [
+    Row(sc.expit, ((-3.0, 3.0),)),
+    Row(sc.logit, (UNIT,)),
+    Row(sc.log_expit, ((-3.0, 3.0),)),
+    Row(sc.entr, (POSITIVE,)),
+    Row(sc.xlogy, ((-2.0, 2.0), POSITIVE), complex=True),
+    Row(sc.xlog1py, ((-2.0, 2.0), (-0.5, 2.0)), complex=True),
+    Row(sc.rel_entr, (POSITIVE, POSITIVE)),
+    Row(sc.kl_div, (POSITIVE, POSITIVE)),
+    Row(sc.boxcox, (POSITIVE, (-1.0, 2.0))),
+    Row(sc.boxcox1p, ((-0.5, 2.0), (-1.0, 2.0))),
+    Row(sc.inv_boxcox, ((-0.5, 1.0), (-0.5, 1.5))),
+    Row(sc.inv_boxcox1p, ((-0.5, 1.0), (-0.5, 1.5))),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_information(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_information(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
+def test_scalar_information(row):
+    test_scalar(row.f, midpoint(row))
+
+
+# ---- softplus -------------------------------------------------------------------------------
+
+SOFTPLUS_ROWS = [
+    Row(sc.softplus, ((-3.0, 3.0),)),
+]
+SOFTPLUS_CASES = cases(SOFTPLUS_ROWS)
+
+
+@pytest.mark.parametrize("case", SOFTPLUS_CASES, ids=case_id)
+def test_rrule_distributions_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", SOFTPLUS_CASES, ids=case_id)
+def test_frule_distributions_more(case):
+    check_frule(case)
+
+
+@pytest.mark.parametrize("row", [r for r in SOFTPLUS_ROWS if len(r.domain) == 1], ids=repr)
+def test_scalar_distributions_more(row):
+    test_scalar(row.f, midpoint(row), check_second_order=row.second_order)
+
+
+# ---- hard points ----------------------------------------------------------------------------
+
+
+def cotangents(f, *args):
+    return cr.rrule(f, *args)[1](1.0)
+
+
+@pytest.mark.parametrize("f", [sc.xlogy, sc.xlog1py, sc.rel_entr])
+@pytest.mark.parametrize("y", [0.0, 2.0])
+def test_x_log_y_at_x_zero_has_zero_derivative_in_y(f, y):
+    with np.errstate(divide="ignore"):
+        assert cotangents(f, 0.0, y)[2] == 0.0
+        assert cr.frule((NoTangent(), ZeroTangent(), 1.0), f, 0.0, y)[1] == 0.0
+
+
+def test_kl_div_at_x_zero():
+    with np.errstate(divide="ignore"):
+        assert cotangents(sc.kl_div, 0.0, 2.0)[2] == 1.0
+
+
+def test_entr_at_zero_is_infinite():
+    with np.errstate(divide="ignore"):
+        assert cotangents(sc.entr, 0.0)[1] == math.inf
+
+
+@pytest.mark.parametrize("f, log", [(sc.boxcox, math.log), (sc.boxcox1p, math.log1p)])
+def test_boxcox_at_lambda_zero(f, log):
+    x = 2.5
+    assert cotangents(f, x, 0.0)[2] == pytest.approx(log(x) ** 2 / 2, rel=1e-15)
+    assert cotangents(f, x, 0.0)[1] == pytest.approx(math.exp(-log(x)), rel=1e-15)
+    # Across the switch between series and closed form, the derivative stays smooth.
+    lmbdas = np.array([-1e-3, 0.0, 1e-8, 0.19, 0.21, 0.5])
+    test_rrule(f, np.full(6, x), lmbdas)
+
+
+def test_boxcox_derivative_in_x_at_lambda_one():
+    # x**(lmbda - 1) at lmbda = 1 is 1, also at x = 0 (no 0 * log 0).
+    assert cotangents(sc.boxcox, 0.0, 1.0)[1] == 1.0
+
+
+def test_logistic_values():
+    assert cotangents(sc.expit, 0.0)[1] == 0.25
+    assert cotangents(sc.logit, 0.5)[1] == 4.0
+    assert cotangents(sc.log_expit, 0.0)[1] == 0.5
+
+
+# The cotangents of the arguments only, unthunked (``cotangents`` above keeps the function's).
+def argument_cotangents(f, *args):
+    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
+
+
+def test_softplus_derivative_at_zero():
+    assert argument_cotangents(sc.softplus, 0.0)[0] == 0.5

@@ -1,0 +1,73 @@
+"""Tests of the rules for the noncentral chi-squared, F and Student's t distribution functions."""
+
+import pytest
+import scipy.special as sc
+from samples import Row, case_id, cases, check_frule, check_rrule
+
+import chainrules as cr
+
+NUMERIC = "degrees-of-freedom derivatives by quadrature are not differentiable again"
+ROWS = [
+    # noncentral laws: integer degrees of freedom (closed partials), then real ones (quadrature)
+    Row(sc.chndtr, ((0.3, 6.0), (1, 6), (0.2, 4.0)), integer=(1,)),
+    Row(sc.ncfdtr, ((1, 6), (2, 8), (0.2, 3.0), (0.3, 3.0)), integer=(0, 1)),
+    Row(sc.nctdtr, ((1, 8), (-1.5, 1.5), (-2.0, 2.0)), integer=(0,)),
+    Row(sc.chndtr, ((0.3, 6.0), (1.0, 6.0), (0.2, 4.0)), second_order=False, reason=NUMERIC),
+    Row(
+        sc.ncfdtr,
+        ((1.0, 6.0), (2.0, 8.0), (0.2, 3.0), (0.3, 3.0)),
+        second_order=False,
+        reason=NUMERIC,
+    ),
+    Row(sc.nctdtr, ((1.0, 8.0), (-1.5, 1.5), (-2.0, 2.0)), second_order=False, reason=NUMERIC),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_distributions_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_distributions_more(case):
+    check_frule(case)
+
+
+# ---- hard points ----------------------------------------------------------------------------
+
+
+def cotangents(f, *args):
+    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
+
+
+def test_noncentral_laws_at_zero_noncentrality():
+    # nc = 0: the central densities
+    assert cotangents(sc.chndtr, 2.3, 3.0, 0.0)[0] == pytest.approx(
+        cotangents(sc.chdtr, 3.0, 2.3)[1], rel=1e-14
+    )
+    assert cotangents(sc.ncfdtr, 3.0, 5.0, 0.0, 1.3)[3] == pytest.approx(
+        cotangents(sc.fdtr, 3.0, 5.0, 1.3)[2], rel=1e-14
+    )
+    assert cotangents(sc.nctdtr, 4.0, 0.0, 0.8)[2] == pytest.approx(
+        cotangents(sc.stdtr, 4.0, 0.8)[1], rel=1e-14
+    )
+
+
+def test_noncentral_parameter_derivatives_match_finite_differences():
+    step = 1e-5
+
+    def numeric(f, args, i):
+        up, down = list(args), list(args)
+        up[i] += step
+        down[i] -= step
+        return (f(*up) - f(*down)) / (2 * step)
+
+    for f, args, positions in [
+        (sc.chndtr, (2.3, 3.0, 1.0), (1, 2)),
+        (sc.nctdtr, (4.0, 1.0, 0.8), (0, 1)),
+        (sc.ncfdtr, (3.0, 5.0, 1.0, 1.3), (0, 1, 2)),
+    ]:
+        found = cotangents(f, *args)
+        for i in positions:
+            assert float(cr.unthunk(found[i])) == pytest.approx(numeric(f, args, i), rel=1e-6)

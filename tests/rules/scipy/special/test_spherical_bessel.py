@@ -1,0 +1,49 @@
+"""Tests of the rules for the spherical Bessel functions and their derivatives."""
+
+import pytest
+import scipy.special as sc
+from samples import Row, case_id, cases, check_frule, check_rrule
+
+import chainrules as cr
+from chainrules import NoTangent
+
+X = (0.5, 4.5)
+FIRST = (((3,), (3,)),)
+
+SPHERICAL = [sc.spherical_jn, sc.spherical_yn, sc.spherical_in, sc.spherical_kn]
+
+ROWS = [
+    *(Row(f, ((0, 4), X), integer=(0,), complex=True) for f in SPHERICAL),
+    # Negative real z: SciPy reflects it; so do the rules on the engine's arrays (jn, in).
+    *(
+        Row(f, ((0, 4), (-4.5, -0.5)), integer=(0,), shapes=FIRST, kwargs=kwargs)
+        for f in (sc.spherical_jn, sc.spherical_yn, sc.spherical_in)
+        for kwargs in ({}, {"derivative": True})
+    ),
+    *(
+        Row(f, ((0, 4), X), integer=(0,), complex=True, kwargs={"derivative": True})
+        for f in SPHERICAL
+    ),
+]
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_rrule_bessel_more(case):
+    check_rrule(case)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_frule_bessel_more(case):
+    check_frule(case)
+
+
+# ---- hard points and exact values -----------------------------------------------------------
+
+
+def test_spherical_derivative_at_zero():
+    # j_1(z) ~ z/3 near 0; j_0'' (0) = -1/3, from the recurrence without division by z.
+    assert cr.rrule(sc.spherical_jn, 1, 0.0)[1](1.0)[2] == pytest.approx(1 / 3)
+    dz = cr.rrule(sc.spherical_jn, 0, 0.0, derivative=True)[1](1.0)[2]
+    assert dz == pytest.approx(-1 / 3)
+    assert cr.rrule(sc.spherical_in, 0, 0.0, True)[1](1.0)[1:] == (NoTangent(), 1 / 3, NoTangent())
