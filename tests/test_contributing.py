@@ -1,4 +1,4 @@
-"""The rule CONTRIBUTING.md shows, run as a new contributor would write it: it passes the harness."""
+"""The rule CONTRIBUTING.md shows, as a new contributor would write it, passes the harness."""
 
 import re
 from pathlib import Path

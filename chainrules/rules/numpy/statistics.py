@@ -81,15 +81,17 @@ class _Spread:
         self.where = where
         if where is None:
             count: Any = count_reduced(self.shape, self.axes)
-            total = xp.sum(x, axis=self.axes, keepdims=True) if mean is None else None
+            included = x
         else:
             mask = xp.broadcast_to(xp.asarray(where), self.shape)
             count = xp.sum(xp.astype(mask, xp.int64), axis=self.axes, keepdims=True)
-            total = xp.sum(xp.where(mask, x, 0), axis=self.axes, keepdims=True)
-        # Empty slices give 0/0 here as in NumPy; their cotangent is masked to zero below.
-        at_least_one = max(count, 1) if isinstance(count, int) else xp.maximum(count, 1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            centred = x - (total / at_least_one if mean is None else mean)
+            included = xp.where(mask, x, 0)
+        if mean is None:
+            # Empty slices give 0/0 here as in NumPy; their cotangent is masked to zero below.
+            at_least_one = max(count, 1) if isinstance(count, int) else xp.maximum(count, 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = xp.sum(included, axis=self.axes, keepdims=True) / at_least_one
+        centred = x - mean
         self.centred = centred if where is None else xp.where(where, centred, 0)
         self.denominator = count - ddof
 

@@ -211,7 +211,7 @@ for _f in (sc.pbdv_seq, sc.pbvv_seq):
 # ---- sequences of orders: riccati_jn, riccati_yn, lmbda ---------------------------------------
 
 
-def _sequence_rules(f: Any, orders: Any, curvature: Any, order_reason: str | None) -> None:
+def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: str | None) -> None:
     """Rules for ``f(v, x) = (w, w')``, both over a sequence of orders, at one real ``x``.
 
     ``orders(v, w)`` gives the sequence of orders; ``curvature(k, x, w, wp)`` is ``w''``.
@@ -272,17 +272,13 @@ def _lmbda_curvature(v: Any, x: Any, w: Any, wp: Any) -> Any:
     return np.where(at_zero, -1 / (2 * (v + 1)), inner)
 
 
-def _integer_orders(n: Any, w: Any) -> Any:
-    return np.arange(len(w))
-
-
 def _lmbda_orders(v: Any, w: Any) -> Any:
     # SciPy's orders: v - int(v), ..., v (its lengths are Python values).
     return v - int(v) + np.arange(len(w))
 
 
-_sequence_rules(sc.riccati_jn, _integer_orders, _riccati_curvature, None)
-_sequence_rules(sc.riccati_yn, _integer_orders, _riccati_curvature, None)
-_sequence_rules(
+_orders_at_a_point_rules(sc.riccati_jn, _integer_orders, _riccati_curvature, None)
+_orders_at_a_point_rules(sc.riccati_yn, _integer_orders, _riccati_curvature, None)
+_orders_at_a_point_rules(
     sc.lmbda, _lmbda_orders, _lmbda_curvature, f"derivative of lmbda in the order: {_NO_FORMULA}"
 )
