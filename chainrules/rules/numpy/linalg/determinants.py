@@ -47,9 +47,6 @@ from ...matrices import (
 
 __all__: list[str] = []
 
-# TRANSITIONAL: scipy/linalg/inverses.py imports det_pullback_of, det_pushforward_of from here;
-# they live in chainrules.rules.matrices: import them from there, then this note goes.
-
 
 # ---- det --------------------------------------------------------------------------------
 

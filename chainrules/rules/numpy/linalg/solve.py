@@ -42,9 +42,6 @@ from ...matrices import (
 
 __all__: list[str] = []
 
-# TRANSITIONAL: scipy/linalg/inverses.py imports inv_pullback_of, inv_pushforward_of from here;
-# they live in chainrules.rules.matrices: import them from there, then this note goes.
-
 
 # ---- solve, inv -------------------------------------------------------------------------
 

@@ -34,11 +34,17 @@ from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.zeros import is_zero
-from ...matrices import mH, output_fields
-from ...numpy.linalg.determinants import det_pullback_of, det_pushforward_of
+from ...matrices import (
+    det_pullback_of,
+    det_pushforward_of,
+    inv_pullback_of,
+    inv_pushforward_of,
+    matrix_rule,
+    mH,
+    output_fields,
+)
 from ...numpy.linalg.pseudoinverse import pinv_pullback_of, pinv_pushforward_of
-from ...numpy.linalg.solve import inv_pullback_of, inv_pushforward_of
-from .solve import matrix_solved, solve_kind, solved_cotangent_to_a
+from .solve import Assumed
 
 __all__: list[str] = []
 
@@ -53,24 +59,9 @@ def _det(a: Any) -> Any:
     return array_namespace(a).linalg.det(a)
 
 
-@rrule.register(sla.det)
-def _det_rrule(a, *, check_finite=True):
-    project_a = ProjectTo(a)
+def _determinant(a: Any) -> tuple[Any, tuple]:
     y = _det(a)
-
-    def det_pullback(dy):
-        return NO_TANGENT, project_a(det_pullback_of(a, y, dy))
-
-    return y, det_pullback
-
-
-@frule.register(sla.det)
-def _det_frule(tangents, a, *, check_finite=True):
-    y = _det(a)
-    da = tangents[1]
-    if is_zero(da):
-        return y, da
-    return y, det_pushforward_of(a, y, da)
+    return y, (a, y)
 
 
 def _inv(m: Any) -> Any:
@@ -79,27 +70,30 @@ def _inv(m: Any) -> Any:
     return array_namespace(m).linalg.inv(m)
 
 
-@rrule.register(sla.inv)
-def _inv_rrule(a, *, check_finite=True, assume_a=None, lower=False):
-    kind = solve_kind(assume_a)
-    project_a = ProjectTo(a)
-    y = _inv(matrix_solved(a, kind, lower, False))
-
-    def inv_pullback(dy):
-        g = inv_pullback_of(y, dy)
-        return NO_TANGENT, project_a(solved_cotangent_to_a(g, kind, lower, False))
-
-    return y, inv_pullback
+def _inverse(m: Any) -> tuple[Any, tuple]:
+    y = _inv(m)
+    return y, (y,)
 
 
-@frule.register(sla.inv)
-def _inv_frule(tangents, a, *, check_finite=True, assume_a=None, lower=False):
-    kind = solve_kind(assume_a)
-    y = _inv(matrix_solved(a, kind, lower, False))
-    da = tangents[1]
-    if is_zero(da):
-        return y, da
-    return y, inv_pushforward_of(y, matrix_solved(da, kind, lower, False))
+def _inv_reading(*, assume_a=None, lower=False) -> Assumed:
+    return Assumed(assume_a, lower, False)
+
+
+matrix_rule(
+    sla.det,
+    primal=_determinant,
+    pullback=det_pullback_of,
+    pushforward=det_pushforward_of,
+    ignores=("check_finite",),
+)
+matrix_rule(
+    sla.inv,
+    primal=_inverse,
+    pullback=inv_pullback_of,
+    pushforward=inv_pushforward_of,
+    reads=_inv_reading,
+    ignores=("check_finite",),
+)
 
 
 def _pinv(a: Any, atol: Any, rtol: Any, return_rank: bool) -> Any:

@@ -39,6 +39,7 @@ from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
 from ...matrices import (
     Factored,
+    Reading,
     as_given,
     as_matrix,
     eye_like,
@@ -46,11 +47,14 @@ from ...matrices import (
     lower_hermitian_cotangent,
     lower_symmetric,
     lower_symmetric_cotangent,
+    matrix_rule,
     mH,
     mT,
+    solve_pullback_of,
+    solve_pushforward_of,
 )
 
-__all__ = ["matrix_solved", "solve_kind", "solved_cotangent_to_a"]
+__all__ = ["Assumed", "matrix_solved", "solve_kind", "solved_cotangent_to_a"]
 
 
 _KINDS = {
@@ -113,44 +117,42 @@ def _factor(m: Any, kind: str) -> Any:
     return Factored(m).require_invertible()
 
 
-@rrule.register(sla.solve)
-@positional_cotangents
-def _solve_rrule(a, b, lower=False, *, assume_a=None, transposed=False, check_finite=True):
-    xp = array_namespace(a, b)
-    kind = solve_kind(assume_a)
-    project_a, project_b = ProjectTo(a), ProjectTo(b)
+class Assumed(Reading):
+    """What ``solve`` and ``inv`` assume of ``a`` (``assume_a``, ``lower``, ``transposed``): the
+    matrix they read from it, and the adjoint carrying a cotangent of that matrix back."""
+
+    __slots__ = ("kind", "lower", "transposed")
+
+    def __init__(self, assume_a: Any, lower: bool, transposed: bool) -> None:
+        self.kind, self.lower, self.transposed = solve_kind(assume_a), lower, transposed
+
+    def read(self, a: Any) -> Any:
+        return matrix_solved(a, self.kind, self.lower, self.transposed)
+
+    def adjoint(self, g: Any) -> Any:
+        return solved_cotangent_to_a(g, self.kind, self.lower, self.transposed)
+
+
+def _solve_reading(lower=False, *, assume_a=None, transposed=False) -> Assumed:
+    return Assumed(assume_a, lower, transposed)
+
+
+def _solved(m: Any, b: Any, *, reading: Assumed) -> tuple[Any, tuple]:
     vector = b.ndim == 1
-    factored = _factor(matrix_solved(a, kind, lower, transposed), kind)
+    factored = _factor(m, reading.kind)
     x = factored.solve(as_matrix(b, vector))
-
-    def solve_pullback(dy):
-        db = factored.solve(as_matrix(dy, vector), adjoint=True)
-        dm = -xp.matmul(db, mH(x))
-        da = solved_cotangent_to_a(dm, kind, lower, transposed)
-        return NO_TANGENT, project_a(da), project_b(as_given(db, vector))
-
-    return as_given(x, vector), solve_pullback
+    return as_given(x, vector), (factored, x, vector)
 
 
-@frule.register(sla.solve)
-def _solve_frule(
-    tangents, a, b, lower=False, *, assume_a=None, transposed=False, check_finite=True
-):
-    xp = array_namespace(a, b)
-    kind = solve_kind(assume_a)
-    vector = b.ndim == 1
-    factored = _factor(matrix_solved(a, kind, lower, transposed), kind)
-    x = factored.solve(as_matrix(b, vector))
-    da, db = tangents[1], tangents[2]
-    rhs: Any = ZERO_TANGENT
-    if not is_zero(db):
-        rhs = as_matrix(db, vector)
-    if not is_zero(da):
-        rhs = rhs - xp.matmul(matrix_solved(da, kind, lower, transposed), x)
-    y = as_given(x, vector)
-    if is_zero(rhs):
-        return y, rhs
-    return y, as_given(factored.solve(xp.broadcast_to(rhs, x.shape)), vector)
+matrix_rule(
+    sla.solve,
+    primal=_solved,
+    pullback=solve_pullback_of,
+    pushforward=solve_pushforward_of,
+    arguments=("a", "b"),
+    reads=_solve_reading,
+    ignores=("check_finite",),
+)
 
 
 # ---- solve_triangular ---------------------------------------------------------------------
