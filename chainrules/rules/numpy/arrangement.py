@@ -5,9 +5,9 @@ its adjoint. Flips, triangles and rotations are their own adjoints (up to the se
 repetition sums the copies back; diagonals embed the cotangent back on the diagonal; padding
 slices the interior out. The rarer gathers (``pad`` modes edge, reflect, symmetric and wrap,
 ``resize``, ``delete``, ``insert``) send cotangents back along a source map (see
-``linear_maps``); the other linear ``pad`` modes (``mean``, ``linear_ramp``, odd reflections)
-apply transposed padding matrices, one axis at a time. ``pad`` modes that are not linear
-(``maximum``, ``minimum``, ``median``, a callable) have no rule: engines trace into them.
+``chainrules.core.linear``); the other linear ``pad`` modes (``mean``, ``linear_ramp``, odd
+reflections) apply transposed padding matrices, one axis at a time. ``pad`` modes that are not
+linear (``maximum``, ``minimum``, ``median``, a callable) have no rule: engines trace into them.
 ``trim_zeros`` returns a slice found from the values; the zeros it trims get a zero cotangent.
 
 >>> import numpy as np

@@ -44,7 +44,7 @@ def _filled(y: Any, d_fill: Any) -> Any:
     return xp.astype(xp.broadcast_to(xp.asarray(d_fill), y.shape), y.dtype, copy=True)
 
 
-def _is_numpy(value: Any) -> bool:
+def _computes_with_numpy(value: Any) -> bool:
     """Whether ``value`` computes with NumPy itself (NumPy values, Python numbers and lists)."""
     return array_namespace(value) is np
 
@@ -64,7 +64,7 @@ def _fill(shape: Any, fill_value: Any, dtype: Any) -> Any:
 
 
 def _full_like(a: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
-    if _is_numpy(fill_value):
+    if _computes_with_numpy(fill_value):
         return np.full_like(a, fill_value, *args, **kwargs)
     dtype, _, _, shape = _full_like_options(*args, **kwargs)
     shape = shape_of(a) if shape is None else shape
@@ -78,7 +78,7 @@ def _full_like_options(
 
 
 def _full(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
-    if _is_numpy(fill_value):
+    if _computes_with_numpy(fill_value):
         return np.full(shape, fill_value, *args, **kwargs)
     return _fill(shape, fill_value, args[0] if args else kwargs.get("dtype"))
 
@@ -333,7 +333,7 @@ def _convert(f: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
     (second argument or ``dtype=``) and ``ndmin``'s leading axes; memory layout
     (``order``, ``requirements``) has no meaning there.
     """
-    if _is_numpy(obj):
+    if _computes_with_numpy(obj):
         return f(obj, *args, **kwargs)
     xp = array_namespace(obj)
     dtype = args[0] if args else kwargs.get("dtype")

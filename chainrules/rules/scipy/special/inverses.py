@@ -21,9 +21,9 @@ The counts of the discrete laws are continued to real values as SciPy's inverses
 them: ``bdtrik``/``bdtrin`` solve ``betainc(n - k, k + 1, 1 - p) = y``, ``nbdtrik``/``nbdtrin``
 solve ``betainc(n, k + 1, p) = y`` and ``pdtrik`` solves ``gammaincc(k + 1, m) = p``.
 ``smirnovi``'s ``n`` is an integer (no tangent). Derivatives in shape parameters and degrees of
-freedom come from quadrature (``incomplete``, ``distributions_more``) on NumPy values only and
-are thunked; when the solved-for argument is such a parameter (``btdtria``, ``chndtridf``, ...),
-every derivative is, and none is differentiable again.
+freedom come from quadrature (``incomplete``, ``distributions``, ``noncentral``) on NumPy values
+only and are thunked; when the solved-for argument is such a parameter (``btdtria``,
+``chndtridf``, ...), every derivative is, and none is differentiable again.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
