@@ -35,7 +35,6 @@ from .registry import frule, rrule
 from .sequences import argument_projector, tangent_value
 from .shapes import shape_of
 from .tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
-from .thunks import unthunk
 from .zeros import is_zero
 
 __all__ = [
@@ -99,7 +98,6 @@ def linear_rule(
         blocked = not getattr(project_x, "has_tangent_space", True) or not has_tangent(y)
 
         def linear_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             if blocked:
                 return (NO_TANGENT, project_x(ZERO_TANGENT), *no_tangents)
             return (NO_TANGENT, project_x(adjoint(dy, x_shape, *params, **kwargs)), *no_tangents)

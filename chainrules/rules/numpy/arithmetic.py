@@ -225,7 +225,7 @@ def _clip_rrule(a, *bounds, min=None, max=None):
     no_tangents = (NO_TANGENT,) * len(bounds)
 
     def clip_pullback(dy):
-        if is_zero(dy) or clipped is None:
+        if clipped is None:
             return NO_TANGENT, project_a(dy), *no_tangents
         return NO_TANGENT, project_a(xp.where(clipped, 0.0, dy)), *no_tangents
 

@@ -26,7 +26,6 @@ import numpy as np
 
 from chainrules.core.namespace import array_namespace, is_numpy
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
-from chainrules.core.thunks import unthunk
 
 from ...core.dtypes import has_tangent, value_dtype
 from ...core.linear import (
@@ -270,7 +269,6 @@ def _append_rrule(arr: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
     arr_shape, values_shape = shape_of(arr), np.shape(values)
 
     def append_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         xp = array_namespace(dy)
         if axis is None:
             flat = xp.reshape(dy, (-1,))
@@ -328,7 +326,6 @@ def _insert_rrule(arr: Any, obj: Any, values: Any, *args: Any, **kwargs: Any) ->
     arr_shape, values_shape = shape_of(arr), np.shape(values)
 
     def insert_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         # NumPy only: both cotangents follow source maps of the insertion.
         no_source = np.zeros(values_shape, dtype=np.intp)
         arr_sources = np.insert(source_map(np.copy, arr_shape), obj, no_source, axis=axis)
@@ -391,7 +388,6 @@ def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
     rest = (NO_TANGENT,) * len(args)
 
     def trim_zeros_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         return NO_TANGENT, project(getitem_adjoint(dy, x_shape, box)), *rest
 
     return y, trim_zeros_pullback

@@ -94,9 +94,6 @@ def _interp_rrule(x, xp, fp, *bounds, left=None, right=None):
     w0, w1 = seg.weights(xq, left, right)
 
     def interp_pullback(dy):
-        if is_zero(dy):
-            zeros = (p(dy) for p in project_bounds)
-            return NO_TANGENT, project_x(dy), project_xp(dy), project_fp(dy), *zeros
         flat_dy = xq.reshape(xq.asarray(dy), (-1,))
         sdy = xq.conj(seg.s) * flat_dy
         dx = xq.reshape(sdy, seg.shape)
@@ -147,7 +144,7 @@ def _unwrap_rrule(p, *args, discont=None, axis=-1, period=2 * np.pi):
     no_tangents = (NO_TANGENT,) * len(args)
 
     def unwrap_pullback(dy):
-        return NO_TANGENT, project_p(unthunk(dy)), *no_tangents
+        return NO_TANGENT, project_p(dy), *no_tangents
 
     kwargs = {"discont": discont, "axis": axis, "period": period}
     positional = dict(zip(("discont", "axis"), args, strict=False))

@@ -101,10 +101,9 @@ def _full_rules(
         differentiable = has_tangent(y)
 
         def full_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             d_first = NO_TANGENT if project_first is None else project_first(ZERO_TANGENT)
             rest = (NO_TANGENT,) * len(args)
-            if is_zero(dy) or not differentiable:
+            if not differentiable:
                 return NO_TANGENT, d_first, project_fill(ZERO_TANGENT), *rest
             return NO_TANGENT, d_first, project_fill(dy), *rest
 
@@ -155,10 +154,9 @@ def _linspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     rest = (NO_TANGENT,) * len(args)
 
     def linspace_pullback(d_out: Any) -> tuple[Any, ...]:
-        d_out = unthunk(d_out)
-        dy, d_step = d_out if retstep and not is_zero(d_out) else (d_out, 0)
+        dy, d_step = d_out if retstep else (d_out, 0)
         dy, d_step = unthunk(dy), unthunk(d_step)
-        if (is_zero(dy) and is_zero(d_step)) or not differentiable:
+        if not differentiable:
             return NO_TANGENT, project_start(ZERO_TANGENT), project_stop(ZERO_TANGENT), *rest
         xp = array_namespace(y, dy)
         if is_zero(dy):
@@ -228,8 +226,7 @@ def _geomspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     differentiable = has_tangent(y)
 
     def geomspace_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if is_zero(dy) or not differentiable:
+        if not differentiable:
             return NO_TANGENT, project_start(ZERO_TANGENT), project_stop(ZERO_TANGENT), *rest
         # Sample i is start ** (1 - t_i) * stop ** t_i; geomspace rejects zero endpoints.
         xp = array_namespace(y, dy)
@@ -269,9 +266,8 @@ def _logspace_rrule(start: Any, stop: Any, *args: Any, **kwargs: Any) -> Any:
     differentiable = has_tangent(y)
 
     def logspace_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         rest = [NO_TANGENT] * len(args)
-        if is_zero(dy) or not differentiable:
+        if not differentiable:
             if has_base:
                 rest[2] = projects[2](ZERO_TANGENT)
             return NO_TANGENT, projects[0](ZERO_TANGENT), projects[1](ZERO_TANGENT), *rest
@@ -353,8 +349,7 @@ def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
         rest = (NO_TANGENT,) * len(args)
 
         def array_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if is_zero(dy) or not differentiable:
+            if not differentiable:
                 return NO_TANGENT, project(ZERO_TANGENT), *rest
             # ndmin may have added leading axes of length one.
             dy = array_namespace(dy).reshape(dy, base_shape)

@@ -23,7 +23,7 @@ import numpy as np
 
 from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT
-from chainrules.core.thunks import Thunk, unthunk
+from chainrules.core.thunks import Thunk
 
 from ...core.linear import register_rules
 from ...core.sequences import argument_projector
@@ -59,7 +59,6 @@ def _convolution_rrule(f: Any) -> Any:
         rest = (NO_TANGENT,) * len(args)
 
         def convolution_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             xp = array_namespace(dy, a, v)
             full = _embed(xp.asarray(dy), offset, n + m - 1)
             # correlate(a, v) = convolve(a, w) with w = conj(v[::-1]).

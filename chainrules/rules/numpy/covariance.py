@@ -158,14 +158,11 @@ def _cov_rrule(
     project_v = None if aweights is None else ProjectTo(aweights)
 
     def cov_pullback(dc):
-        if is_zero(dc):
-            cotangents = [p(ZERO_TANGENT) for p in projectors]
-        else:
-            pulled = observations.pullback(dc)
-            cotangents = [p(d) for p, d in zip(projectors, pulled, strict=True)]
+        pulled = observations.pullback(dc)
+        cotangents = [p(d) for p, d in zip(projectors, pulled, strict=True)]
         if project_v is None:
             return (NO_TANGENT, *cotangents)
-        dv = project_v(ZERO_TANGENT if is_zero(dc) else observations.analytic_pullback(dc))
+        dv = project_v(observations.analytic_pullback(dc))
         # After m and y: rowvar, bias, ddof and fweights, without tangents, then aweights.
         cotangents += [NO_TANGENT] * (6 - len(cotangents))
         return (NO_TANGENT, *cotangents, dv)
@@ -237,7 +234,7 @@ def _corrcoef_rrule(x, y=None, rowvar=True, *, dtype=None):
     correlation = _Correlation(x, y, rowvar, dtype) if np.ndim(r) else None
 
     def corrcoef_pullback(dr):
-        if is_zero(dr) or correlation is None:  # one variable: R = C / C is constant
+        if correlation is None:  # one variable: R = C / C is constant
             return (NO_TANGENT, *(p(ZERO_TANGENT) for p in projectors))
         cotangents = correlation.pullback(dr)
         return (NO_TANGENT, *(p(d) for p, d in zip(projectors, cotangents, strict=True)))

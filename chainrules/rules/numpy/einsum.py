@@ -27,7 +27,7 @@ import numpy as np
 
 from chainrules.core.namespace import array_namespace
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
-from chainrules.core.thunks import Thunk, unthunk
+from chainrules.core.thunks import Thunk
 
 from ...core.linear import register_rules
 from ...core.sequences import argument_projector
@@ -168,7 +168,6 @@ def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
     sizes = _einsum_sizes(terms, shapes)
 
     def einsum_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         cotangents = []
         for k, project in enumerate(projects):
             if project(ZERO_TANGENT) is NO_TANGENT:

@@ -134,7 +134,6 @@ def _selection_rules(f: Any) -> None:
         x_shape = shape_of(x)
 
         def selection_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             rest = (NO_TANGENT,) * len(args)
             numbers = source_map(np.copy, x_shape)
             sources = f(condition, numbers, *args, **kwargs)
@@ -209,7 +208,6 @@ def _choose_rrule(a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
     rest = (NO_TANGENT,) * len(args)
 
     def choose_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         chosen = np.choose(a, list(range(count)), mode=mode)
         routed = _route(dy, chosen, count)
         pieces = [nest_like(d, c) for d, c in zip(routed, choices, strict=True)]
@@ -248,10 +246,6 @@ def _select_rrule(condlist: Any, choicelist: Any, *args: Any, **kwargs: Any) -> 
     count = len(choicelist)
 
     def select_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        if is_zero(dy):
-            d_default = project_default(dy)
-            return NO_TANGENT, NO_TANGENT, project_choices(dy), *((d_default,) if args else ())
         chosen = np.select(condlist, list(range(count)), count)
         routed = _route(dy, chosen, count + 1)
         pieces = [nest_like(d, c) for d, c in zip(routed, choicelist, strict=False)]
@@ -297,8 +291,7 @@ def _bincount_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
     index = np.asarray(x)
 
     def bincount_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        d_weights = project_weights(dy if is_zero(dy) else dy[index])
+        d_weights = project_weights(dy[index])
         return NO_TANGENT, NO_TANGENT, d_weights, *no_tangents[3:]
 
     return y, bincount_pullback

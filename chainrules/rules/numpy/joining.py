@@ -90,7 +90,6 @@ def _joined(f: Any, kind: str, default_axis: Any) -> None:
         promoted, axis = _joined_shapes(kind, shapes, axis)
 
         def joined_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             pieces = _split_back(dy, promoted, axis, shapes)
             nested = [nest_like(p, a) for p, a in zip(pieces, arrays, strict=True)]
             return (NO_TANGENT, project(nested), *(NO_TANGENT,) * len(args))
@@ -149,8 +148,7 @@ def _split(f: Any) -> None:
         dtype = getattr(x, "dtype", np.float64)
 
         def split_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
-            if is_zero(dy) or not project_x.has_tangent_space:
+            if not project_x.has_tangent_space:
                 return (NO_TANGENT, project_x(ZERO_TANGENT), *(NO_TANGENT,) * len(args))
             pieces = [
                 float_zeros(s, dtype, x) if is_zero(t) else t
@@ -202,7 +200,6 @@ def _block_rrule(arrays: Any) -> Any:
     shapes = [np.shape(leaf) for leaf in _leaves(arrays)]
 
     def block_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         # Number every element of every block, join the numbers as block did, and send each
         # cotangent element back to the number it landed on.
         offsets = np.cumsum([0] + [int(np.prod(s)) for s in shapes])

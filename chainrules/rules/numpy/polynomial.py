@@ -99,8 +99,6 @@ def _linear_rules(f, active_positions, keywords=()):
             for a, project, matrix in zip(args, projectors, matrices, strict=True):
                 if matrix is None:
                     cotangents.append(NO_TANGENT)
-                elif is_zero(dy):
-                    cotangents.append(project(dy))
                 else:
                     da = xq.matmul(xq.reshape(dy, (-1,)), xq.asarray(matrix))
                     cotangents.append(project(xq.reshape(da, shape_of(a))))
@@ -372,10 +370,7 @@ def _polydiv_rrule(u, v):
     n_u, n_q = shape_of(u)[0], shape_of(u)[0] - shape_of(v)[0] + 1
 
     def polydiv_pullback(dy):
-        dq, dr = (ZERO_TANGENT, ZERO_TANGENT) if is_zero(dy) else dy
-        dq, dr = unthunk(dq), unthunk(dr)
-        if is_zero(dq) and is_zero(dr):
-            return NO_TANGENT, project_u(ZERO_TANGENT), project_v(ZERO_TANGENT)
+        dq, dr = (unthunk(d) for d in dy)
         dr_full = xq.zeros(n_u, dtype=q.dtype) if is_zero(dr) else dr
         if not is_zero(dr) and shape_of(dr)[0] < n_u:
             pad = xq.zeros(n_u - shape_of(dr)[0], dtype=dr.dtype)

@@ -252,7 +252,6 @@ def _contraction_rrule(f: Any, contracted_of: Callable[[int, int], Any]) -> Call
         contracted = None if n1 == 0 or n2 == 0 else contracted_of(n1, n2, *args)
 
         def contraction_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             if contracted is None:  # a scalar factor: an elementwise product
                 parts = (lambda: dy * conj(xp, b), lambda: conj(xp, a) * dy)
             else:
@@ -399,7 +398,6 @@ def _cross_rrule(a: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
     scalar = n_a == 2 and n_b == 2
 
     def cross_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
         xp = array_namespace(dy, a, b)
         if scalar:
             dy = xp.asarray(dy)

@@ -159,9 +159,6 @@ def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, per, has_q):
     project_q = ProjectTo(q)  # median passes its fixed q = 0.5, which gets no cotangent
 
     def quantile_pullback(dy):
-        if is_zero(dy):
-            zeros = (project_a(ZERO_TANGENT),)
-            return (NO_TANGENT, *zeros, project_q(ZERO_TANGENT)) if has_q else (NO_TANGENT, *zeros)
         da = project_a(order.spread(dy))
         if not has_q:
             return NO_TANGENT, da

@@ -191,7 +191,6 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
         shapes = [shape_of(a) for a in arrays]
 
         def tuple_pullback(dy: Any) -> tuple[Any, ...]:
-            dy = unthunk(dy)
             outs = [dy] if len(ys_list) == 1 and len(arrays) == 1 else list(dy)
             return (
                 NO_TANGENT,
@@ -243,8 +242,7 @@ def _meshgrid_rrule(*xi: Any, indexing: str = "xy", sparse: bool = False, copy: 
         axes[0], axes[1] = 1, 0
 
     def meshgrid_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
-        outs = [ZERO_TANGENT] * len(xi) if is_zero(dy) else list(dy)
+        outs = list(dy)
         cotangents = []
         for project, shape, axis, t in zip(projects, shapes, axes, map(unthunk, outs), strict=True):
             if is_zero(t):

@@ -272,7 +272,7 @@ def _unique_rrule(
     several = any(flags)
 
     def unique_pullback(dy):
-        if several and not is_zero(dy):
+        if several:
             dy = unthunk(dy[0])
         return NO_TANGENT, project_ar(grouping.pullback(dy))
 

@@ -182,7 +182,7 @@ def _concat_rrule(a, b):
     n = len(a)
 
     def concat_pullback(dy):
-        items = _elements(unthunk(dy), n + len(b))
+        items = _elements(dy, n + len(b))
         return NO_TANGENT, project_a(type(a)(items[:n])), project_b(type(b)(items[n:]))
 
     return operator.concat(a, b), concat_pullback
