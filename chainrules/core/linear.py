@@ -85,7 +85,6 @@ def linear_rule(
     """
     run = f if primal is None else primal
     push = run if forward is None else forward
-    label = short_name(f)
 
     def linear_rrule(x: Any, *params: Any, **kwargs: Any) -> Any:
         if supports is not None and not supports(*params, **kwargs):
@@ -115,7 +114,7 @@ def linear_rule(
             return y, ZERO_TANGENT
         return y, push(dx, *params, **kwargs)
 
-    register_rules(f, linear_rrule, linear_frule, keywords=keywords, name=label)
+    register_rules(f, linear_rrule, linear_frule, keywords=keywords)
 
 
 def register_rules(
@@ -124,18 +123,14 @@ def register_rules(
     frule_fn: Callable[..., Any],
     *,
     keywords: tuple[str, ...] | None = None,
-    name: str | None = None,
     also: tuple[Any, ...] = (),
 ) -> None:
     """Register ``rrule_fn`` and ``frule_fn`` for ``f`` and for each alias in ``also``.
 
     ``keywords`` are the keyword arguments the rules accept (by default, those their
-    signatures name); ``name`` renames them ``{name}_rrule`` and ``{name}_frule`` (rules made
-    in a loop).
+    signatures name).
     """
     for rule, table in ((rrule_fn, rrule), (frule_fn, frule)):
-        if name is not None:
-            rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
         for key in (f, *also):
             table.register(key, keywords=keywords)(rule)
 

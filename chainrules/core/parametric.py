@@ -142,7 +142,6 @@ def parametric_rule(
 
     rules: tuple[tuple[Any, Any], ...] = ((parametric_rrule, rrule), (parametric_frule, frule))
     for rule, table in rules:
-        rule.__qualname__ = f"{table.kind}[{name}]"
         table.register(f, keywords=keywords)(rule)
 
 

@@ -27,7 +27,6 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..core.dtypes import is_complex
-from ..core.names import short_name
 from ..core.namespace import array_namespace, is_numpy
 from ..core.projection import ProjectTo
 from ..core.registry import frule, rrule
@@ -485,5 +484,4 @@ def matrix_rule(
     ):
         generated.__signature__ = sig  # type: ignore[union-attr]
         # One qualname per generated rule, so that the registry's descriptions tell them apart.
-        generated.__qualname__ = f"{table.kind}[matrix_rule({short_name(f)})]"
         table.register(f)(generated)

@@ -92,7 +92,6 @@ def _full_rules(
     kind) or a shape (full, no tangent). The fill value's cotangent is the cotangent of the
     output, projected (summed over the broadcast) onto it.
     """
-    label = f.__name__
 
     def full_rrule(first: Any, fill_value: Any, *args: Any, **kwargs: Any) -> Any:
         y = forward(first, fill_value, *args, **kwargs)
@@ -116,7 +115,7 @@ def _full_rules(
             return y, NO_TANGENT
         return y, ZERO_TANGENT if is_zero(d_fill) else _filled(y, d_fill)
 
-    register_rules(f, full_rrule, full_frule, keywords=keywords, name=label)
+    register_rules(f, full_rrule, full_frule, keywords=keywords)
 
 
 _full_rules(np.full_like, _full_like, True, ("dtype", "order", "subok", "shape"))
@@ -339,7 +338,6 @@ def _convert(f: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
-    label = f.__name__
 
     def array_rrule(obj: Any, *args: Any, **kwargs: Any) -> Any:
         y = _convert(f, obj, *args, **kwargs)
@@ -366,7 +364,7 @@ def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
             return y, ZERO_TANGENT
         return y, _convert(f, dense_nested(dx, obj), *args, **kwargs)
 
-    register_rules(f, array_rrule, array_frule, keywords=keywords, name=label)
+    register_rules(f, array_rrule, array_frule, keywords=keywords)
 
 
 _array_rule(np.array, ("dtype", "copy", "order", "subok", "ndmin"))

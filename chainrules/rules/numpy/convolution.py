@@ -71,8 +71,6 @@ def _convolution_rrule(f: Any) -> Any:
             d_a = Thunk(lambda: project_a(np.correlate(full, w, "valid")))
             return NO_TANGENT, d_a, Thunk(d_v), *rest
 
-        convolution_pullback.__name__ = f"{f.__name__}_pullback"
-        convolution_pullback.__qualname__ = convolution_pullback.__name__
         return y, convolution_pullback
 
     def convolution_frule(tangents: tuple, a: Any, v: Any, *args: Any, **kwargs: Any) -> Any:
@@ -83,7 +81,7 @@ def _convolution_rrule(f: Any) -> Any:
 
         return multilinear_frule(product, tangents, a, v)
 
-    register_rules(f, convolution_rrule, convolution_frule, keywords=("mode",), name=f.__name__)
+    register_rules(f, convolution_rrule, convolution_frule, keywords=("mode",))
 
 
 _convolution_rrule(np.convolve)

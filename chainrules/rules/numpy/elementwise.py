@@ -243,7 +243,7 @@ def _register_real_linear(f, name, primal, tangent, adjoint, also=()):
             return y, ProjectTo(y)(ZERO_TANGENT)
         return y, ProjectTo(y)(tangent(x, dx))
 
-    register_rules(f, real_linear_rrule, real_linear_frule, name=name, also=also)
+    register_rules(f, real_linear_rrule, real_linear_frule, also=also)
 
 
 # x.real and x.imag are keyed by their descriptors, as shape.py keys x.T.

@@ -121,7 +121,6 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
 
     ``nan_selected``: whether ``f`` propagates NaN, so that NaN elements are the selected ones.
     """
-    name = f.__name__
 
     @positional_cotangents
     def extremum_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
@@ -145,7 +144,7 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
         selection = _Selection(a, y, axes, keepdims, where, nan_selected)
         return y, ProjectTo(y)(selection.pushforward(da, axes, keepdims))
 
-    register_rules(f, extremum_rrule, extremum_frule, name=name, also=also)
+    register_rules(f, extremum_rrule, extremum_frule, also=also)
 
 
 _register_extremum(np.max, True, also=(np.amax, np.ndarray.max))

@@ -267,7 +267,6 @@ def _setup(spec, args, kwargs):
 
 
 def _histogram_rules(spec):
-    name = spec.f.__name__
 
     def histogram_rrule(*args, **kwargs):
         setup = _setup(spec, args, kwargs)
@@ -340,7 +339,6 @@ def _histogram_rules(spec):
         return y, spec.output_tangent(y, dh, d_edges)
 
     for rule, table in ((histogram_rrule, rrule), (histogram_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
         table.register(spec.f, keywords=spec.names[spec.sample_arity :])(rule)
 
 

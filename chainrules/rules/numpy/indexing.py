@@ -126,7 +126,6 @@ linear_rule(np.take_along_axis, gather_adjoint(np.take_along_axis), keywords=("a
 
 def _selection_rules(f: Any) -> None:
     """Rules of ``f(condition, x, ...)``, a gather of ``x`` chosen by ``condition``."""
-    label = f.__name__
 
     def selection_rrule(condition: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
         y = f(condition, x, *args, **kwargs)
@@ -151,7 +150,7 @@ def _selection_rules(f: Any) -> None:
         return y, f(condition, dx, *args, **kwargs)
 
     keywords = ("axis",) if f is np.compress else ()
-    register_rules(f, selection_rrule, selection_frule, keywords=keywords, name=label)
+    register_rules(f, selection_rrule, selection_frule, keywords=keywords)
 
 
 _selection_rules(np.compress)

@@ -80,7 +80,6 @@ def _split_back(dy: Any, promoted: list, axis: int, shapes: list) -> list[Any]:
 
 
 def _joined(f: Any, kind: str, default_axis: Any) -> None:
-    label = f.__name__
 
     def joined_rrule(arrays: Any, *args: Any, **kwargs: Any) -> Any:
         y = f(arrays, *args, **kwargs)
@@ -110,7 +109,7 @@ def _joined(f: Any, kind: str, default_axis: Any) -> None:
         keywords = ("axis", "dtype", "casting")
     elif kind in ("hstack", "vstack"):
         keywords = ("dtype", "casting")
-    register_rules(f, joined_rrule, joined_frule, keywords=keywords, name=label)
+    register_rules(f, joined_rrule, joined_frule, keywords=keywords)
 
 
 _joined(np.concatenate, "concatenate", 0)
@@ -137,7 +136,6 @@ def _split_axis(f: Any, ndim: int, args: tuple, kwargs: dict) -> int:
 
 
 def _split(f: Any) -> None:
-    label = f.__name__
 
     def split_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
         ys = f(x, *args, **kwargs)
@@ -173,7 +171,7 @@ def _split(f: Any) -> None:
         return ys, sequence_tangent(list(f(dx, *args, **kwargs)), ys)
 
     keywords = ("axis",) if f in (np.split, np.array_split, np.unstack) else ()
-    register_rules(f, split_rrule, split_frule, keywords=keywords, name=label)
+    register_rules(f, split_rrule, split_frule, keywords=keywords)
 
 
 for _splitter in (np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack):

@@ -83,7 +83,6 @@ def _map_matrices(f, args, kwargs, active):
 
 def _linear_rules(f, active_positions, keywords=()):
     """Register both rules of ``f``, linear in the arguments at ``active_positions``."""
-    name = f.__name__
 
     def linear_rrule(*args, **kwargs):
         if _has_poly1d(*args):
@@ -124,7 +123,6 @@ def _linear_rules(f, active_positions, keywords=()):
         return y, ProjectTo(y)(xq.reshape(dy, shape_of(y)))
 
     for rule, table in ((linear_rrule, rrule), (linear_frule, frule)):
-        rule.__name__ = rule.__qualname__ = f"{name}_{table.kind}"
         table.register(f, keywords=keywords)(rule)
 
 

@@ -88,7 +88,6 @@ def _register_bilinear(f: Any, rule: Callable[..., Any], also: tuple[Any, ...] =
     def bilinear_frule(tangents: tuple, a: Any, b: Any) -> Any:
         return multilinear_frule(f, tangents, a, b)
 
-    bilinear_frule.__name__ = bilinear_frule.__qualname__ = f"{f.__name__}_frule"
     register_rules(f, rule, bilinear_frule, also=also)
 
 
@@ -258,11 +257,8 @@ def _contraction_rrule(f: Any, contracted_of: Callable[[int, int], Any]) -> Call
                 parts = _tensordot_pullback_parts(xp, a, b, dy, contracted)
             return (*_pair(project_a, project_b, *parts), *rest)
 
-        contraction_pullback.__name__ = f"{f.__name__}_pullback"
-        contraction_pullback.__qualname__ = contraction_pullback.__name__
         return y, contraction_pullback
 
-    contraction_rrule.__name__ = contraction_rrule.__qualname__ = f"{f.__name__}_rrule"
     return contraction_rrule
 
 
@@ -287,7 +283,6 @@ def _register_contraction(
         args = (*args, *kwargs.values())
         return multilinear_frule(lambda x, y: f(x, y, *args), tangents, a, b)
 
-    contraction_frule.__name__ = contraction_frule.__qualname__ = f"{f.__name__}_frule"
     register_rules(f, rule, contraction_frule, keywords=keywords, also=also)
 
 

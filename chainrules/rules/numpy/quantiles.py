@@ -205,7 +205,7 @@ def _register_median(f: Any, skip_nan: bool) -> None:
         args = (a, 0.5, axis, "linear", keepdims, skip_nan, 1.0, False)
         return _quantile_frule(f, tangents, *args)
 
-    register_rules(f, median_rrule, median_frule, name=f.__name__)
+    register_rules(f, median_rrule, median_frule)
 
 
 def _register_quantile(f: Any, skip_nan: bool, per: float) -> None:
@@ -218,7 +218,7 @@ def _register_quantile(f: Any, skip_nan: bool, per: float) -> None:
     def quantile_frule(tangents, a, q, axis=None, *, method="linear", keepdims=False):
         return _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, True)
 
-    register_rules(f, quantile_rrule, quantile_frule, name=f.__name__)
+    register_rules(f, quantile_rrule, quantile_frule)
 
 
 _register_median(np.median, False)

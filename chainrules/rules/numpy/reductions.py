@@ -164,7 +164,6 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
     ``cotangent`` and ``tangent`` carry the maths (``_sum_*`` or ``_prod_*``); ``nan`` says
     whether ``f`` skips NaN elements, which then take part in neither.
     """
-    name = f.__name__
 
     @positional_cotangents
     def total_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
@@ -191,7 +190,7 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
         axes = normalize_axes(axis, len(shape_of(a)))
         return y, tangent(a, da, axes, keepdims, initial, _used(a, where, nan), y)
 
-    register_rules(f, total_rrule, total_frule, name=name, also=also)
+    register_rules(f, total_rrule, total_frule, also=also)
 
 
 _register_total(np.sum, _sum_cotangent, _sum_tangent, False, also=(np.ndarray.sum,))
@@ -237,7 +236,6 @@ def _mean(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
 
 def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``, ``mean`` or (``nan``) ``nanmean``."""
-    name = f.__name__
 
     @positional_cotangents
     def mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
@@ -269,7 +267,7 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
             total = array_namespace(total).reshape(total, shape_of(y))
         return y, ProjectTo(y)(total)
 
-    register_rules(f, mean_rrule, mean_frule, name=name, also=also)
+    register_rules(f, mean_rrule, mean_frule, also=also)
 
 
 _register_mean(np.mean, False, also=(np.ndarray.mean,))

@@ -153,7 +153,7 @@ def _register_scan(f: Any, rule: Any, tangent: Any, nan: bool = False, also: tup
     def scan_frule(tangents, a, axis=None, dtype=None):
         return tangent(f, tangents, a, axis, {"dtype": dtype}, nan)
 
-    register_rules(f, scan_rrule, scan_frule, name=f.__name__, also=also)
+    register_rules(f, scan_rrule, scan_frule, also=also)
 
 
 def _register_cumulative(f: Any, rule: Any, tangent: Any) -> None:
@@ -168,7 +168,7 @@ def _register_cumulative(f: Any, rule: Any, tangent: Any) -> None:
         options = {"dtype": dtype, "include_initial": include_initial}
         return tangent(f, tangents, x, axis, options, False)
 
-    register_rules(f, cumulative_rrule, cumulative_frule, name=f.__name__)
+    register_rules(f, cumulative_rrule, cumulative_frule)
 
 
 # ---- cumulative sums -------------------------------------------------------------------------

@@ -179,7 +179,6 @@ for _name in ("conj", "conjugate"):
 
 def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
     """Rules of ``f(*arrays)`` returning one array per input, each linear in its own input."""
-    label = f.__name__
 
     def tuple_rrule(*arrays: Any, **kwargs: Any) -> Any:
         ys = f(*arrays, **kwargs)
@@ -222,7 +221,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
             return ys, dys[0]
         return ys, Tangent(type(ys), *dys)
 
-    register_rules(f, tuple_rrule, tuple_frule, keywords=keywords, name=label)
+    register_rules(f, tuple_rrule, tuple_frule, keywords=keywords)
 
 
 _tuple_out(np.broadcast_arrays, _identity_adjoint, keywords=("subok",))

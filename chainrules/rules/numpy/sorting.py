@@ -340,7 +340,6 @@ def _sorted_as_unique(x: Any, values: Any) -> bool:
 
 def _register_unique_result(f: Any) -> None:
     """Rules for ``f(x)``, a namedtuple of ``np.unique(x)``'s sorted values and integer arrays."""
-    name = f.__name__
 
     @positional_cotangents
     def unique_result_rrule(x):
@@ -356,8 +355,6 @@ def _register_unique_result(f: Any) -> None:
                 return NO_TANGENT, project_x(ZERO_TANGENT)
             return NO_TANGENT, project_x(grouping.pullback(dv))
 
-        unique_result_pullback.__name__ = f"{name}_pullback"
-        unique_result_pullback.__qualname__ = unique_result_pullback.__name__
         return y, unique_result_pullback
 
     def unique_result_frule(tangents, x):
@@ -371,7 +368,7 @@ def _register_unique_result(f: Any) -> None:
         others = {field: NO_TANGENT for field in y._fields if field != "values"}
         return y, Tangent(type(y), values=d_values, **others)
 
-    register_rules(f, unique_result_rrule, unique_result_frule, name=name)
+    register_rules(f, unique_result_rrule, unique_result_frule)
 
 
 for _f in (np.unique_counts, np.unique_inverse, np.unique_all):

@@ -137,7 +137,6 @@ def _taking_part(a: Any, where: Any, nan: bool) -> Any:
 
 def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``: var, or std (``root``), or their NaN forms (``nan``)."""
-    name = f.__name__
 
     def evaluate(a, axis, dtype, ddof, keepdims, where=None, correction=None, mean=None):
         ddof = ddof if correction is None else correction
@@ -175,7 +174,7 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
         return y, ProjectTo(y)(dy)
 
     keywords = ("a", "axis", "dtype", "ddof", "keepdims", "where", "correction", "mean")
-    register_rules(f, spread_rrule, spread_frule, keywords=keywords, name=name, also=also)
+    register_rules(f, spread_rrule, spread_frule, keywords=keywords, also=also)
 
 
 _register_spread(np.var, False, False, also=(np.ndarray.var,))

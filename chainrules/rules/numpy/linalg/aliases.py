@@ -36,7 +36,6 @@ def _register_alias(f: Any, target: Any, keywords: dict[str, Any], fixed: dict[s
         return frule(tangents, target, *args, **{**keywords, **kwargs, **fixed})
 
     for rule, table in ((alias_rrule, rrule), (alias_frule, frule)):
-        rule.__qualname__ = f"{table.kind}[linalg.{f.__name__} -> {target.__name__}]"
         table.register(f, keywords=keywords)(rule)
 
 

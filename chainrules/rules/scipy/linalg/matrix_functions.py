@@ -112,8 +112,6 @@ def _register_matrix_function(f: Callable[[Any], Any]) -> None:
             return y, da
         return y, ProjectTo(y)(frechet(f, a, da))
 
-    matrix_function_rrule.__qualname__ = f"rrule[{f.__name__}]"
-    matrix_function_frule.__qualname__ = f"frule[{f.__name__}]"
     rrule.register(f)(matrix_function_rrule)
     frule.register(f)(matrix_function_frule)
 

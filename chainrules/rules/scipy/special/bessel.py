@@ -347,8 +347,6 @@ def _scaled_rules(f: Any, order: str) -> None:
             return y, total
         return y, fit_to_output(total, y)
 
-    scaled_rrule.__qualname__ = f"rrule[{f.__name__}]"
-    scaled_frule.__qualname__ = f"frule[{f.__name__}]"
     rrule.register(f)(scaled_rrule)
     frule.register(f)(scaled_frule)
 

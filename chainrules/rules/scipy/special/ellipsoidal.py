@@ -109,7 +109,6 @@ def _ellipsoidal_rules(
 
     rules: tuple[tuple[Any, Any], ...] = ((ellipsoidal_rrule, rrule), (ellipsoidal_frule, frule))
     for rule, table in rules:
-        rule.__qualname__ = f"{table.kind}[{f.__name__}]"
         table.register(f, keywords=names[required:])(rule)
 
 

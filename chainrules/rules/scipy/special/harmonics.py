@@ -250,7 +250,6 @@ def _spherical_rules(f: Any, orders: Any, third: Any) -> None:
         return y, _sph_assemble(d, parts, y)
 
     for rule, table in ((spherical_rrule, rrule), (spherical_frule, frule)):
-        rule.__qualname__ = f"{table.kind}[{short_name(f)}]"
         table.register(f)(rule)
 
 
@@ -330,7 +329,6 @@ def stacked_rules(f: Any, lead: int, third: Any, keywords: tuple[str, ...] = ())
 
     rules: tuple[tuple[Any, Any], ...] = ((stacked_rrule, rrule), (stacked_frule, frule))
     for rule, table in rules:
-        rule.__qualname__ = f"{table.kind}[{short_name(f)}]"
         table.register(f, keywords=("diff_n", *keywords))(rule)
 
 

@@ -187,8 +187,6 @@ def pair_rules(
             dwp = dwp + scale * curvature(*args, y) * dx
         return y, Tangent(tuple, fit_to_output(dw, y[0]), fit_to_output(dwp, y[1]))
 
-    pair_rrule.__qualname__ = f"rrule[{name}]"
-    pair_frule.__qualname__ = f"frule[{name}]"
     rrule.register(f)(pair_rrule)
     frule.register(f)(pair_frule)
 
@@ -358,8 +356,6 @@ def vector_in_last_rules(f: Any, slopes: Callable[..., Any]) -> None:
             return y, numpy_only(name, len(args) - 1)
         return y, slopes(*args, y) * dp
 
-    vector_rrule.__qualname__ = f"rrule[{name}]"
-    vector_frule.__qualname__ = f"frule[{name}]"
     rrule.register(f)(vector_rrule)
     frule.register(f)(vector_frule)
 

@@ -63,8 +63,6 @@ def _weber_rules(f: Any, coefficient: Any) -> None:
         dwp = fit_to_output(coefficient(v, x) * y[0] * dx, y[1])
         return y, Tangent(tuple, dw, dwp)
 
-    weber_rrule.__qualname__ = f"rrule[{name}]"
-    weber_frule.__qualname__ = f"frule[{name}]"
     rrule.register(f)(weber_rrule)
     frule.register(f)(weber_frule)
 

@@ -42,7 +42,6 @@ import scipy.special as sc
 from ....core.calls import call
 from ....core.define import fit_to_output
 from ....core.dtypes import conj
-from ....core.names import short_name
 from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -119,7 +118,6 @@ def _sequence_rules(
         (sequence_frule, frule, inspect.Signature([tangents, *params])),
     )
     for rule, table, signature in rules:
-        rule.__qualname__ = f"{table.kind}[{f.__name__}]"
         rule.__signature__ = signature
         table.register(f)(rule)
 
@@ -218,7 +216,6 @@ def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: 
     ``order_reason`` is the reason of the ``NotImplementedTangent`` in a real ``v`` (None:
     integer orders, no tangent).
     """
-    name = short_name(f)
 
     def order_tangent(v: Any) -> Any:
         if order_reason is None or not is_differentiable_leaf(v):
@@ -252,8 +249,6 @@ def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: 
         dwp = curvature(orders(v, y[0]), x, *y) * dx
         return y, Tangent(tuple, fit_to_output(y[1] * dx, y[0]), fit_to_output(dwp, y[1]))
 
-    sequence_rrule.__qualname__ = f"rrule[{name}]"
-    sequence_frule.__qualname__ = f"frule[{name}]"
     rrule.register(f)(sequence_rrule)
     frule.register(f)(sequence_frule)
 
