@@ -69,26 +69,9 @@ def zero_cotangents(args: tuple, y: Any) -> tuple:
     return (NO_TANGENT, *(projector(a)(ZERO_TANGENT) for a in args))
 
 
-def _rrule_template(rule: Callable, with_config: bool) -> Callable:
+def _rrule_template(rule: Callable, skip: int) -> Callable:
     # The pullback defined here is renamed per function at registration (see renamed_inner).
-    if with_config:
-
-        def rrule_with_config(config: Any, *args: Any, **kwargs: Any) -> Any:
-            result = rule(config, *args, **kwargs)
-            if type(result) is not tuple or len(result) != 2 or not callable(result[1]):
-                return result  # None (no rule here), or not a rule's answer: not ours to change
-            y, author_pullback = result
-
-            def pullback(dy: Any) -> Any:
-                if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
-                    dy = unthunk(dy)
-                if is_all_zero(dy):
-                    return zero_cotangents(args, y)
-                return author_pullback(dy)
-
-            return y, pullback
-
-        return rrule_with_config
+    # ``skip``: 1 for a rule that takes the engine's config first (not an argument of f).
 
     def rrule_with_protocol(*args: Any, **kwargs: Any) -> Any:
         result = rule(*args, **kwargs)
@@ -100,7 +83,7 @@ def _rrule_template(rule: Callable, with_config: bool) -> Callable:
             if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
                 dy = unthunk(dy)
             if is_all_zero(dy):
-                return zero_cotangents(args, y)
+                return zero_cotangents(args[skip:], y)
             return author_pullback(dy)
 
         return y, pullback
@@ -110,36 +93,25 @@ def _rrule_template(rule: Callable, with_config: bool) -> Callable:
 
 def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
     """``rule`` wrapped in the protocol above; ``with_config``: the rule takes a config first."""
-    wrapped = renamed_inner(_rrule_template, {"pullback": f"{short_name(f)}_pullback"})(
-        rule, with_config
-    )
-    return functools.update_wrapper(wrapped, rule)
+    template = renamed_inner(_rrule_template, {"pullback": f"{short_name(f)}_pullback"})
+    return functools.update_wrapper(template(rule, int(with_config)), rule)
 
 
 def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
-    """``rule`` (an frule) wrapped in the protocol above."""
+    """``rule`` (an frule) wrapped in the protocol above; ``with_config``: the rule takes a
+    config first, then the tangents."""
+    at = int(with_config)
 
-    def checked(tangents: Any) -> Any:
+    def frule_with_protocol(*args: Any, **kwargs: Any) -> Any:
+        tangents = args[at]
         if type(tangents) is tuple:
             for t in tangents:
                 if isinstance(t, AbstractThunk) or isinstance(t, Tangent):
-                    return tuple(map(unthunk, tangents))
-        return tangents
+                    unthunked = tuple(map(unthunk, tangents))
+                    return rule(*args[:at], unthunked, *args[at + 1 :], **kwargs)
+        return rule(*args, **kwargs)
 
-    wrapped: Callable[..., Any]
-    if with_config:
-
-        def frule_with_config(config: Any, tangents: Any, *args: Any, **kwargs: Any) -> Any:
-            return rule(config, checked(tangents), *args, **kwargs)
-
-        wrapped = frule_with_config
-    else:
-
-        def frule_with_protocol(tangents: Any, *args: Any, **kwargs: Any) -> Any:
-            return rule(checked(tangents), *args, **kwargs)
-
-        wrapped = frule_with_protocol
-    return functools.update_wrapper(wrapped, rule)
+    return functools.update_wrapper(frule_with_protocol, rule)
 
 
 def renamed_inner(template: Callable, names: dict[str, str]) -> Callable:

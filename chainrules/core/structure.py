@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import types
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -24,7 +25,14 @@ import numpy as np
 from .tangents import AbstractZero, NotImplementedTangent, Tangent
 from .thunks import AbstractThunk
 
-__all__ = ["Fields", "decompose", "has_tangent_space", "is_differentiable_leaf", "rebuild"]
+__all__ = [
+    "Fields",
+    "decompose",
+    "has_tangent_space",
+    "is_differentiable_leaf",
+    "reaches",
+    "rebuild",
+]
 
 
 class Fields(NamedTuple):
@@ -173,13 +181,28 @@ def has_tangent_space(x: Any, known: dict[int, bool] | None = None) -> bool:
 
 
 def _reaches_differentiable_leaf(x: Any) -> bool:
+    return reaches(x, lambda node: True if is_differentiable_leaf(node) else None)
+
+
+def reaches(x: Any, verdict: Callable[[Any], bool | None]) -> bool:
+    """Whether the object graph from ``x`` holds a node for which ``verdict`` is True.
+
+    ``verdict(node)`` is True (found), False (do not look inside this node) or None (look
+    into its fields, if it has any). Each node is visited once, so cycles are fine.
+
+    >>> reaches([1, (2, "a")], lambda node: node == "a" or None)
+    True
+    """
     stack, seen = [x], {id(x)}
     while stack:
         node = stack.pop()
+        found = verdict(node)
+        if found:
+            return True
+        if found is False:
+            continue
         fields = decompose(node)
         if fields is None:
-            if is_differentiable_leaf(node):
-                return True
             continue
         for _, value in fields.items:
             if id(value) not in seen:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.structure import decompose, has_tangent_space, is_differentiable_leaf
+from ..core.structure import decompose, has_tangent_space, is_differentiable_leaf, reaches
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, MutableTangent, Tangent
 from ..core.thunks import AbstractThunk
 from .tracked import Tracked
@@ -323,21 +323,13 @@ def unwrap(a: Any, level: Any, path: tuple, found: list, memo: dict[int, Any]) -
 
 def _holds(a: Any, level: Any) -> bool:
     """Whether a tracked value of ``level`` can be reached from ``a`` (cycles allowed)."""
-    stack, seen = [a], {id(a)}
-    while stack:
-        node = stack.pop()
+
+    def verdict(node: Any) -> bool | None:
         if isinstance(node, Tracked):
-            if node.level is level:
-                return True
-            continue
-        fields = None if isinstance(node, _LEAVES) else decompose(node)
-        if fields is None:
-            continue
-        for _, value in fields.items:
-            if id(value) not in seen:
-                seen.add(id(value))
-                stack.append(value)
-    return False
+            return node.level is level
+        return False if isinstance(node, _LEAVES) else None
+
+    return reaches(a, verdict)
 
 
 def tangent_of(a: Any, found: list, constant: Callable[[Any], Any]) -> Any:
