@@ -25,12 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.structure import decompose
 from chainrules.core.tangents import AbstractZero, NotImplementedTangent, Tangent
 from chainrules.core.thunks import unthunk
 
 from .failures import TangentMismatch
-from .primals import field_path
+from .primals import field_path, paired_leaves
 from .report import errors_line, show
 
 __all__ = [
@@ -164,22 +163,9 @@ def primal_difference(actual: Any, expected: Any, *, rtol: float, atol: float) -
     Arrays must have the same shape and dtype and close values; scalars close values (a
     NumPy float equals the Python float of the same value); other leaves must be equal.
     """
-    seen: set[tuple[int, int]] = set()
-    stack = [("y", actual, expected)]
-    while stack:
-        where, a, e = stack.pop()
-        if a is e or (id(a), id(e)) in seen:
-            continue
-        seen.add((id(a), id(e)))
-        fa, fe = decompose(a), decompose(e)
-        if fa is not None or fe is not None:
-            if fa is None or fe is None or fa.primal_type is not fe.primal_type:
-                return Difference(where, f"actual {show(a)}, expected {show(e)}")
-            if [k for k, _ in fa.items] != [k for k, _ in fe.items]:
-                return Difference(where, f"actual {show(a)}, expected {show(e)}")
-            for (key, va), (_, ve) in reversed(list(zip(fa.items, fe.items, strict=True))):
-                stack.append((field_path(where, fa.kind, key), va, ve))
-            continue
+    for where, a, e, same_layout in paired_leaves(actual, expected, "y"):
+        if not same_layout:
+            return Difference(where, f"actual {show(a)}, expected {show(e)}")
         found = _primal_leaf_difference(where, a, e, rtol, atol)
         if found is not None:
             return found

@@ -245,6 +245,24 @@ def first_difference(a: Any, b: Any, path: str = "x") -> str | None:
     >>> first_difference({"a": np.ones(2)}, {"a": np.array([1.0, 2.0])}, "args[0]")
     "args[0]['a'][1]"
     """
+    for where, x, y, same_layout in paired_leaves(a, b, path):
+        if not same_layout:
+            return where
+        found = _leaf_difference(x, y, where)
+        if found is not None:
+            return found
+    return None
+
+
+def paired_leaves(a: Any, b: Any, path: str) -> Iterator[tuple[str, Any, Any, bool]]:
+    """Walk two object graphs side by side, in field order: ``(where, x, y, True)`` for each
+    pair of leaves, and ``(where, x, y, False)`` where the two are laid out differently (one a
+    structure and the other not, other types or other fields; nothing inside is visited).
+    Pairs seen before (cycles, shared fields) and identical objects are skipped.
+
+    >>> [(w, same) for w, _, _, same in paired_leaves((1.0, [2]), (1.5, (2,)), "x")]
+    [('x[0]', True), ('x[1]', False)]
+    """
     seen: set[tuple[int, int]] = set()
     stack = [(path, a, b)]
     while stack:
@@ -253,20 +271,19 @@ def first_difference(a: Any, b: Any, path: str = "x") -> str | None:
             continue
         seen.add((id(x), id(y)))
         fx, fy = decompose(x), decompose(y)
-        if fx is None or fy is None:
-            if fx is not None or fy is not None:
-                return where
-            found = _leaf_difference(x, y, where)
-            if found is not None:
-                return found
+        if fx is None and fy is None:
+            yield where, x, y, True
             continue
-        if fx.primal_type is not fy.primal_type or [k for k, _ in fx.items] != [
-            k for k, _ in fy.items
-        ]:
-            return where
+        if (
+            fx is None
+            or fy is None
+            or fx.primal_type is not fy.primal_type
+            or [k for k, _ in fx.items] != [k for k, _ in fy.items]
+        ):
+            yield where, x, y, False
+            continue
         for (key, vx), (_, vy) in reversed(list(zip(fx.items, fy.items, strict=True))):
             stack.append((field_path(where, fx.kind, key), vx, vy))
-    return None
 
 
 def _leaf_difference(x: Any, y: Any, where: str) -> str | None:
