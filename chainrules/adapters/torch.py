@@ -182,9 +182,10 @@ def _numpy_only_rule(f: Callable) -> Iterator[None]:
     """Inside, torch's refusal to hand NumPy a tensor that requires grad is an
     ``ArrayTypeError`` naming ``f``; every other error passes unchanged.
 
-    A bridge while rules that call NumPy or SciPy on their inputs learn to raise
-    ``ArrayTypeError`` on tensors themselves: until then, this refusal is how such a rule
-    meets a tensor. It goes once no rule needs it.
+    The library's rules say it themselves (``require_numpy``, ``call``, ``scalar_rule``'s
+    ufuncs raise ``ArrayTypeError`` on tensors; the adapter tests check them with this
+    recognition switched off). A rule written elsewhere that computes with NumPy directly
+    meets a tensor with this refusal, and is read the same way: it runs on NumPy copies.
     """
     try:
         yield

@@ -28,6 +28,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .namespace import require_numpy_dispatch
+
 __all__ = ["call", "call_handler", "register_call_handler"]
 
 Handler = Callable[[Any, tuple, dict], Any]
@@ -68,9 +70,14 @@ def _find(values: Any) -> Handler | None:
 
 def call(f: Callable, *args: Any, **kwargs: Any) -> Any:
     """``f(*args, **kwargs)``, or the handler's application of ``f`` when an argument (or an
-    element of a list or tuple argument, or a keyword value) has a registered type."""
+    element of a list or tuple argument, or a keyword value) has a registered type.
+
+    ``f`` is a compiled routine (SciPy's, ``math``'s): given arrays that NumPy's functions do
+    not take (torch tensors, JAX arrays), it raises ``ArrayTypeError`` naming ``f`` instead of
+    converting them."""
     if _handlers:
         handler = _find(args) or (_find(kwargs.values()) if kwargs else None)
         if handler is not None:
             return handler(f, args, kwargs)
+    require_numpy_dispatch(f, *args)
     return f(*args, **kwargs)

@@ -25,9 +25,9 @@ import numpy as np
 
 from .calls import call
 from .dtypes import conj, is_complex
-from .errors import RuleDefinitionError, TangentTypeError
+from .errors import ArrayTypeError, RuleDefinitionError, TangentTypeError
 from .names import short_name
-from .namespace import array_namespace
+from .namespace import array_namespace, numpy_dispatches
 from .projection import ProjectTo, projector
 from .protocol import renamed_inner
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
@@ -176,19 +176,65 @@ def _unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
 
 
 def _primal(f: Any) -> Callable:
-    """How a rule computes ``f``: directly for a ufunc (engines' values reach it through
-    ``__array_ufunc__``), else through ``call``, so that an engine's tracked values (a pullback
-    differentiated again) reach ``math.exp`` or a compiled kernel as ``f``'s rule."""
-    return f if isinstance(f, np.ufunc) else functools.partial(call, f)
+    """How a rule computes ``f``: directly for a ufunc on the values NumPy's ufuncs take or
+    hand on (NumPy's, Python's, and every type with ``__array_ufunc__``: an engine's tracked
+    values, dask arrays), else through ``call``, so that an engine's tracked values (a pullback
+    differentiated again) reach ``math.exp`` or a compiled kernel as ``f``'s rule.
+
+    A ufunc given arrays that NumPy cannot dispatch (torch tensors, JAX arrays) computes with
+    its namesake in their array namespace; one that has none there (SciPy's ufuncs) raises
+    ``ArrayTypeError`` naming ``f``, so that adapters run the rule on NumPy copies.
+    """
+    if not isinstance(f, np.ufunc):
+        return functools.partial(call, f)
+    names = (f.__name__, _ARRAY_API_NAMES.get(f.__name__, f.__name__))
+    own = getattr(np, f.__name__, None) is f  # SciPy's ufuncs have no namesake elsewhere
+
+    def ufunc_or_namesake(*args: Any, **kwargs: Any) -> Any:
+        if all(map(numpy_dispatches, args)):
+            return f(*args, **kwargs)
+        xp = array_namespace(*args)
+        namesake = next((getattr(xp, n) for n in names if own and hasattr(xp, n)), None)
+        if namesake is None:
+            kinds = sorted({type(a).__name__ for a in args if not numpy_dispatches(a)})
+            raise ArrayTypeError(
+                f"{function_name(f)} is a NumPy ufunc with no counterpart in the namespace "
+                f"of {', '.join(kinds)}"
+            )
+        return namesake(*args, **kwargs)
+
+    return ufunc_or_namesake
+
+
+# NumPy's names of ufuncs whose array-API names differ.
+_ARRAY_API_NAMES = {
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "arcsinh": "asinh",
+    "arccosh": "acosh",
+    "arctanh": "atanh",
+    "arctan2": "atan2",
+    "power": "pow",
+    "absolute": "abs",
+    "conjugate": "conj",
+    "true_divide": "divide",
+}
 
 
 def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     """The common case, kept lean: one input, one output."""
     sign = _unit_sign(partial)
     apply = _primal(f)
+    ufunc = f if isinstance(f, np.ufunc) else None  # floats and NumPy arrays: no detour
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        y = apply(x, **kwargs)
+        cls = type(x)
+        y = (
+            ufunc(x, **kwargs)
+            if ufunc and (cls is float or cls is np.ndarray)
+            else apply(x, **kwargs)
+        )
         project = projector(x)
         complex_case = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
             is_complex(x) or is_complex(y)

@@ -13,7 +13,14 @@ from .names import function_name
 from .tangents import AbstractZero, NotImplementedTangent
 from .thunks import AbstractThunk
 
-__all__ = ["array_namespace", "is_numpy", "register_array_namespace", "require_numpy"]
+__all__ = [
+    "array_namespace",
+    "is_numpy",
+    "numpy_dispatches",
+    "register_array_namespace",
+    "require_numpy",
+    "require_numpy_dispatch",
+]
 
 # Inputs that leave the choice to the others: NumPy and Python values, and tangent markers.
 _NEUTRAL = {
@@ -124,3 +131,34 @@ def require_numpy(f: Any, *values: Any) -> None:
 
 
 _NUMBERS = frozenset({float, int, complex, bool})
+
+
+def numpy_dispatches(x: Any) -> bool:
+    """Whether NumPy's functions take ``x``: they compute on it (NumPy values, Python numbers
+    and lists), or hand it to its own ``__array_ufunc__`` (an engine's tracked values, dask
+    arrays). Torch tensors and JAX arrays are not taken: NumPy would convert them, losing
+    their graph or failing on tracers.
+
+    >>> numpy_dispatches(np.ones(2)), numpy_dispatches([1.0]), numpy_dispatches(2)
+    (True, True, True)
+    """
+    cls = type(x)
+    known = _DISPATCHED.get(cls)
+    if known is None:
+        known = getattr(cls, "__array_ufunc__", None) is not None or array_namespace(x) is np
+        _DISPATCHED[cls] = known
+    return known
+
+
+def require_numpy_dispatch(f: Any, *values: Any) -> None:
+    """Raise ``ArrayTypeError``, naming ``f`` and the types, unless NumPy's functions take every
+    value (``numpy_dispatches``): for a rule that computes ``f`` with NumPy or SciPy itself."""
+    foreign = sorted({type(x).__name__ for x in values if not numpy_dispatches(x)})
+    if foreign:
+        raise ArrayTypeError(
+            f"{function_name(f)} computes with NumPy or SciPy, which do not take "
+            f"{', '.join(foreign)}"
+        )
+
+
+_DISPATCHED: dict[type, bool] = {float: True, int: True, complex: True, np.ndarray: True}

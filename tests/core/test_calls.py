@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import scipy.linalg as sla
@@ -64,3 +65,18 @@ def test_engines_apply_the_rules_of_what_they_are_handed():
         for e in np.eye(4)
     ]
     np.testing.assert_allclose(h, numeric_h, rtol=1e-6, atol=1e-9)
+
+
+def test_a_compiled_routine_refuses_arrays_numpy_does_not_take():
+    import math
+
+    import pytest
+
+    from chainrules.core.errors import ArrayTypeError
+
+    class Foreign:
+        def __array_namespace__(self, api_version=None):
+            return types.SimpleNamespace()
+
+    with pytest.raises(ArrayTypeError, match=r"math\.exp"):
+        call(math.exp, Foreign())

@@ -463,3 +463,17 @@ def test_a_unit_partial_passes_the_cotangent_through():
     _, pullback = rrule(difference, np.zeros(2), 0.0)
     assert pullback(dz)[1] is dz
     assert pullback(dz)[2] == 1.0
+
+
+def test_a_ufunc_rule_computes_with_the_namesake_of_other_arrays_or_says_it_cannot():
+    torch = pytest.importorskip("torch")
+    import scipy.special as sc
+
+    from chainrules.core.errors import ArrayTypeError
+
+    x = torch.tensor([0.5, 1.0], dtype=torch.float64)
+    y, pullback = rrule(np.arcsin, x)  # torch's asin, and a pullback in torch too
+    assert isinstance(y, torch.Tensor) and torch.equal(y, torch.asin(x))
+    assert torch.allclose(pullback(torch.ones(2))[1], 1 / torch.sqrt(1 - x * x))
+    with pytest.raises(ArrayTypeError, match=r"scipy\.special\.gammaln .*Tensor"):
+        rrule(sc.gammaln, x)

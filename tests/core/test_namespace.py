@@ -78,3 +78,22 @@ def test_is_numpy_and_require_numpy():
 
     with pytest.raises(ArrayTypeError, match=r"numpy\.sin: .* not .*Foreign"):
         require_numpy(np.sin, np.ones(2), Foreign())
+
+
+def test_numpy_dispatches_on_what_it_computes_with_or_hands_on():
+    from chainrules.core.errors import ArrayTypeError
+    from chainrules.core.namespace import numpy_dispatches, require_numpy_dispatch
+
+    class OwnUfuncs:  # an engine's tracked value: NumPy hands it its calls
+        def __array_ufunc__(self, *args, **kwargs):
+            return NotImplemented
+
+    class Foreign:  # an array of another library, with its own namespace
+        def __array_namespace__(self, api_version=None):
+            return types.SimpleNamespace()
+
+    assert numpy_dispatches(np.float32(1)) and numpy_dispatches(OwnUfuncs())
+    assert not numpy_dispatches(Foreign())
+    require_numpy_dispatch(np.sin, 1.0, OwnUfuncs())
+    with pytest.raises(ArrayTypeError, match=r"numpy\.sin .* Foreign"):
+        require_numpy_dispatch(np.sin, 1.0, Foreign())
