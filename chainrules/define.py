@@ -29,8 +29,9 @@ core.define            scalar_rule scalar_rule_like constant non_differentiable
                        ignore_derivatives fit_to_output
 core.parametric        parametric_rule SharedPartial numpy_only (special functions of
                        parameters, costly partials thunked)
-core.linear            linear_rule register_rules call_method gather_adjoint source_map
-                       scatter_add accumulate (maps linear in their array argument)
+core.linear            linear_rule linear_pushforward register_rules call_method
+                       gather_adjoint source_map scatter_add accumulate (maps linear in
+                       their array argument)
 core.tangents          NO_TANGENT ZERO_TANGENT NoTangent ZeroTangent Tangent
                        MutableTangent not_implemented
 core.thunks            Thunk InplaceableThunk unthunk
@@ -76,6 +77,7 @@ from .core.errors import TangentTypeError as TangentTypeError
 from .core.linear import accumulate as accumulate
 from .core.linear import call_method as call_method
 from .core.linear import gather_adjoint as gather_adjoint
+from .core.linear import linear_pushforward as linear_pushforward
 from .core.linear import linear_rule as linear_rule
 from .core.linear import register_rules as register_rules
 from .core.linear import scatter_add as scatter_add

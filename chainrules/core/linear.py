@@ -41,6 +41,7 @@ __all__ = [
     "accumulate",
     "call_method",
     "gather_adjoint",
+    "linear_pushforward",
     "linear_rule",
     "register_rules",
     "scatter_add",
@@ -108,13 +109,24 @@ def linear_rule(
             return None
         y = run(x, *params, **kwargs)
         dx = tangent_value(tangents[1], x)
-        if not has_tangent(y) or isinstance(dx, NoTangent):
-            return y, NO_TANGENT
-        if is_zero(dx):
-            return y, ZERO_TANGENT
-        return y, push(dx, *params, **kwargs)
+        return y, linear_pushforward(y, dx, lambda t: push(t, *params, **kwargs))
 
     register_rules(f, linear_rrule, linear_frule, keywords=keywords)
+
+
+def linear_pushforward(primal: Any, dx: Any, push: Callable[[Any], Any]) -> Any:
+    """The tangent of a map linear in its argument: ``push(dx)``; ``ZeroTangent()`` for a zero
+    ``dx``; ``NoTangent()`` when ``dx`` is one or ``primal`` (the output, or whatever decides
+    its dtype) carries no tangent.
+
+    >>> linear_pushforward(np.ones(2), ZERO_TANGENT, np.flip), linear_pushforward(1, 2.0, abs)
+    (ZeroTangent(), NoTangent())
+    """
+    if not has_tangent(primal) or isinstance(dx, NoTangent):
+        return NO_TANGENT
+    if is_zero(dx):
+        return ZERO_TANGENT
+    return push(dx)
 
 
 def register_rules(

@@ -182,21 +182,23 @@ def test_dict_that_contains_itself():
 DEPTH = 5000  # well past the interpreter's recursion limit
 
 
-def test_deep_chain_does_not_hit_the_recursion_limit():
+def zero_of_a_deep_chain(value):
+    """``zero_tangent`` of DEPTH nodes holding ``value`` before a last one holding 1.0."""
     head = Node(1.0)
     for _ in range(DEPTH):
-        head = Node(1.0, head)
-    z = zero_tangent(head)
+        head = Node(value, head)
+    return zero_tangent(head)
+
+
+def test_deep_chain_does_not_hit_the_recursion_limit():
+    z = zero_of_a_deep_chain(1.0)
     for _ in range(DEPTH):
         z = z.next
     assert z.value == 0.0 and z.next is N
 
 
 def test_deep_chain_with_one_float_at_its_end():
-    head = Node(1.0)
-    for _ in range(DEPTH):
-        head = Node(1, head)
-    z = zero_tangent(head)
+    z = zero_of_a_deep_chain(1)
     for _ in range(DEPTH):
         assert z.value is N
         z = z.next

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+import pytest
 from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
@@ -289,30 +290,6 @@ def scaler_frule(tangents, f, x):
     return f(x), dy
 
 
-# ---- float32 -------------------------------------------------------------------------------
-
-
-def _exp32(x):
-    return np.exp(x)
-
-
-@cr.rrule.register(_exp32)
-def _exp32_rrule(x):
-    y = np.exp(x)
-    project_x = ProjectTo(x)
-
-    def exp32_pullback(dy):
-        return NoTangent(), project_x(y * unthunk(dy))
-
-    return y, exp32_pullback
-
-
-@cr.frule.register(_exp32)
-def _exp32_frule(tangents, x):
-    y = np.exp(x)
-    return y, y * unthunk(tangents[1])
-
-
 # ---- thunked cotangents --------------------------------------------------------------------
 
 
@@ -404,6 +381,26 @@ def _registered(f: Callable) -> tuple[Callable, Callable]:
     return cr.rrule, cr.frule
 
 
+def correct_rule_tests(check: Callable[..., None]) -> tuple[Callable, Callable]:
+    """The two tests of ``check`` (``Case.check_rrule`` or ``Case.check_frule``) on every case:
+    it passes for 25 seeds, and with the full Jacobian. A test module names them::
+
+        test_many_seeds, test_full_jacobian = correct_rule_tests(Case.check_rrule)
+    """
+    each_case = pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+
+    @each_case
+    def for_many_seeds(case: Case) -> None:
+        for seed in range(25):
+            check(case, seed=seed)
+
+    @each_case
+    def with_the_full_jacobian(case: Case) -> None:
+        check(case, full_jacobian=True)
+
+    return for_many_seeds, with_the_full_jacobian
+
+
 _rng = np.random.default_rng(2024)
 X5 = _rng.uniform(0.2, 1.5, 5)
 X34 = _rng.standard_normal((3, 4))
@@ -433,7 +430,8 @@ CASES = [
         *_registered(_affine),
     ),
     Case("closure", make_scaler(1.7), lambda: (X5.copy(),), scaler_rrule, scaler_frule, scaled=0),
-    Case("float32", _exp32, lambda: (X5.astype(np.float32),), *_registered(_exp32), defect=1e-2),
+    # float32: the elementwise rules of _exp (conj leaves real values as they are)
+    Case("float32", _exp, lambda: (X5.astype(np.float32),), *_registered(_exp), defect=1e-2),
     Case("thunked cotangents", _dot, lambda: (V3.copy(), V3[::-1].copy()), *_registered(_dot)),
     # math.hypot converts its arguments with float(): no engine can trace through it.
     Case("python scalars", _hypot, lambda: (0.3, -1.2), *_registered(_hypot), second_order=False),

@@ -3,12 +3,20 @@
 * ``sample(shape, dtype, seed)``: a standard normal array (complex dtypes: independent parts);
   ``draw`` the same at seeds from 1000 on; ``uniform`` from an interval. The same arguments give
   the same values.
+* ``normal(shape, dtype, rng)``: the same draw from a generator the caller goes on using.
+* ``invertible``: well-conditioned (stacks of) matrices; ``hermitian_band`` and ``dense``: the
+  band storage of a Hermitian matrix and the matrix LAPACK reads from it.
 * ``A`` and ``Call``: a call ``f(*args, **kwargs)`` written with array shapes, which ``build``
-  draws in a case's dtype (the table tests of the array-manipulation rules).
+  draws in a case's dtype, ``check_call`` checks its rules (the table tests of the
+  array-manipulation rules).
 * ``Row`` and ``cases``: a function of ``scipy.special`` with the interval of each argument,
-  crossed with dtypes and broadcasting shapes; ``check_rrule`` / ``check_frule`` run one case.
+  crossed with dtypes and broadcasting shapes; ``check_rrule`` / ``check_frule`` run one case,
+  ``table_tests`` makes the pair of parametrized tests of a table; ``cotangents`` and
+  ``output_derivative`` read a pullback at a point.
 * ``check_both``, ``check_factors``, ``rule_checker``: the pair of rule checks of the
-  ``scipy.linalg`` tests, with their second-order exceptions.
+  ``scipy.linalg`` tests, with their second-order exceptions; ``check_column_and_row`` the
+  checks of a matrix built from its first column and row.
+* ``count_calls``: how often the rules call some functions of a module.
 
 >>> uniform(3, seed=1).shape
 (3,)
@@ -23,8 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pytest
 from chainrules_testing import test_frule, test_rrule
+from chainrules_testing.strategies import well_conditioned
+from hypothesis import find
 
+import chainrules as cr
 from chainrules.core.names import short_name
 
 DTYPES = [np.float64, np.complex128]
@@ -61,6 +73,49 @@ def uniform(
     return x.astype(dtype)
 
 
+def normal(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
+    """A standard normal array of ``shape`` and ``dtype`` drawn from ``rng`` (complex dtypes:
+    independent parts), for tests that draw several arrays from one generator."""
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return np.asarray(x, dtype=dtype)
+
+
+# ---- matrices ------------------------------------------------------------------------------
+
+
+def invertible(shape: tuple[int, ...], dtype: Any = np.float64, seed: int = 0) -> np.ndarray:
+    """A (stack of) matrices of condition number about 10 or less, built on the harness'
+    well-conditioned strategy (its simplest example), each of the stack a little moved."""
+    n, count = shape[-1], int(np.prod(shape[:-2]))
+    base = find(well_conditioned(n, dtype=dtype), lambda a: True)
+    stack = [base + 0.05 * k * sample((n, n), dtype, seed + k) for k in range(count)]
+    return np.reshape(stack, shape).astype(dtype)
+
+
+def hermitian_band(
+    width: int, n: int, dtype: Any, lower: bool, seed: int = 0, shift: float = 0.0
+) -> np.ndarray:
+    """Band storage of a Hermitian matrix (``shift`` added to its diagonal)."""
+    ab = sample((width + 1, n), dtype, seed)
+    diagonal = 0 if lower else width
+    ab[diagonal] = ab[diagonal] + shift
+    return ab
+
+
+def dense(ab: np.ndarray, lower: bool) -> np.ndarray:
+    """The Hermitian matrix LAPACK reads from the band storage ``ab``."""
+    width, n = ab.shape[0] - 1, ab.shape[1]
+    a = np.zeros((n, n), dtype=ab.dtype)
+    for k in range(width + 1):
+        offset = k if lower else width - k
+        values = ab[k, : n - offset] if lower else ab[k, offset:]
+        a += np.diag(values, -offset if lower else offset)
+    strict = np.tril(a, -1) if lower else np.triu(a, 1)
+    return strict + np.conj(strict.T) + np.diag(np.real(np.diag(a)))
+
+
 # ---- calls written with array shapes -------------------------------------------------------
 
 
@@ -87,13 +142,17 @@ class Call:
 def build(spec: Any, dtype: Any, rng: np.random.Generator) -> Any:
     """``spec`` with each ``A`` replaced by a standard normal array of its shape."""
     if isinstance(spec, A):
-        x = rng.standard_normal(spec.shape)
-        if np.dtype(dtype).kind == "c":
-            x = x + 1j * rng.standard_normal(spec.shape)
-        return np.asarray(x, dtype=dtype)
+        return normal(spec.shape, dtype, rng)
     if isinstance(spec, list | tuple):
         return type(spec)(build(s, dtype, rng) for s in spec)
     return spec
+
+
+def check_call(call: Call, dtype: Any) -> None:
+    """``test_rrule`` and ``test_frule`` of ``call``, its arrays drawn in ``dtype``."""
+    args = build(list(call.args), dtype, np.random.default_rng(0))
+    test_rrule(call.f, *args, fkwargs=call.kwargs, seed=1)
+    test_frule(call.f, *args, fkwargs=call.kwargs, seed=1)
 
 
 # ---- rows of special functions ------------------------------------------------------------
@@ -197,9 +256,38 @@ def check_frule(case: tuple) -> None:
     _check(test_frule, case)
 
 
+def table_tests(table: list[tuple]) -> tuple[Callable[[tuple], None], Callable[[tuple], None]]:
+    """The pair of tests of a table: ``check_rrule`` and ``check_frule`` of each of its cases,
+    by ``case_id``. A test module names them, which gives the tests their ids::
+
+        test_rrule_gamma, test_frule_gamma = table_tests(CASES)
+    """
+
+    @pytest.mark.parametrize("case", table, ids=case_id)
+    def rrule_test(case: tuple) -> None:
+        check_rrule(case)
+
+    @pytest.mark.parametrize("case", table, ids=case_id)
+    def frule_test(case: tuple) -> None:
+        check_frule(case)
+
+    return rrule_test, frule_test
+
+
 def midpoint(row: Row) -> float:
     low, high = row.domain[0]
     return (low + high) / 2 + 0.05
+
+
+def cotangents(f: Any, *args: Any) -> tuple:
+    """The unthunked cotangents of ``f``'s arguments for the output cotangent 1.0."""
+    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
+
+
+def output_derivative(f: Any, x: Any, output: int, outputs: int) -> Any:
+    """The cotangent of ``x`` when only output ``output`` of the ``outputs`` of ``f`` gets 1.0."""
+    seed = tuple(1.0 if k == output else cr.ZeroTangent() for k in range(outputs))
+    return cr.rrule(f, x)[1](seed)[1]
 
 
 # ---- the pair of rule checks of the linalg tests -------------------------------------------
@@ -218,6 +306,13 @@ def check_factors(f: Any, *args: Any, **kwargs: Any) -> None:
     check_both(f, *args, **kwargs)
 
 
+def check_column_and_row(f: Any, dtype: Any) -> None:
+    """``check_both`` of a matrix ``f(c)`` or ``f(c, r)`` given by its first column and row."""
+    c, r = sample((3,), dtype), sample((4,), dtype, 1)
+    check_both(f, c)
+    check_both(f, c, r)
+
+
 def rule_checker(no_second_order: Mapping[Any, str]) -> Callable[..., None]:
     """``check_rules(f, *args, **kwargs)``: ``test_rrule`` and ``test_frule`` of ``f``, the
     second-order checks included unless ``no_second_order`` gives the reason they are not
@@ -227,3 +322,21 @@ def rule_checker(no_second_order: Mapping[Any, str]) -> Callable[..., None]:
         check_both(f, *args, check_second_order=f not in no_second_order, **kwargs)
 
     return check_rules
+
+
+# ---- spies -------------------------------------------------------------------------------------
+
+
+def count_calls(monkeypatch: Any, module: Any, *names: str) -> dict[str, int]:
+    """How often each function ``names`` of ``module`` is called from now on, as a dict that
+    counts on: ``monkeypatch`` wraps each of them for the rest of the test."""
+    calls = dict.fromkeys(names, 0)
+    for name in names:
+        original = getattr(module, name)
+
+        def counted(*args: Any, _original: Any = original, _name: str = name, **kwargs: Any) -> Any:
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+    return calls

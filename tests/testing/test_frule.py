@@ -5,21 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from chainrules_testing import FiniteDifferenceMismatch, test_frule, with_tangent
-from harness_cases import CASES, X5, _sin
+from harness_cases import X5, Case, _sin, correct_rule_tests
 
 import chainrules as cr
 from chainrules import NoTangent, unthunk
 
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_correct_frules_pass_for_many_seeds(case):
-    for seed in range(25):
-        case.check_frule(seed=seed)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_correct_frules_pass_element_by_element(case):
-    case.check_frule(full_jacobian=True)
+test_correct_frules_pass_for_many_seeds, test_correct_frules_pass_element_by_element = (
+    correct_rule_tests(Case.check_frule)
+)
 
 
 def test_another_method_and_given_tangents():

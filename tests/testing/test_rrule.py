@@ -13,7 +13,7 @@ from chainrules_testing import (
     test_rrule,
     with_tangent,
 )
-from harness_cases import CASES, X5, Params, _affine, _power, _sin
+from harness_cases import CASES, X5, Case, Params, _affine, _power, _sin, correct_rule_tests
 
 import chainrules as cr
 from chainrules import NoTangent, not_implemented, unthunk
@@ -21,15 +21,9 @@ from chainrules import NoTangent, not_implemented, unthunk
 SEEDS = range(25)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_correct_rules_pass_for_many_seeds(case):
-    for seed in SEEDS:
-        case.check_rrule(seed=seed)
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-def test_correct_rules_pass_with_the_full_jacobian(case):
-    case.check_rrule(full_jacobian=True)
+test_correct_rules_pass_for_many_seeds, test_correct_rules_pass_with_the_full_jacobian = (
+    correct_rule_tests(Case.check_rrule)
+)
 
 
 def test_another_finite_difference_method():

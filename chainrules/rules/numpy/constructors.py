@@ -26,11 +26,11 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent, Tangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from chainrules.core.thunks import unthunk
 
 from ...core.dtypes import has_tangent, value_dtype
-from ...core.linear import register_rules
+from ...core.linear import linear_pushforward, register_rules
 from ...core.sequences import argument_projector, dense_nested, nest_like, tangent_value
 from ...core.shapes import normalize_axis, shape_of
 from ...core.zeros import is_zero
@@ -357,12 +357,9 @@ def _array_rule(f: Any, keywords: tuple[str, ...]) -> None:
 
     def array_frule(tangents: tuple, obj: Any, *args: Any, **kwargs: Any) -> Any:
         y = _convert(f, obj, *args, **kwargs)
-        dx = tangents[1]
-        if not has_tangent(y) or isinstance(dx, NoTangent):
-            return y, NO_TANGENT
-        if is_zero(dx):
-            return y, ZERO_TANGENT
-        return y, _convert(f, dense_nested(dx, obj), *args, **kwargs)
+        return y, linear_pushforward(
+            y, tangents[1], lambda dx: _convert(f, dense_nested(dx, obj), *args, **kwargs)
+        )
 
     register_rules(f, array_rrule, array_frule, keywords=keywords)
 

@@ -26,7 +26,7 @@ import numpy as np
 from chainrules.core.define import non_differentiable
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
 from chainrules.core.thunks import unthunk
 
 from ...core.dtypes import cast, has_tangent, value_dtype
@@ -34,6 +34,7 @@ from ...core.linear import (
     accumulate,
     call_method,
     gather_adjoint,
+    linear_pushforward,
     linear_rule,
     register_rules,
     scatter_add,
@@ -142,12 +143,7 @@ def _selection_rules(f: Any) -> None:
 
     def selection_frule(tangents: tuple, condition: Any, x: Any, *args: Any, **kwargs: Any):
         y = f(condition, x, *args, **kwargs)
-        dx = tangents[2]
-        if not has_tangent(y) or isinstance(dx, NoTangent):
-            return y, NO_TANGENT
-        if is_zero(dx):
-            return y, ZERO_TANGENT
-        return y, f(condition, dx, *args, **kwargs)
+        return y, linear_pushforward(y, tangents[2], lambda dx: f(condition, dx, *args, **kwargs))
 
     keywords = ("axis",) if f is np.compress else ()
     register_rules(f, selection_rrule, selection_frule, keywords=keywords)

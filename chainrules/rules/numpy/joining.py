@@ -23,11 +23,10 @@ import numpy as np
 
 from chainrules.core.namespace import array_namespace
 from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
+from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
 from chainrules.core.thunks import unthunk
 
-from ...core.dtypes import has_tangent
-from ...core.linear import accumulate, register_rules
+from ...core.linear import accumulate, linear_pushforward, register_rules
 from ...core.sequences import (
     argument_projector,
     dense_nested,
@@ -97,12 +96,9 @@ def _joined(f: Any, kind: str, default_axis: Any) -> None:
 
     def joined_frule(tangents: tuple, arrays: Any, *args: Any, **kwargs: Any) -> Any:
         y = f(arrays, *args, **kwargs)
-        dx = tangents[1]
-        if not has_tangent(y) or isinstance(dx, NoTangent):
-            return y, NO_TANGENT
-        if is_zero(dx):
-            return y, ZERO_TANGENT
-        return y, f(dense_tangents(dx, arrays), *args, **kwargs)
+        return y, linear_pushforward(
+            y, tangents[1], lambda dx: f(dense_tangents(dx, arrays), *args, **kwargs)
+        )
 
     keywords: tuple[str, ...] = ()
     if kind in ("concatenate", "stack"):
@@ -163,12 +159,9 @@ def _split(f: Any) -> None:
 
     def split_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
         ys = f(x, *args, **kwargs)
-        dx = tangents[1]
-        if not has_tangent(x) or isinstance(dx, NoTangent):
-            return ys, NO_TANGENT
-        if is_zero(dx):
-            return ys, ZERO_TANGENT
-        return ys, sequence_tangent(list(f(dx, *args, **kwargs)), ys)
+        return ys, linear_pushforward(
+            x, tangents[1], lambda dx: sequence_tangent(list(f(dx, *args, **kwargs)), ys)
+        )
 
     keywords = ("axis",) if f in (np.split, np.array_split, np.unstack) else ()
     register_rules(f, split_rrule, split_frule, keywords=keywords)
@@ -219,12 +212,7 @@ def _block_rrule(arrays: Any) -> Any:
 
 def _block_frule(tangents: tuple, arrays: Any) -> Any:
     y = np.block(arrays)
-    dx = tangents[1]
-    if not has_tangent(y) or isinstance(dx, NoTangent):
-        return y, NO_TANGENT
-    if is_zero(dx):
-        return y, ZERO_TANGENT
-    return y, np.block(dense_nested(dx, arrays))
+    return y, linear_pushforward(y, tangents[1], lambda dx: np.block(dense_nested(dx, arrays)))
 
 
 register_rules(np.block, _block_rrule, _block_frule)

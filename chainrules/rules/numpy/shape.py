@@ -17,18 +17,17 @@ array([[0., 2., 4.],
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
-from chainrules.core.namespace import array_namespace
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NoTangent, Tangent
-from chainrules.core.thunks import unthunk
-
-from ...core.dtypes import has_tangent
-from ...core.linear import call_method, linear_rule, register_rules
+from ...core.linear import call_method, linear_pushforward, linear_rule, register_rules
+from ...core.namespace import array_namespace
 from ...core.sequences import argument_projector, dense_tangents
 from ...core.shapes import normalize_axis, shape_of
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
 __all__: list[str] = []
@@ -206,17 +205,11 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
         outs = ys if isinstance(ys, tuple | list) else (ys,)
         dys: list[Any] = []
         for dx, y in zip(tangents[1:], outs, strict=True):
-            dx = unthunk(dx)
-            if not has_tangent(y) or isinstance(dx, NoTangent):
-                dys.append(NO_TANGENT)
-            elif is_zero(dx):
-                dys.append(ZERO_TANGENT)
+            if f is np.broadcast_arrays:
+                push = functools.partial(np.broadcast_to, shape=shape_of(y))
             else:
-                dys.append(
-                    np.broadcast_to(dx, shape_of(y))
-                    if f is np.broadcast_arrays
-                    else f(dx, **kwargs)
-                )
+                push = functools.partial(f, **kwargs)
+            dys.append(linear_pushforward(y, dx, push))
         if not isinstance(ys, tuple | list):
             return ys, dys[0]
         return ys, Tangent(type(ys), *dys)

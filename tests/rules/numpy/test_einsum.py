@@ -5,6 +5,8 @@ from typing import Any
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule, with_tangent
+from samples import ARRAY_DTYPES as DTYPES
+from samples import ids, normal
 
 import chainrules as cr
 from chainrules import NoTangent, unthunk
@@ -30,22 +32,12 @@ EINSUM = [
 ]
 
 
-def sample(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return np.asarray(x, dtype=dtype)
-
-
-DTYPES = [np.float64, np.complex128, np.float32]
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 @pytest.mark.parametrize("row", EINSUM, ids=lambda r: r[0])
 def test_einsum(row: tuple, dtype: Any) -> None:
     spec, shapes = row
     rng = np.random.default_rng(0)
-    operands = [sample(s, dtype, rng) for s in shapes]
+    operands = [normal(s, dtype, rng) for s in shapes]
     test_rrule(np.einsum, with_tangent(spec, NO), *operands, seed=1)
     test_frule(np.einsum, with_tangent(spec, NO), *operands, seed=1)
 
@@ -61,13 +53,13 @@ INTERLEAVED = [
 ]
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=ids)
 @pytest.mark.parametrize("row", INTERLEAVED, ids=lambda r: r[1])
 def test_einsum_interleaved(row: tuple, dtype: Any) -> None:
     args, spec = row
     rng = np.random.default_rng(0)
     args = [
-        sample(a, dtype, rng) if i % 2 == 0 and i < len(args) - len(args) % 2 else a
+        normal(a, dtype, rng) if i % 2 == 0 and i < len(args) - len(args) % 2 else a
         for i, a in enumerate(args)
     ]
     operands = args[0::2][: len(args) // 2]
@@ -103,6 +95,6 @@ def test_einsum_exact_values() -> None:
 
 def test_real_and_complex_operands() -> None:
     rng = np.random.default_rng(0)
-    a, b = sample((3, 4), np.float64, rng), sample((4, 2), np.complex128, rng)
+    a, b = normal((3, 4), np.float64, rng), normal((4, 2), np.complex128, rng)
     test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b, seed=1)
     test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b.real, check_second_order=True)

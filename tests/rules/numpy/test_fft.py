@@ -1,10 +1,9 @@
 """Tests of the rules for np.fft: every transform, with n / s, axis / axes and every norm."""
 
-from typing import Any
-
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
+from samples import sample
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -46,14 +45,6 @@ CASES = [
     for norm in NORMS
     for dtype in [np.float64, *([np.complex128] if row[3] else [])]
 ] + [(row, "ortho", np.float32) for row in ROWS[::4]]
-
-
-def sample(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return np.asarray(x, dtype=dtype)
 
 
 def case_id(case: tuple) -> str:

@@ -5,6 +5,8 @@ from typing import Any
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule, with_tangent
+from samples import ARRAY_DTYPES as DTYPES
+from samples import ids, sample
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -28,28 +30,17 @@ GETITEM_KEYS = {
 }
 
 
-def sample(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return np.asarray(x, dtype=dtype)
-
-
-DTYPES = [np.float64, np.complex128, np.float32]
-
-
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 @pytest.mark.parametrize("key", GETITEM_KEYS.values(), ids=GETITEM_KEYS.keys())
 def test_getitem(key: Any, dtype: Any) -> None:
-    x = sample(X_SHAPE, dtype)
+    x = sample(X_SHAPE, dtype, 1)
     test_rrule(np.ndarray.__getitem__, x, with_tangent(key, NoTangent()), seed=1)
     test_frule(np.ndarray.__getitem__, x, with_tangent(key, NoTangent()), seed=1)
 
 
 NO = NoTangent()
 X = "x"  # the differentiated array, drawn per dtype; every other argument gets no tangent
-ARGSORT = np.argsort(sample(X_SHAPE, np.float64), axis=1)[:, ::2]
+ARGSORT = np.argsort(sample(X_SHAPE, np.float64, 1), axis=1)[:, ::2]
 ROWS = [
     (np.take, [X, np.array([0, 5, 5, -1])], {}),
     (np.take, [X, np.array([[0, 5], [7, 7]])], {"axis": 2, "mode": "wrap"}),
@@ -59,26 +50,26 @@ ROWS = [
     (np.take_along_axis, [X, np.zeros((4, 1, 6), dtype=int)], {"axis": 1}),
     (np.compress, [[True, False, True, True], X], {"axis": 0}),
     (np.compress, [[True, False, True], X], {}),
-    (np.extract, [sample(X_SHAPE, np.float64) > 0.3, X], {}),
+    (np.extract, [sample(X_SHAPE, np.float64, 1) > 0.3, X], {}),
     (np.ndarray.compress, [X, [True, False, True], 1], {}),
     (np.ndarray.item, [X, 7], {}),
     (np.ndarray.item, [X, 1, 2, 3], {}),
 ]
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r[0].__name__)
 def test_gathers(row: tuple, dtype: Any) -> None:
     f, spec, kwargs = row
-    x = sample(X_SHAPE, dtype)
+    x = sample(X_SHAPE, dtype, 1)
     args = [x if isinstance(s, str) else with_tangent(s, NO) for s in spec]
     test_rrule(f, *args, fkwargs=kwargs, seed=1)
     test_frule(f, *args, fkwargs=kwargs, seed=1)
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_choose_and_select(dtype: Any) -> None:
-    x = sample(X_SHAPE, dtype)
+    x = sample(X_SHAPE, dtype, 1)
     index = np.random.default_rng(2).integers(0, 3, (5, 6))
     choices = [x[0], x[1, :1], x[2]]
     test_rrule(np.choose, with_tangent(index, NO), choices, seed=1)
@@ -115,7 +106,7 @@ def test_choose_routes_to_the_chosen() -> None:
 
 
 def test_second_order() -> None:
-    x = sample((4, 3), np.float64)
+    x = sample((4, 3), np.float64, 1)
     test_rrule(
         np.ndarray.__getitem__,
         x,

@@ -5,6 +5,8 @@ from typing import Any
 import numpy as np
 import pytest
 from chainrules_testing import needs, test_frule, test_rrule, with_tangent
+from samples import ARRAY_DTYPES as DTYPES
+from samples import ids, normal
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent, unthunk
@@ -49,37 +51,27 @@ CROSS_2D_ROWS = [
 ]
 
 
-def sample(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return np.asarray(x, dtype=dtype)
-
-
-DTYPES = [np.float64, np.complex128, np.float32]
-
-
 def row_id(row: tuple) -> str:
     return f"{row[0].__name__}{row[1]}{row[2] or ''}{row[3] or ''}".replace(" ", "")
 
 
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 @pytest.mark.parametrize("row", ROWS, ids=row_id)
 def test_products(row: tuple, dtype: Any) -> None:
     f, shapes, others, kwargs = row
     rng = np.random.default_rng(0)
-    factors = [sample(s, dtype, rng) for s in shapes]
+    factors = [normal(s, dtype, rng) for s in shapes]
     others = [with_tangent(o, NO) for o in others]
     test_rrule(f, *factors, *others, fkwargs=kwargs, seed=1)
     test_frule(f, *factors, *others, fkwargs=kwargs, seed=1)
 
 
 @pytest.mark.filterwarnings("ignore:Arrays of 2-dimensional vectors:DeprecationWarning")
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 @pytest.mark.parametrize("shapes, kwargs", CROSS_2D_ROWS, ids=str)
 def test_cross_two_components(shapes: list, kwargs: dict, dtype: Any) -> None:
     rng = np.random.default_rng(0)
-    a, b = (sample(s, dtype, rng) for s in shapes)
+    a, b = (normal(s, dtype, rng) for s in shapes)
     test_rrule(np.cross, a, b, fkwargs=kwargs, seed=1)
     test_frule(np.cross, a, b, fkwargs=kwargs, seed=1)
 
@@ -106,7 +98,7 @@ def test_cross_two_components_values() -> None:
 
 def test_mixed_real_and_complex_factors() -> None:
     rng = np.random.default_rng(0)
-    a, b = sample((3, 4), np.float64, rng), sample((4, 2), np.complex128, rng)
+    a, b = normal((3, 4), np.float64, rng), normal((4, 2), np.complex128, rng)
     test_rrule(np.matmul, a, b, seed=1)
     # The real factor's cotangent is real.
     _, pullback = cr.rrule(np.matmul, a, b)
@@ -127,7 +119,7 @@ def test_conventions() -> None:
 
 def test_second_order() -> None:
     rng = np.random.default_rng(0)
-    a, b = sample((3, 4), np.float64, rng), sample((4, 2), np.float64, rng)
+    a, b = normal((3, 4), np.float64, rng), normal((4, 2), np.float64, rng)
     test_rrule(np.matmul, a, b, check_second_order=True, seed=1)
     test_rrule(np.kron, a, b, check_second_order=True, seed=1)
 
@@ -160,6 +152,6 @@ def test_vector_products(row: tuple, dtype: Any) -> None:
     f, shapes, *rest = row
     kwargs = rest[0] if rest else {}
     rng = np.random.default_rng(0)
-    factors = [sample(s, dtype, rng) for s in shapes]
+    factors = [normal(s, dtype, rng) for s in shapes]
     test_rrule(f, *factors, fkwargs=kwargs, seed=1)
     test_frule(f, *factors, fkwargs=kwargs, seed=1)

@@ -35,7 +35,6 @@ from ...matrices import (
     inv_pullback_of,
     inv_pushforward_of,
     matrix_rule,
-    mH,
     solve_pullback_of,
     solve_pushforward_of,
 )
@@ -129,9 +128,8 @@ def _tensorsolve_rrule(a, b, axes=None):
     inverse_order = tuple(int(i) for i in np.argsort(order))
 
     def tensorsolve_pullback(dy):
-        db = factored.solve(xp.reshape(dy, (n, 1)), adjoint=True)
-        da = xp.reshape(-xp.matmul(db, mH(x)), a_permuted.shape)
-        da = xp.permute_dims(da, inverse_order)
+        da, db = solve_pullback_of(factored, x, False, xp.reshape(dy, (n, 1)))
+        da = xp.permute_dims(xp.reshape(da, a_permuted.shape), inverse_order)
         return NO_TANGENT, project_a(da), project_b(xp.reshape(db, b.shape))
 
     return xp.reshape(x, x_shape), tensorsolve_pullback
@@ -145,12 +143,9 @@ def _tensorsolve_frule(tangents, a, b, axes=None):
     factored = Factored(xp.reshape(xp.permute_dims(a, order), (n, n))).require_invertible()
     x = factored.solve(xp.reshape(b, (n, 1)))
     da, db = tangents[1], tangents[2]
-    rhs: Any = ZERO_TANGENT
-    if not is_zero(db):
-        rhs = xp.reshape(db, (n, 1))
-    if not is_zero(da):
-        rhs = rhs - xp.matmul(xp.reshape(xp.permute_dims(da, order), (n, n)), x)
     y = xp.reshape(x, x_shape)
-    if is_zero(rhs):
-        return y, rhs
-    return y, xp.reshape(factored.solve(rhs), x_shape)
+    if is_zero(da) and is_zero(db):
+        return y, ZERO_TANGENT
+    da = da if is_zero(da) else xp.reshape(xp.permute_dims(da, order), (n, n))
+    db = db if is_zero(db) else xp.reshape(db, (n, 1))
+    return y, xp.reshape(solve_pushforward_of(factored, x, False, da, db), x_shape)

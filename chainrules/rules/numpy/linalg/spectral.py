@@ -62,7 +62,9 @@ from ...matrices import (
 
 __all__ = [
     "eig_pullback_of",
+    "eigenvalue_pushforward_of",
     "eigh_pullback_of",
+    "eigh_pushforward_of",
     "gap_tolerance",
     "svd_pullback_of",
     "svd_pushforward_of",
@@ -85,10 +87,18 @@ def _differences(values: Any) -> Any:
     return values[..., None, :] - values[..., :, None]
 
 
+def _real(x: Any) -> Any:
+    return array_namespace(x).real(x) if is_complex(x) else x
+
+
 def _real_diagonal(a: Any) -> Any:
-    xp = array_namespace(a)
-    d = xp.linalg.diagonal(a)
-    return xp.real(d) if is_complex(d) else d
+    return _real(array_namespace(a).linalg.diagonal(a))
+
+
+def _column_inner(v: Any, x: Any) -> Any:
+    """``v_j^H x_j`` for each column ``j`` (stacks of matrices)."""
+    xp = array_namespace(v, x)
+    return xp.sum((xp.conj(v) if is_complex(v) else v) * x, axis=-2)
 
 
 # ---- svd, svdvals -------------------------------------------------------------------------
@@ -275,6 +285,30 @@ def eigh_pullback_of(w: Any, v: Any, g_w: Any, g_v: Any, upper: bool) -> Any:
     return lower_hermitian_cotangent(g, upper=upper)
 
 
+def eigenvalue_pushforward_of(v: Any, dh: Any) -> Any:
+    """The tangents ``dw_i = v_i^H dh v_i`` of a Hermitian matrix's eigenvalues along its
+    Hermitian tangent ``dh``, from their eigenvectors ``v`` (by columns, stacks allowed): real
+    by construction."""
+    return _real(_column_inner(v, array_namespace(v, dh).matmul(dh, v)))
+
+
+def eigh_pushforward_of(
+    w: Any, v: Any, dh: Any, w_all: Any = None, v_all: Any = None
+) -> tuple[Any, Any]:
+    """The tangents ``(dw, dv)`` of the eigenpairs ``(w, v)`` of a Hermitian matrix along its
+    Hermitian tangent ``dh``. When the pairs are a selection, the eigenvectors couple to the
+    whole decomposition ``(w_all, v_all)``: ``dv = V_all (C * V_all^H dh v)`` with the masked
+    couplings ``C[i, j] = 1 / (w_j - w_all_i)``."""
+    xp = array_namespace(w, v, dh)
+    if w_all is None:
+        w_all, v_all = w, v
+    gaps = w[..., None, :] - w_all[..., :, None]
+    coupling = safe_reciprocal(gaps, gap_tolerance(w_all))
+    dh_v = xp.matmul(dh, v)
+    dv = xp.matmul(v_all, xp.astype(coupling, v.dtype) * xp.matmul(mH(v_all), dh_v))
+    return _real(_column_inner(v, dh_v)), dv
+
+
 @rrule.register(np.linalg.eigh)
 @positional_cotangents
 def _eigh_rrule(a, UPLO="L"):
@@ -298,10 +332,8 @@ def _eigh_frule(tangents, a, UPLO="L"):
     da = tangents[1]
     if is_zero(da):
         return result, da
-    k = xp.matmul(xp.matmul(mH(v), lower_hermitian(da, upper=UPLO == "U")), v)
-    coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
-    dv = xp.matmul(v, xp.astype(coupling, v.dtype) * k)
-    return result, output_tangent(type(result), _EIGH, (_real_diagonal(k), dv))
+    dw, dv = eigh_pushforward_of(w, v, lower_hermitian(da, upper=UPLO == "U"))
+    return result, output_tangent(type(result), _EIGH, (dw, dv))
 
 
 @rrule.register(np.linalg.eigvalsh)
@@ -324,8 +356,7 @@ def _eigvalsh_frule(tangents, a, UPLO="L"):
     da = tangents[1]
     if is_zero(da):
         return w, da
-    k = xp.matmul(xp.matmul(mH(v), lower_hermitian(da, upper=UPLO == "U")), v)
-    return w, _real_diagonal(k)
+    return w, eigenvalue_pushforward_of(v, lower_hermitian(da, upper=UPLO == "U"))
 
 
 # ---- eig, eigvals -----------------------------------------------------------------------
@@ -344,8 +375,8 @@ def _largest(v: Any) -> tuple[Any, Any]:
 def _normalized_adjoint(v: Any, g_v: Any) -> Any:
     """The adjoint of LAPACK's normalization (unit norm, largest component real) at ``v``."""
     xp = array_namespace(v, g_v)
-    d = xp.sum(xp.conj(v) * g_v, axis=-2) if is_complex(v) else xp.sum(v * g_v, axis=-2)
-    g = g_v - v * (xp.real(d) if is_complex(d) else d)[..., None, :]
+    d = _column_inner(v, g_v)
+    g = g_v - v * _real(d)[..., None, :]
     if is_complex(v):
         mask, largest = _largest(v)
         g = g - 1j * mask * (xp.imag(d) / xp.real(largest))[..., None, :]
@@ -355,8 +386,7 @@ def _normalized_adjoint(v: Any, g_v: Any) -> Any:
 def _normalized(v: Any, dv: Any) -> Any:
     """The tangent of LAPACK's normalization of eigenvectors at ``v`` along ``dv``."""
     xp = array_namespace(v, dv)
-    d = xp.sum(xp.conj(v) * dv, axis=-2) if is_complex(v) else xp.sum(v * dv, axis=-2)
-    dv = dv - v * (xp.real(d) if is_complex(d) else d)[..., None, :]
+    dv = dv - v * _real(_column_inner(v, dv))[..., None, :]
     if is_complex(v):
         mask, largest = _largest(v)
         phase = xp.imag(xp.sum(mask * dv, axis=-2)) / xp.real(largest)

@@ -41,20 +41,13 @@ import scipy.linalg as sla
 
 from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
-from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
-from ...matrices import (
-    mH,
-    output_fields,
-    safe_reciprocal,
-)
-from ...numpy.linalg.spectral import eigh_pullback_of, gap_tolerance
 from .banded import Band, band_of, hermitian_band, hermitian_matrix
-from .eigen import eigenvalue_window, selection_start
+from .eigen import SelectedEigenpairs, eigenpair_cotangents, eigenvalue_window
 
 __all__: list[str] = []
 
@@ -69,59 +62,11 @@ def _select_kind(select: Any) -> str:
     return kinds[key]
 
 
-class _Spectrum:
+def _spectrum(h: Any, w: Any, v: Any, kind: str, select_range: Any) -> SelectedEigenpairs:
     """The eigenpairs a banded or tridiagonal solver returned for the Hermitian ``h``, and
-    where they sit in the whole spectrum (``kind``: SciPy's ``select``, ``'a'``, ``'i'`` or
-    ``'v'``)."""
-
-    def __init__(self, h: Any, w: Any, v: Any, kind: str, select_range: Any) -> None:
-        self.h, self.w, self.v, self.kind = h, w, v, kind
-        self.first = int(select_range[0]) if kind == "i" else None
-
-    def complete(self) -> tuple[Any, Any, int]:
-        """``(w_all, v_all, first)``: every eigenpair, the returned vectors in their place."""
-        if self.kind == "a":
-            return self.w, self.v, 0
-        xp = array_namespace(self.h)
-        w_all, v_all = xp.linalg.eigh(self.h)
-        first = self.first if self.first is not None else selection_start(w_all, self.w)
-        stop = first + self.w.shape[-1]
-        # The returned vectors replace the recomputed ones, whose signs may differ.
-        v_all = xp.concat([v_all[:, :first], self.v, v_all[:, stop:]], axis=1)
-        return w_all, v_all, first
-
-    def cotangent(self, g_w: Any, g_v: Any, upper: bool) -> Any:
-        """The cotangent of the triangle read, from those of the returned eigenpairs."""
-        if is_zero(g_v) or self.kind == "a":
-            return eigh_pullback_of(self.w, self.v, g_w, g_v, upper)
-        w_all, v_all, first = self.complete()
-        after = w_all.shape[-1] - first - self.w.shape[-1]
-        g_w_all = g_w if is_zero(g_w) else _pad_columns(g_w, first, after)
-        return eigh_pullback_of(w_all, v_all, g_w_all, _pad_columns(g_v, first, after), upper)
-
-    def tangent(self, dh: Any, vectors: bool) -> Any:
-        """``dw`` (and ``(dw, dv)`` with ``vectors``) along the Hermitian tangent ``dh``."""
-        xp = array_namespace(self.h, dh)
-        v = self.v
-        k = xp.matmul(dh, v)
-        dw = xp.sum((xp.conj(v) if is_complex(v) else v) * k, axis=0)
-        dw = xp.real(dw) if is_complex(dw) else dw
-        if not vectors:
-            return dw
-        w_all, v_all, _ = self.complete()
-        coupling = safe_reciprocal(self.w[None, :] - w_all[:, None], gap_tolerance(w_all))
-        dv = xp.matmul(v_all, xp.astype(coupling, v.dtype) * xp.matmul(mH(v_all), k))
-        return Tangent(tuple, dw, dv)
-
-
-def _pad_columns(g: Any, before: int, after: int) -> Any:
-    """``g`` (a vector, or a matrix by columns) with zero entries before and after."""
-    xp = array_namespace(g)
-    rows = tuple(g.shape[:-1])
-    return xp.concat(
-        [xp.zeros((*rows, before), dtype=g.dtype), g, xp.zeros((*rows, after), dtype=g.dtype)],
-        axis=-1,
-    )
+    where they sit in the whole spectrum (``kind``: SciPy's ``select``)."""
+    first = int(select_range[0]) if kind == "i" else None
+    return SelectedEigenpairs(h, w, v, kind != "a", first)
 
 
 def _dense_eigh(h: Any, kind: str, select_range: Any, reference: Any) -> tuple[Any, Any]:
@@ -141,7 +86,7 @@ def _dense_eigh(h: Any, kind: str, select_range: Any, reference: Any) -> tuple[A
 
 def _banded_spectrum(
     a_band: Any, lower: bool, select: Any, select_range: Any, max_ev: int
-) -> tuple[Band, _Spectrum]:
+) -> tuple[Band, SelectedEigenpairs]:
     """The band of ``a_band`` and the eigenpairs that ``eig_banded`` returns for it."""
     band = hermitian_band(a_band, lower)
     h = hermitian_matrix(band, a_band, lower)
@@ -151,7 +96,7 @@ def _banded_spectrum(
     w, v = sla.eig_banded(plain, lower=lower, check_finite=False, **options)
     if not is_numpy(a_band):
         w, v = _dense_eigh(h, kind, select_range, v)
-    return band, _Spectrum(h, w, v, kind, select_range)
+    return band, _spectrum(h, w, v, kind, select_range)
 
 
 def _eig_banded_rule(
@@ -161,14 +106,11 @@ def _eig_banded_rule(
     band, spectrum = _banded_spectrum(a_band, lower, select, select_range, max_ev)
 
     def eig_banded_pullback(dy):
-        if eigvals_only:
-            g_w, g_v = dy, ZERO_TANGENT
-        else:
-            g_w, g_v = output_fields(dy, ("w", "v"))
+        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only)
         g = spectrum.cotangent(g_w, g_v, upper=not lower)
         return NO_TANGENT, project_ab(band_of(band, g))
 
-    return (spectrum.w if eigvals_only else (spectrum.w, spectrum.v)), eig_banded_pullback
+    return spectrum.returned(not eigvals_only), eig_banded_pullback
 
 
 def _eig_banded_pushforward(
@@ -181,7 +123,7 @@ def _eig_banded_pushforward(
     max_ev: int,
 ) -> tuple[Any, Any]:
     band, spectrum = _banded_spectrum(a_band, lower, select, select_range, max_ev)
-    y = spectrum.w if eigvals_only else (spectrum.w, spectrum.v)
+    y = spectrum.returned(not eigvals_only)
     d_ab = tangents[1]
     if is_zero(d_ab):
         return y, d_ab
@@ -254,7 +196,7 @@ def _tridiagonal(d: Any, e: Any) -> tuple[Band, Any]:
 
 def _tridiagonal_spectrum(
     d: Any, e: Any, select: Any, select_range: Any, tol: Any, driver: str
-) -> _Spectrum:
+) -> SelectedEigenpairs:
     """The eigenpairs that ``eigh_tridiagonal`` returns (``'sterf'``, which gives
     eigenvalues only, is replaced by the default driver)."""
     band, ab = _tridiagonal(d, e)
@@ -266,10 +208,10 @@ def _tridiagonal_spectrum(
     w, v = sla.eigh_tridiagonal(*plain, lapack_driver=driver, check_finite=False, **options)
     if not is_numpy(d, e):
         w, v = _dense_eigh(h, kind, select_range, v)
-    return _Spectrum(h, w, v, kind, select_range)
+    return _spectrum(h, w, v, kind, select_range)
 
 
-def _tridiagonal_cotangents(spectrum: _Spectrum, g_w: Any, g_v: Any) -> tuple[Any, Any]:
+def _tridiagonal_cotangents(spectrum: SelectedEigenpairs, g_w: Any, g_v: Any) -> tuple[Any, Any]:
     """The cotangents of ``d`` and ``e`` from those of the eigenpairs."""
     xp = array_namespace(spectrum.v)
     v = spectrum.v
@@ -279,7 +221,7 @@ def _tridiagonal_cotangents(spectrum: _Spectrum, g_w: Any, g_v: Any) -> tuple[An
     return xp.linalg.diagonal(g), xp.linalg.diagonal(g, offset=-1)
 
 
-def _tridiagonal_tangent(spectrum: _Spectrum, dd: Any, de: Any, vectors: bool) -> Any:
+def _tridiagonal_tangent(spectrum: SelectedEigenpairs, dd: Any, de: Any, vectors: bool) -> Any:
     xp = array_namespace(spectrum.v)
     n, dtype = spectrum.v.shape[0], spectrum.v.dtype
     dd = xp.zeros((n,), dtype=dtype) if is_zero(dd) else dd
@@ -298,14 +240,11 @@ def _tridiagonal_rule(
     spectrum = _tridiagonal_spectrum(d, e, select, select_range, tol, driver)
 
     def eigh_tridiagonal_pullback(dy):
-        if eigvals_only:
-            g_w, g_v = dy, ZERO_TANGENT
-        else:
-            g_w, g_v = output_fields(dy, ("w", "v"))
+        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only)
         g_d, g_e = _tridiagonal_cotangents(spectrum, g_w, g_v)
         return NO_TANGENT, project_d(g_d), project_e(g_e)
 
-    y = spectrum.w if eigvals_only else (spectrum.w, spectrum.v)
+    y = spectrum.returned(not eigvals_only)
     return y, eigh_tridiagonal_pullback
 
 
@@ -320,7 +259,7 @@ def _tridiagonal_pushforward(
     driver: str,
 ) -> tuple[Any, Any]:
     spectrum = _tridiagonal_spectrum(d, e, select, select_range, tol, driver)
-    y = spectrum.w if eigvals_only else (spectrum.w, spectrum.v)
+    y = spectrum.returned(not eigvals_only)
     dd, de = tangents[1], tangents[2]
     if is_zero(dd) and is_zero(de):
         return y, ZERO_TANGENT

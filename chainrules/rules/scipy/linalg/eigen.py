@@ -42,13 +42,14 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.thunks import unthunk
 from ....core.zeros import is_zero
-from ...matrices import lower_hermitian, mH, output_fields, safe_reciprocal
+from ...matrices import lower_hermitian, output_fields
 from ...numpy.linalg.spectral import (
+    eigenvalue_pushforward_of,
     eigh_pullback_of,
-    gap_tolerance,
+    eigh_pushforward_of,
 )
 
-__all__ = ["eigenvalue_window", "selection_start"]
+__all__ = ["SelectedEigenpairs", "eigenpair_cotangents", "eigenvalue_window", "selection_start"]
 
 
 # ---- eigh ---------------------------------------------------------------------------------
@@ -74,15 +75,6 @@ def _eigh(a: Any, lower: bool, eigvals_only: bool, by_index: Any, by_value: Any,
     return w if eigvals_only else (w, v)
 
 
-def _standard_eigh(
-    a: Any, b: Any, lower: bool, by_index: Any, by_value: Any, driver: Any
-) -> tuple[Any, Any]:
-    """The eigenpairs of the standard problem; the generalized one (``b`` given) has no rule."""
-    if b is not None:
-        raise ValueError("scipy.linalg.eigh with b (the generalized problem) has no rule")
-    return _eigh(a, lower, False, by_index, by_value, driver)
-
-
 def eigenvalue_window(w: Any, by_value: Any) -> tuple[int, int]:
     """``subset_by_index`` for SciPy's window ``(low, high]`` of the eigenvalues ``w``.
 
@@ -104,6 +96,83 @@ def selection_start(w_all: Any, w: Any) -> int:
     return int(xp.reshape(nearest, (-1,))[0])
 
 
+def _pad_columns(g: Any, before: int, after: int) -> Any:
+    """``g`` (vectors, or matrices by columns) with zero entries before and after."""
+    xp = array_namespace(g)
+    rows = tuple(g.shape[:-1])
+    return xp.concat(
+        [xp.zeros((*rows, before), dtype=g.dtype), g, xp.zeros((*rows, after), dtype=g.dtype)],
+        axis=-1,
+    )
+
+
+def eigenpair_cotangents(dy: Any, vectors: bool) -> tuple[Any, Any]:
+    """``(g_w, g_v)``: the cotangents of the eigenvalues and eigenvectors in that of ``w``
+    (``(w, v)`` with ``vectors``)."""
+    return output_fields(dy, ("w", "v")) if vectors else (dy, ZERO_TANGENT)
+
+
+class SelectedEigenpairs:
+    """The eigenpairs ``(w, v)`` that a Hermitian eigensolver returned for ``h`` (stacks
+    allowed; ``uplo``: the triangle it reads): all of them, or with ``subset`` a run of
+    consecutive ones starting at ``first`` (``None``: to be found among all of them).
+
+    Eigenvalue derivatives need only the selected pairs; eigenvector derivatives couple to
+    every pair, so for a subset they complete the decomposition (``complete``).
+    """
+
+    __slots__ = ("first", "h", "subset", "uplo", "v", "w")
+
+    def __init__(
+        self, h: Any, w: Any, v: Any, subset: bool, first: int | None, uplo: str = "L"
+    ) -> None:
+        self.h, self.w, self.v, self.subset, self.first, self.uplo = h, w, v, subset, first, uplo
+
+    def returned(self, vectors: bool) -> Any:
+        """``w``, or ``(w, v)`` with ``vectors``, as the solver returns them."""
+        return (self.w, self.v) if vectors else self.w
+
+    def complete(self) -> tuple[Any, Any, int]:
+        """``(w_all, v_all, first)``: every eigenpair, the returned vectors in their place."""
+        if not self.subset:
+            return self.w, self.v, 0
+        xp = array_namespace(self.h)
+        w_all, v_all = xp.linalg.eigh(self.h, UPLO=self.uplo)
+        first = self.first if self.first is not None else selection_start(w_all, self.w)
+        stop = first + self.w.shape[-1]
+        # The returned vectors (the signs the cotangents refer to) replace the recomputed ones.
+        v_all = xp.concat((v_all[..., :first], self.v, v_all[..., stop:]), axis=-1)
+        return w_all, v_all, first
+
+    def cotangent(self, g_w: Any, g_v: Any, upper: bool) -> Any:
+        """The cotangent of the triangle read, from those of the returned eigenpairs."""
+        if is_zero(g_v) or not self.subset:
+            return eigh_pullback_of(self.w, self.v, g_w, g_v, upper)
+        w_all, v_all, first = self.complete()
+        after = w_all.shape[-1] - first - self.w.shape[-1]
+        g_w_all = g_w if is_zero(g_w) else _pad_columns(g_w, first, after)
+        return eigh_pullback_of(w_all, v_all, g_w_all, _pad_columns(g_v, first, after), upper)
+
+    def tangent(self, dh: Any, vectors: bool) -> Any:
+        """``dw`` (and ``(dw, dv)`` with ``vectors``) along the Hermitian tangent ``dh``."""
+        if not vectors:
+            return eigenvalue_pushforward_of(self.v, dh)
+        w_all, v_all, _ = self.complete()
+        return Tangent(tuple, *eigh_pushforward_of(self.w, self.v, dh, w_all, v_all))
+
+
+def _eigh_pairs(
+    a: Any, b: Any, lower: bool, by_index: Any, by_value: Any, driver: Any
+) -> SelectedEigenpairs:
+    """The eigenpairs of the standard problem; the generalized one (``b`` given) has no rule."""
+    if b is not None:
+        raise ValueError("scipy.linalg.eigh with b (the generalized problem) has no rule")
+    w, v = _eigh(a, lower, False, by_index, by_value, driver)
+    subset = by_index is not None or by_value is not None
+    first = None if by_index is None else int(by_index[0])
+    return SelectedEigenpairs(a, w, v, subset, first, uplo="L" if lower else "U")
+
+
 @rrule.register(sla.eigh)
 @positional_cotangents
 def _eigh_rrule(
@@ -117,34 +186,14 @@ def _eigh_rrule(
     subset_by_value=None,
     driver=None,
 ):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    subset = subset_by_index is not None or subset_by_value is not None
-    w, v = _standard_eigh(a, b, lower, subset_by_index, subset_by_value, driver)
+    pairs = _eigh_pairs(a, b, lower, subset_by_index, subset_by_value, driver)
 
     def eigh_pullback(dy):
-        if eigvals_only:
-            g_w, g_v = dy, ZERO_TANGENT
-        else:
-            g_w, g_v = output_fields(dy, ("w", "v"))
-        if is_zero(g_v) or not subset:
-            return NO_TANGENT, project_a(eigh_pullback_of(w, v, g_w, g_v, not lower))
-        # Eigenvector cotangents couple to every eigenpair: complete the decomposition.
-        w_all, v_all = xp.linalg.eigh(a, UPLO="L" if lower else "U")
-        first = subset_by_index[0] if subset_by_index is not None else selection_start(w_all, w)
-        count = w.shape[-1]
-        n = w_all.shape[-1]
-        # The selected eigenvectors are the ones returned (SciPy's signs, which the
-        # cotangents refer to), not NumPy's.
-        v_all = xp.concat((v_all[..., :first], v, v_all[..., first + count :]), axis=-1)
-        pad = ((0, 0),) * (w.ndim - 1)
-        g_w_all = ZERO_TANGENT
-        if not is_zero(g_w):
-            g_w_all = np.pad(g_w, (*pad, (first, n - first - count)))
-        g_v_all = np.pad(g_v, (*pad, (0, 0), (first, n - first - count)))
-        return NO_TANGENT, project_a(eigh_pullback_of(w_all, v_all, g_w_all, g_v_all, not lower))
+        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only)
+        return NO_TANGENT, project_a(pairs.cotangent(g_w, g_v, upper=not lower))
 
-    return (w if eigvals_only else (w, v)), eigh_pullback
+    return pairs.returned(not eigvals_only), eigh_pullback
 
 
 @frule.register(sla.eigh)
@@ -160,22 +209,12 @@ def _eigh_frule(
     subset_by_value=None,
     driver=None,
 ):
-    xp = array_namespace(a)
-    w, v = _standard_eigh(a, b, lower, subset_by_index, subset_by_value, driver)
-    y = w if eigvals_only else (w, v)
+    pairs = _eigh_pairs(a, b, lower, subset_by_index, subset_by_value, driver)
+    y = pairs.returned(not eigvals_only)
     da = tangents[1]
     if is_zero(da):
         return y, da
-    dh = lower_hermitian(da, upper=not lower)
-    dw = xp.real(xp.linalg.diagonal(xp.matmul(xp.matmul(mH(v), dh), v)))
-    if eigvals_only:
-        return y, dw
-    w_all, v_all = xp.linalg.eigh(a, UPLO="L" if lower else "U")
-    gaps = w[..., None, :] - w_all[..., :, None]  # w_j - w_all_i
-    coupling = safe_reciprocal(gaps, gap_tolerance(w_all))
-    k = xp.matmul(xp.matmul(mH(v_all), dh), v)
-    dv = xp.matmul(v_all, xp.astype(coupling, v.dtype) * k)
-    return y, Tangent(tuple, dw, dv)
+    return y, pairs.tangent(lower_hermitian(da, upper=not lower), not eigvals_only)
 
 
 def _as_complex(x: Any) -> Any:

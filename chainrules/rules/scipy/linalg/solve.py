@@ -168,42 +168,54 @@ def _triangle(a: Any, lower: bool, unit_diagonal: bool) -> Any:
     return t
 
 
+def _triangle_tangent(d: Any, lower: bool, unit_diagonal: bool) -> Any:
+    """The part of ``d`` that ``_triangle`` keeps: the triangle, without a unit diagonal."""
+    xp = array_namespace(d)
+    kept = _triangle(d, lower, False)
+    return kept - xp.tril(xp.triu(kept)) if unit_diagonal else kept
+
+
 def _op(t: Any, trans: int) -> Any:
     return (t, mT(t), mH(t))[trans]
 
 
-def _triangular_solve(t: Any, b: Any, trans: int, lower: bool, adjoint: bool = False) -> Any:
-    """``op(t)^{-1} b``, or ``op(t)^{-H} b`` with ``adjoint``, for triangular ``t``."""
-    if is_numpy(t, b):
-        # NumPy-only path: LAPACK's triangular solver, with the adjoint's ``trans``.
-        if adjoint:
-            if trans == 1:  # (t^T)^{-H} b = conj(t^{-1} conj(b))
-                return np.conj(sla.solve_triangular(t, np.conj(b), lower=lower, check_finite=False))
-            trans = 2 - trans
-        return sla.solve_triangular(t, b, trans=trans, lower=lower, check_finite=False)
-    xp = array_namespace(t, b)
-    m = _op(t, trans)
-    return xp.linalg.solve(mH(m) if adjoint else m, b)
+class _TriangularSolve:
+    """The solves with ``op(t)`` for a triangular ``t``; ``solve(b, adjoint)`` as ``Factored``'s."""
+
+    __slots__ = ("lower", "t", "trans")
+
+    def __init__(self, t: Any, trans: int, lower: bool) -> None:
+        self.t, self.trans, self.lower = t, trans, lower
+
+    def solve(self, b: Any, adjoint: bool = False) -> Any:
+        """``op(t)^{-1} b``, or ``op(t)^{-H} b`` with ``adjoint``."""
+        t, trans, lower = self.t, self.trans, self.lower
+        if is_numpy(t, b):
+            # NumPy-only path: LAPACK's triangular solver, with the adjoint's ``trans``.
+            if adjoint:
+                if trans == 1:  # (t^T)^{-H} b = conj(t^{-1} conj(b))
+                    b = np.conj(b)
+                    return np.conj(sla.solve_triangular(t, b, lower=lower, check_finite=False))
+                trans = 2 - trans
+            return sla.solve_triangular(t, b, trans=trans, lower=lower, check_finite=False)
+        m = _op(t, trans)
+        return array_namespace(t, b).linalg.solve(mH(m) if adjoint else m, b)
 
 
 @rrule.register(sla.solve_triangular)
 @positional_cotangents
 def _solve_triangular_rrule(a, b, trans=0, lower=False, unit_diagonal=False, *, check_finite=True):
-    xp = array_namespace(a, b)
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     trans = _TRANS[trans]
-    t = _triangle(a, lower, unit_diagonal)
+    solver = _TriangularSolve(_triangle(a, lower, unit_diagonal), trans, lower)
     vector = b.ndim == 1
-    x = _triangular_solve(t, as_matrix(b, vector), trans, lower)
+    x = solver.solve(as_matrix(b, vector))
 
     def solve_triangular_pullback(dy):
-        db = _triangular_solve(t, as_matrix(dy, vector), trans, lower, adjoint=True)
-        d_op = -xp.matmul(db, mH(x))
-        dt = (d_op, mT(d_op), mH(d_op))[trans]
-        da = _triangle(dt, lower, False)
-        if unit_diagonal:
-            da = da - xp.tril(xp.triu(da))
-        return NO_TANGENT, project_a(da), project_b(as_given(db, vector))
+        d_op, db = solve_pullback_of(solver, x, vector, dy)
+        # op (identity, transpose, conjugate transpose) carries cotangents back as itself.
+        dt = _op(d_op, trans)
+        return NO_TANGENT, project_a(_triangle_tangent(dt, lower, unit_diagonal)), project_b(db)
 
     return as_given(x, vector), solve_triangular_pullback
 
@@ -212,24 +224,16 @@ def _solve_triangular_rrule(a, b, trans=0, lower=False, unit_diagonal=False, *, 
 def _solve_triangular_frule(
     tangents, a, b, trans=0, lower=False, unit_diagonal=False, *, check_finite=True
 ):
-    xp = array_namespace(a, b)
     trans = _TRANS[trans]
-    t = _triangle(a, lower, unit_diagonal)
+    solver = _TriangularSolve(_triangle(a, lower, unit_diagonal), trans, lower)
     vector = b.ndim == 1
-    x = _triangular_solve(t, as_matrix(b, vector), trans, lower)
+    x = solver.solve(as_matrix(b, vector))
     da, db = tangents[1], tangents[2]
-    rhs: Any = ZERO_TANGENT
-    if not is_zero(db):
-        rhs = as_matrix(db, vector)
-    if not is_zero(da):
-        dt = _triangle(da, lower, False)
-        if unit_diagonal:
-            dt = dt - xp.tril(xp.triu(dt))
-        rhs = rhs - xp.matmul(_op(dt, trans), x)
     y = as_given(x, vector)
-    if is_zero(rhs):
-        return y, rhs
-    return y, as_given(_triangular_solve(t, rhs, trans, lower), vector)
+    if is_zero(da) and is_zero(db):
+        return y, ZERO_TANGENT
+    d_op = da if is_zero(da) else _op(_triangle_tangent(da, lower, unit_diagonal), trans)
+    return y, solve_pushforward_of(solver, x, vector, d_op, db)
 
 
 # ---- without derivatives: integers, predicates, matrices made from a size ------------------

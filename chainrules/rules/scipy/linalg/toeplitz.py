@@ -32,7 +32,7 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.thunks import unthunk
 from ....core.zeros import is_zero
-from ...matrices import as_given, as_matrix, mH
+from ...matrices import as_given, as_matrix, mH, solve_pullback_of, solve_pushforward_of
 from .structured import circulant_matrix, toeplitz_matrix
 
 __all__: list[str] = []
@@ -84,6 +84,20 @@ def _toeplitz_cotangent(c: Any, r: Any, toeplitz_pullback: Any, g: Any) -> Any:
     return cotangents[1] if r is None else Tangent(tuple, cotangents[1], cotangents[2])
 
 
+class _StructuredSolve:
+    """The solves with a structured matrix, by ``solver(*parameters, b)``; ``solve(b, adjoint)``
+    as ``Factored``'s, the adjoint by the parameters of the matrix's conjugate transpose."""
+
+    __slots__ = ("adjoint_parameters", "parameters", "solver")
+
+    def __init__(self, solver: Any, parameters: tuple, adjoint_parameters: tuple) -> None:
+        self.solver = solver
+        self.parameters, self.adjoint_parameters = parameters, adjoint_parameters
+
+    def solve(self, b: Any, adjoint: bool = False) -> Any:
+        return self.solver(*(self.adjoint_parameters if adjoint else self.parameters), b)
+
+
 def _outer(u: Any, v: Any) -> Any:
     """``u v^H`` for matrices ``u``, ``v`` of one width."""
     return array_namespace(u, v).matmul(u, mH(v))
@@ -98,13 +112,12 @@ def _solve_toeplitz_rrule(c_or_cr, b, *, check_finite=True):
     project_b = ProjectTo(b)
     _, toeplitz_pullback = rrule(sla.toeplitz, *((c,) if r is None else (c, r)))
     vector = b.ndim == 1
-    x = _toeplitz_solve(c, r, as_matrix(b, vector))
-    adjoint = _adjoint_pair(c, r)
+    solver = _StructuredSolve(_toeplitz_solve, (c, r), _adjoint_pair(c, r))
+    x = solver.solve(as_matrix(b, vector))
 
     def solve_toeplitz_pullback(dy):
-        db = _toeplitz_solve(*adjoint, as_matrix(dy, vector))
-        d_pair = _toeplitz_cotangent(c, r, toeplitz_pullback, -_outer(db, x))
-        return NO_TANGENT, d_pair, project_b(as_given(db, vector))
+        dt, db = solve_pullback_of(solver, x, vector, dy)
+        return NO_TANGENT, _toeplitz_cotangent(c, r, toeplitz_pullback, dt), project_b(db)
 
     return as_given(x, vector), solve_toeplitz_pullback
 
@@ -112,16 +125,13 @@ def _solve_toeplitz_rrule(c_or_cr, b, *, check_finite=True):
 @frule.register(sla.solve_toeplitz)
 def _solve_toeplitz_frule(tangents, c_or_cr, b, *, check_finite=True):
     c, r = _pair(c_or_cr)
-    xp = array_namespace(c, b)
     vector = b.ndim == 1
-    x = _toeplitz_solve(c, r, as_matrix(b, vector))
+    solver = _StructuredSolve(_toeplitz_solve, (c, r), _adjoint_pair(c, r))
+    x = solver.solve(as_matrix(b, vector))
     dt, db = _toeplitz_tangent(c, r, tangents[1]), tangents[2]
-    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
-    if not is_zero(dt):
-        rhs = rhs - xp.matmul(dt, x)
-    if is_zero(rhs):
-        return as_given(x, vector), rhs
-    return as_given(x, vector), as_given(_toeplitz_solve(c, r, rhs), vector)
+    if is_zero(dt) and is_zero(db):
+        return as_given(x, vector), ZERO_TANGENT
+    return as_given(x, vector), solve_pushforward_of(solver, x, vector, dt, db)
 
 
 @rrule.register(sla.matmul_toeplitz)
@@ -181,26 +191,23 @@ def _solve_circulant_rrule(c, b):
     project_b = ProjectTo(b)
     _, circulant_pullback = rrule(sla.circulant, c)
     vector = b.ndim == 1
-    x = _circulant_solve(c, as_matrix(b, vector))
-    adjoint = _circulant_adjoint(c)
+    solver = _StructuredSolve(_circulant_solve, (c,), (_circulant_adjoint(c),))
+    x = solver.solve(as_matrix(b, vector))
 
     def solve_circulant_pullback(dy):
-        db = _circulant_solve(adjoint, as_matrix(dy, vector))
-        dc = circulant_pullback(-_outer(db, x))[1]
-        return NO_TANGENT, dc, project_b(as_given(db, vector))
+        dt, db = solve_pullback_of(solver, x, vector, dy)
+        return NO_TANGENT, circulant_pullback(dt)[1], project_b(db)
 
     return as_given(x, vector), solve_circulant_pullback
 
 
 @frule.register(sla.solve_circulant)
 def _solve_circulant_frule(tangents, c, b):
-    xp = array_namespace(c, b)
     vector = b.ndim == 1
-    x = _circulant_solve(c, as_matrix(b, vector))
+    solver = _StructuredSolve(_circulant_solve, (c,), (_circulant_adjoint(c),))
+    x = solver.solve(as_matrix(b, vector))
     dc, db = tangents[1], tangents[2]
-    rhs: Any = ZERO_TANGENT if is_zero(db) else as_matrix(db, vector)
-    if not is_zero(dc):
-        rhs = rhs - xp.matmul(frule((NO_TANGENT, dc), sla.circulant, c)[1], x)
-    if is_zero(rhs):
-        return as_given(x, vector), rhs
-    return as_given(x, vector), as_given(_circulant_solve(c, rhs), vector)
+    if is_zero(dc) and is_zero(db):
+        return as_given(x, vector), ZERO_TANGENT
+    dt = dc if is_zero(dc) else frule((NO_TANGENT, dc), sla.circulant, c)[1]
+    return as_given(x, vector), solve_pushforward_of(solver, x, vector, dt, db)

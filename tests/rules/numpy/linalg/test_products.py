@@ -3,20 +3,9 @@
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
-from chainrules_testing.strategies import well_conditioned
-from hypothesis import find
-from samples import DTYPES, ids, sample
+from samples import DTYPES, ids, invertible, sample
 
 import chainrules as cr
-
-
-def invertible(shape, dtype=np.float64, seed=0):
-    """A (stack of) matrices of condition number about 10 or less, built on the harness'
-    well-conditioned strategy (its simplest example), each of the stack a little moved."""
-    n, count = shape[-1], int(np.prod(shape[:-2]))
-    base = find(well_conditioned(n, dtype=dtype), lambda a: True)
-    stack = [base + 0.05 * k * sample((n, n), dtype, seed + k) for k in range(count)]
-    return np.reshape(stack, shape).astype(dtype)
 
 
 @pytest.mark.parametrize("n", [0, 1, 3, -2])

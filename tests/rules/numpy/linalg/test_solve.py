@@ -4,22 +4,10 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
-from chainrules_testing.strategies import well_conditioned
-from hypothesis import find
-from samples import DTYPES, ids, sample
+from samples import DTYPES, count_calls, ids, invertible, sample
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
-
-
-def invertible(shape, dtype=np.float64, seed=0):
-    """A (stack of) matrices of condition number about 10 or less, built on the harness'
-    well-conditioned strategy (its simplest example), each of the stack a little moved."""
-    n, count = shape[-1], int(np.prod(shape[:-2]))
-    base = find(well_conditioned(n, dtype=dtype), lambda a: True)
-    stack = [base + 0.05 * k * sample((n, n), dtype, seed + k) for k in range(count)]
-    return np.reshape(stack, shape).astype(dtype)
-
 
 SOLVE_SHAPES = [((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (3, 2)), ((3, 3), (2, 3, 1))]
 
@@ -42,15 +30,7 @@ def test_solve_float32_stays_float32():
 
 def test_solve_pullback_reuses_the_factorization(monkeypatch):
     """The pullback solves with the forward LU factors: no factorization, one solve pair."""
-    calls = {"lu_factor": 0, "lu_solve": 0}
-    for name in calls:
-        original = getattr(scipy.linalg, name)
-
-        def counted(*args, _original=original, _name=name, **kwargs):
-            calls[_name] += 1
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(scipy.linalg, name, counted)
+    calls = count_calls(monkeypatch, scipy.linalg, "lu_factor", "lu_solve")
     solve = np.linalg.solve
 
     def refactorizing(*args, **kwargs):

@@ -6,31 +6,11 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from samples import DTYPES, ids, sample
+from samples import DTYPES, dense, hermitian_band, ids, sample
 
 import chainrules as cr
 
 SMALL_STEPS = central_fdm(5, 1)  # eigenvectors flip sign at crossings; keep the steps short
-
-
-def hermitian_band(width, n, dtype, lower, seed=0, shift=0.0):
-    """Band storage of a Hermitian matrix (``shift`` added to its diagonal)."""
-    ab = sample((width + 1, n), dtype, seed)
-    diagonal = 0 if lower else width
-    ab[diagonal] = ab[diagonal] + shift
-    return ab
-
-
-def dense(ab, lower):
-    """The Hermitian matrix LAPACK reads from the band storage ``ab``."""
-    width, n = ab.shape[0] - 1, ab.shape[1]
-    a = np.zeros((n, n), dtype=ab.dtype)
-    for k in range(width + 1):
-        offset = k if lower else width - k
-        values = ab[k, : n - offset] if lower else ab[k, offset:]
-        a += np.diag(values, -offset if lower else offset)
-    strict = np.tril(a, -1) if lower else np.triu(a, 1)
-    return strict + np.conj(strict.T) + np.diag(np.real(np.diag(a)))
 
 
 EIG_BANDED = [

@@ -6,7 +6,7 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from samples import DTYPES, ids, sample
+from samples import DTYPES, dense, hermitian_band, ids, sample
 
 import chainrules as cr
 
@@ -44,26 +44,6 @@ def test_cholesky(lower, dtype):
     a = positive_definite(3, dtype)
     test_rrule(scipy.linalg.cholesky, a, lower, check_second_order=True, fdm=SMALL_STEPS)
     test_frule(scipy.linalg.cholesky, a, lower, fdm=SMALL_STEPS)
-
-
-def hermitian_band(width, n, dtype, lower, seed=0, shift=0.0):
-    """Band storage of a Hermitian matrix (``shift`` added to its diagonal)."""
-    ab = sample((width + 1, n), dtype, seed)
-    diagonal = 0 if lower else width
-    ab[diagonal] = ab[diagonal] + shift
-    return ab
-
-
-def dense(ab, lower):
-    """The Hermitian matrix LAPACK reads from the band storage ``ab``."""
-    width, n = ab.shape[0] - 1, ab.shape[1]
-    a = np.zeros((n, n), dtype=ab.dtype)
-    for k in range(width + 1):
-        offset = k if lower else width - k
-        values = ab[k, : n - offset] if lower else ab[k, offset:]
-        a += np.diag(values, -offset if lower else offset)
-    strict = np.tril(a, -1) if lower else np.triu(a, 1)
-    return strict + np.conj(strict.T) + np.diag(np.real(np.diag(a)))
 
 
 def positive_band(width, n, dtype, lower, seed=0):

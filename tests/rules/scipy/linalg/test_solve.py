@@ -6,7 +6,7 @@ import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from fdm import central_fdm
-from samples import DTYPES, ids, sample
+from samples import DTYPES, count_calls, ids, sample
 
 import chainrules as cr
 
@@ -50,15 +50,7 @@ def test_solve(kwargs, b_shape, dtype):
 
 @pytest.mark.parametrize("assume_a, factor", [("pos", "cho_factor"), ("gen", "lu_factor")])
 def test_solve_pullback_reuses_the_factorization(monkeypatch, assume_a, factor):
-    calls = {"cho_factor": 0, "lu_factor": 0}
-    for name in calls:
-        original = getattr(scipy.linalg, name)
-
-        def counted(*args, _original=original, _name=name, **kwargs):
-            calls[_name] += 1
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(scipy.linalg, name, counted)
+    calls = count_calls(monkeypatch, scipy.linalg, "cho_factor", "lu_factor")
     a, b = positive_definite(4, np.float64), sample((4,), seed=1)
     _, pullback = cr.rrule(scipy.linalg.solve, a, b, assume_a=assume_a)
     _, _, db = pullback(np.ones(4))

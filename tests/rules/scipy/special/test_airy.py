@@ -3,7 +3,7 @@
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 
@@ -16,15 +16,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_bessel_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_bessel_more(case):
-    check_frule(case)
+test_rrule_bessel_more, test_frule_bessel_more = table_tests(CASES)
 
 
 @pytest.mark.parametrize("f", [sc.airy, sc.airye], ids=repr)
@@ -40,15 +32,7 @@ INTEGRAL_ROWS = [
 ]
 INTEGRAL_CASES = cases(INTEGRAL_ROWS)
 
-
-@pytest.mark.parametrize("case", INTEGRAL_CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", INTEGRAL_CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(INTEGRAL_CASES)
 
 
 # ---- hard points and exact values -----------------------------------------------------------

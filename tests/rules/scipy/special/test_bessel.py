@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_rrule, test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent, unthunk
@@ -48,15 +48,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_bessel(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_bessel(case):
-    check_frule(case)
+test_rrule_bessel, test_frule_bessel = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
@@ -74,15 +66,7 @@ SCALED_ROWS = [
 ]
 SCALED_CASES = cases(SCALED_ROWS)
 
-
-@pytest.mark.parametrize("case", SCALED_CASES, ids=case_id)
-def test_rrule_bessel_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", SCALED_CASES, ids=case_id)
-def test_frule_bessel_more(case):
-    check_frule(case)
+test_rrule_bessel_more, test_frule_bessel_more = table_tests(SCALED_CASES)
 
 
 # ---- orders ---------------------------------------------------------------------------------

@@ -4,10 +4,9 @@ besselpoly."""
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, output_derivative, table_tests
 
 import chainrules as cr
-from chainrules import ZeroTangent
 
 XI = (0.5, 4.5)
 X = (XI,)
@@ -23,15 +22,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(CASES)
 
 
 @pytest.mark.parametrize("f", INTEGRALS, ids=repr)
@@ -42,17 +33,12 @@ def test_scalar_special_more_outputs(f):
 # ---- hard points and exact values -----------------------------------------------------------
 
 
-def _derivative(f, x, output, outputs):
-    seed = tuple(1.0 if k == output else ZeroTangent() for k in range(outputs))
-    return cr.rrule(f, x)[1](seed)[1]
-
-
 def test_integrands_are_derivatives():
     x = 1.7
-    assert _derivative(sc.itj0y0, x, 0, 2) == sc.j0(x)
-    assert _derivative(sc.itj0y0, x, 1, 2) == sc.y0(x)
-    assert _derivative(sc.iti0k0, x, 0, 2) == sc.i0(x)
-    assert _derivative(sc.iti0k0, x, 1, 2) == sc.k0(x)
-    assert _derivative(sc.it2i0k0, x, 1, 2) == pytest.approx(-sc.k0(x) / x)
-    assert _derivative(sc.itairy, x, 3, 4) == sc.airy(-x)[2]
+    assert output_derivative(sc.itj0y0, x, 0, 2) == sc.j0(x)
+    assert output_derivative(sc.itj0y0, x, 1, 2) == sc.y0(x)
+    assert output_derivative(sc.iti0k0, x, 0, 2) == sc.i0(x)
+    assert output_derivative(sc.iti0k0, x, 1, 2) == sc.k0(x)
+    assert output_derivative(sc.it2i0k0, x, 1, 2) == pytest.approx(-sc.k0(x) / x)
+    assert output_derivative(sc.itairy, x, 3, 4) == sc.airy(-x)[2]
     assert cr.rrule(sc.itstruve0, x)[1](1.0)[1] == sc.struve(0, x)

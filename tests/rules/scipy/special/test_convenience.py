@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule, test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent
@@ -31,15 +31,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_convenience(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_convenience(case):
-    check_frule(case)
+test_rrule_convenience, test_frule_convenience = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
@@ -55,15 +47,7 @@ DIRIC_ROWS = [
 ]
 DIRIC_CASES = cases(DIRIC_ROWS)
 
-
-@pytest.mark.parametrize("case", DIRIC_CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", DIRIC_CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(DIRIC_CASES)
 
 
 @pytest.mark.parametrize("z", [np.array([0.3, 1.5, 4.0]), np.array([0.3 + 0.5j, -1.0 + 2.0j])])

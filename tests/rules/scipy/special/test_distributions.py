@@ -4,7 +4,7 @@ their inverses pdtri, fdtri, stdtrit, chdtri, and Tukey's lambda distribution tk
 import numpy as np
 import pytest
 import scipy.special as sc
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, cotangents, table_tests
 
 import chainrules as cr
 
@@ -24,15 +24,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_distributions(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_distributions(case):
-    check_frule(case)
+test_rrule_distributions, test_frule_distributions = table_tests(CASES)
 
 
 # ---- the F distribution and the inverses ----------------------------------------------------
@@ -54,15 +46,7 @@ MORE_ROWS = [
 ]
 MORE_CASES = cases(MORE_ROWS)
 
-
-@pytest.mark.parametrize("case", MORE_CASES, ids=case_id)
-def test_rrule_distributions_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", MORE_CASES, ids=case_id)
-def test_frule_distributions_more(case):
-    check_frule(case)
+test_rrule_distributions_more, test_frule_distributions_more = table_tests(MORE_CASES)
 
 
 # ---- Tukey's lambda distribution ------------------------------------------------------------
@@ -74,15 +58,7 @@ TUKEY_ROWS = [
 ]
 TUKEY_CASES = cases(TUKEY_ROWS)
 
-
-@pytest.mark.parametrize("case", TUKEY_CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", TUKEY_CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(TUKEY_CASES)
 
 
 def test_stdtr_at_zero_does_not_depend_on_df():
@@ -115,10 +91,6 @@ def test_pdtr_is_constant_in_k():
 
 
 # ---- hard points ----------------------------------------------------------------------------
-
-
-def cotangents(f, *args):
-    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
 
 
 def test_inverse_derivative_is_the_reciprocal_density():

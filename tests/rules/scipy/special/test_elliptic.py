@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule, test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NotImplementedTangent, ZeroTangent
@@ -24,15 +24,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_elliptic(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_elliptic(case):
-    check_frule(case)
+test_rrule_elliptic, test_frule_elliptic = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)

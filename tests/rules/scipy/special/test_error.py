@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, cotangents, midpoint, table_tests
 
 import chainrules as cr
 
@@ -27,15 +27,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_error(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_error(case):
-    check_frule(case)
+test_rrule_error, test_frule_error = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
@@ -50,15 +42,7 @@ VOIGT_ROWS = [
 ]
 VOIGT_CASES = cases(VOIGT_ROWS)
 
-
-@pytest.mark.parametrize("case", VOIGT_CASES, ids=case_id)
-def test_rrule_distributions_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", VOIGT_CASES, ids=case_id)
-def test_frule_distributions_more(case):
-    check_frule(case)
+test_rrule_distributions_more, test_frule_distributions_more = table_tests(VOIGT_CASES)
 
 
 def test_wofz_of_real_input_gives_real_cotangent():
@@ -83,10 +67,6 @@ def test_log_ndtr_far_left_tail_is_finite():
     # phi(x) / Phi(x) ~ -x for x -> -inf; both factors underflow at x = -40.
     dx = cr.rrule(sc.log_ndtr, -40.0)[1](1.0)[1]
     assert dx == pytest.approx(40.0249, rel=1e-4)
-
-
-def cotangents(f, *args):
-    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
 
 
 def test_voigt_profile_limits():

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 import scipy.special as sc
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, unthunk
@@ -39,15 +39,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_hypergeometric(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_hypergeometric(case):
-    check_frule(case)
+test_rrule_hypergeometric, test_frule_hypergeometric = table_tests(CASES)
 
 
 # ---- hyperu, wright_bessel, log_wright_bessel -----------------------------------------------
@@ -64,15 +56,7 @@ PARAMETRIC_ROWS = [
 ]
 PARAMETRIC_CASES = cases(PARAMETRIC_ROWS)
 
-
-@pytest.mark.parametrize("case", PARAMETRIC_CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", PARAMETRIC_CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(PARAMETRIC_CASES)
 
 
 def test_known_values():

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 import scipy.special as sc
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent, unthunk
@@ -33,15 +33,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_incomplete(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_incomplete(case):
-    check_frule(case)
+test_rrule_incomplete, test_frule_incomplete = table_tests(CASES)
 
 
 # d/da P(a, x) from mpmath's numerical differentiation at 30 digits: both tails, tiny and

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_rrule, test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -30,15 +30,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_information(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_information(case):
-    check_frule(case)
+test_rrule_information, test_frule_information = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
@@ -53,15 +45,7 @@ SOFTPLUS_ROWS = [
 ]
 SOFTPLUS_CASES = cases(SOFTPLUS_ROWS)
 
-
-@pytest.mark.parametrize("case", SOFTPLUS_CASES, ids=case_id)
-def test_rrule_distributions_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", SOFTPLUS_CASES, ids=case_id)
-def test_frule_distributions_more(case):
-    check_frule(case)
+test_rrule_distributions_more, test_frule_distributions_more = table_tests(SOFTPLUS_CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in SOFTPLUS_ROWS if len(r.domain) == 1], ids=repr)

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule, test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import (
+    Row,
+    cases,
+    midpoint,
+    output_derivative,
+    table_tests,
+)
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -27,15 +33,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_integrals(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_integrals(case):
-    check_frule(case)
+test_rrule_integrals, test_frule_integrals = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
@@ -52,15 +50,7 @@ FRESNEL_ROWS = [
 ]
 FRESNEL_CASES = cases(FRESNEL_ROWS)
 
-
-@pytest.mark.parametrize("case", FRESNEL_CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", FRESNEL_CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(FRESNEL_CASES)
 
 
 @pytest.mark.parametrize("f", [sc.modfresnelp, sc.modfresnelm], ids=repr)
@@ -150,14 +140,9 @@ def test_expn_order_zero_and_integer_order():
     assert cr.rrule(sc.expn, 2, x)[1](1.0)[1] is NoTangent()
 
 
-def _derivative(f, x, output, outputs):
-    seed = tuple(1.0 if k == output else ZeroTangent() for k in range(outputs))
-    return cr.rrule(f, x)[1](seed)[1]
-
-
 def test_modified_fresnel_values():
     # fp'(0) = -1; kp'(0) = -exp(-i pi/4)/sqrt(pi): a real argument gets the real part.
-    assert _derivative(sc.modfresnelp, 0.0, 0, 2) == -1.0
+    assert output_derivative(sc.modfresnelp, 0.0, 0, 2) == -1.0
     kp = -np.exp(-0.25j * np.pi) / np.sqrt(np.pi)
-    assert _derivative(sc.modfresnelp, 0.0, 1, 2) == pytest.approx(kp.real)
-    assert isinstance(_derivative(sc.modfresnelm, 0.5, 1, 2), float)
+    assert output_derivative(sc.modfresnelp, 0.0, 1, 2) == pytest.approx(kp.real)
+    assert isinstance(output_derivative(sc.modfresnelm, 0.5, 1, 2), float)

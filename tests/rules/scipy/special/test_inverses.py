@@ -5,7 +5,7 @@ import pytest
 import scipy.optimize
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, cotangents, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, Thunk
@@ -77,29 +77,13 @@ ROWS = [
         reason=NUMERIC,
     ),
     Row(sc.ncfdtri, ((1, 6), (2, 8), (0.2, 3.0), (0.2, 0.8)), integer=(0, 1)),
-    Row(
-        sc.ncfdtridfd,
-        ((2.0, 6.0), (0.1, 0.3), (0.2, 1.0), (1.5, 3.0)),
-        rtol=5e-3,
-        atol=1e-5,
-        second_order=False,
-        reason=f"{CDFLIB_F}; {NUMERIC}",
-    ),
-    Row(
-        sc.ncfdtridfn,
-        ((0.25, 0.35), (4.0, 8.0), (0.2, 1.0), (0.4, 0.6)),
-        rtol=5e-3,
-        atol=1e-5,
-        second_order=False,
-        reason=f"{CDFLIB_F}; {NUMERIC}",
-    ),
-    Row(
-        sc.ncfdtrinc,
-        ((2.0, 5.0), (4.0, 8.0), (0.15, 0.35), (1.0, 1.5)),
-        rtol=2e-2,
-        atol=1e-4,
-        second_order=False,
-        reason=f"{CDFLIB_F}; {NUMERIC}",
+    *(
+        Row(f, domain, rtol=rtol, atol=atol, second_order=False, reason=f"{CDFLIB_F}; {NUMERIC}")
+        for f, domain, rtol, atol in [
+            (sc.ncfdtridfd, ((2.0, 6.0), (0.1, 0.3), (0.2, 1.0), (1.5, 3.0)), 5e-3, 1e-5),
+            (sc.ncfdtridfn, ((0.25, 0.35), (4.0, 8.0), (0.2, 1.0), (0.4, 0.6)), 5e-3, 1e-5),
+            (sc.ncfdtrinc, ((2.0, 5.0), (4.0, 8.0), (0.15, 0.35), (1.0, 1.5)), 2e-2, 1e-4),
+        ]
     ),
     Row(
         sc.ncfdtrinc,
@@ -111,19 +95,12 @@ ROWS = [
         reason=CDFLIB_F,
     ),
     # noncentral t
-    Row(
-        sc.nctdtridf,
-        ((0.45, 0.7), (0.2, 0.8), (1.5, 2.5)),
-        rtol=1e-5,
-        second_order=False,
-        reason=f"{CDFLIB_T}; {NUMERIC}",
-    ),
-    Row(
-        sc.nctdtrinc,
-        ((1.0, 8.0), (0.2, 0.8), (0.3, 2.0)),
-        rtol=1e-5,
-        second_order=False,
-        reason=f"{CDFLIB_T}; {NUMERIC}",
+    *(
+        Row(f, domain, rtol=1e-5, second_order=False, reason=f"{CDFLIB_T}; {NUMERIC}")
+        for f, domain in [
+            (sc.nctdtridf, ((0.45, 0.7), (0.2, 0.8), (1.5, 2.5))),
+            (sc.nctdtrinc, ((1.0, 8.0), (0.2, 0.8), (0.3, 2.0))),
+        ]
     ),
     Row(sc.nctdtrit, ((1.0, 8.0), (-1.5, 1.5), (0.2, 0.8)), second_order=False, reason=NUMERIC),
     Row(sc.nctdtrinc, ((1, 8), (0.2, 0.8), (-2.0, -0.3)), integer=(0,), rtol=1e-5, reason=CDFLIB_T),
@@ -131,15 +108,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_inverses(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_inverses(case):
-    check_frule(case)
+test_rrule_inverses, test_frule_inverses = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)
@@ -148,10 +117,6 @@ def test_scalar_inverses(row):
 
 
 # ---- exact values ---------------------------------------------------------------------------
-
-
-def cotangents(f, *args):
-    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
 
 
 def central_difference(f, args, i, h=1e-5):

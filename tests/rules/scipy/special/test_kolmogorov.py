@@ -3,7 +3,7 @@
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule, midpoint
+from samples import Row, cases, midpoint, table_tests
 
 SCIPY_DENSITY = "the derivative is SciPy's own density ufunc, which has no rule"
 ROWS = [
@@ -12,15 +12,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_distributions_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_distributions_more(case):
-    check_frule(case)
+test_rrule_distributions_more, test_frule_distributions_more = table_tests(CASES)
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if len(r.domain) == 1], ids=repr)

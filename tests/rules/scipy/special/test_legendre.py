@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 import scipy.special as sc
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import RuleKeywordError
@@ -29,6 +29,16 @@ ASSOC_KEYWORDS = [
     {"branch_cut": 3, "norm": True, "diff_n": 2},
 ]
 
+
+def near(f, intervals, keywords):
+    """Rows of ``f(n, m, x)`` at the first shapes, x in each of ``intervals``, by keywords."""
+    return [
+        Row(f, ((0, 5), ORDERS, x), integer=(0, 1), kwargs=kw, shapes=FIRST3, **FLOAT64)
+        for kw in keywords
+        for x in intervals
+    ]
+
+
 ROWS = [
     Row(
         sc.lpmv, ((0, 3), (0.5, 4.0), LEGENDRE), integer=(0,), second_order=False, reason=NO_FORMULA
@@ -51,46 +61,16 @@ ROWS = [
         )
         for kw in ASSOC_KEYWORDS
     ),
-    *(
-        Row(
-            sc.assoc_legendre_p,
-            ((0, 5), ORDERS, z),
-            integer=(0, 1),
-            kwargs=kw,
-            shapes=FIRST3,
-            **FLOAT64,
-        )
-        for kw in (*DIFF_N, {"norm": True, "diff_n": 2})
-        for z in NEAR_ONE
-    ),
+    *near(sc.assoc_legendre_p, NEAR_ONE, (*DIFF_N, {"norm": True, "diff_n": 2})),
     *(
         Row(sc.sph_legendre_p, ((0, 5), ORDERS, (0.2, 3.0)), integer=(0, 1), kwargs=kw, **FLOAT64)
         for kw in DIFF_N
     ),
-    *(
-        Row(
-            sc.sph_legendre_p,
-            ((0, 5), ORDERS, theta),
-            integer=(0, 1),
-            kwargs=kw,
-            shapes=FIRST3,
-            **FLOAT64,
-        )
-        for kw in DIFF_N
-        for theta in NEAR_POLES
-    ),
+    *near(sc.sph_legendre_p, NEAR_POLES, DIFF_N),
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(CASES)
 
 
 # ---- hard points and exact values -----------------------------------------------------------

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent
@@ -47,15 +47,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_mathieu(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_mathieu(case):
-    check_frule(case)
+test_rrule_mathieu, test_frule_mathieu = table_tests(CASES)
 
 
 # SciPy takes Python scalars only, and returns as many coefficients as its estimate for (m, q)

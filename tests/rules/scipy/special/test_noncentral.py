@@ -2,7 +2,7 @@
 
 import pytest
 import scipy.special as sc
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, cotangents, table_tests
 
 import chainrules as cr
 
@@ -23,22 +23,10 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_distributions_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_distributions_more(case):
-    check_frule(case)
+test_rrule_distributions_more, test_frule_distributions_more = table_tests(CASES)
 
 
 # ---- hard points ----------------------------------------------------------------------------
-
-
-def cotangents(f, *args):
-    return tuple(cr.unthunk(g) for g in cr.rrule(f, *args)[1](1.0)[1:])
 
 
 def test_noncentral_laws_at_zero_noncentrality():

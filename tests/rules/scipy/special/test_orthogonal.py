@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent
@@ -19,6 +19,23 @@ SHAPES_4 = (((3,), (), (), (3,)), ((2, 1), (), (), (1, 4)), ((), (), (), ()))
 SHAPES_3N = (((3,), (3,), (3,)), ((2, 1), (), (1, 4)))
 SHAPES_4N = (((3,), (3,), (3,), (3,)), ((2, 1), (), (), (1, 4)))
 PARAMETERS = "parameter derivatives are NotImplementedTangent"
+
+
+def parametric(f, domain, second_order=True):
+    """A row of a polynomial with continuous parameters: an integer degree first, complex x,
+    the shapes of its arity; without second order, the parameters' NotImplementedTangent is why."""
+    shapes = SHAPES_3 + SHAPES_3N if len(domain) == 3 else SHAPES_4 + SHAPES_4N
+    reason = "" if second_order else PARAMETERS
+    return Row(
+        f,
+        domain,
+        integer=(0,),
+        complex=True,
+        shapes=shapes,
+        second_order=second_order,
+        reason=reason,
+    )
+
 
 ROWS = [
     Row(sc.eval_legendre, (DEGREE, X), integer=(0,), complex=True),
@@ -35,52 +52,14 @@ ROWS = [
     # Continuous parameters drawn as arrays: their cotangents are NotImplementedTangent, which
     # the harness skips in the rrule check; the frule check cannot separate them from x at second
     # order, so second order in x is checked by test_second_order_in_x through the rrule.
-    Row(
-        sc.eval_gegenbauer,
-        (DEGREE, (0.2, 1.8), X),
-        integer=(0,),
-        complex=True,
-        shapes=SHAPES_3 + SHAPES_3N,
-        second_order=False,
-        reason=PARAMETERS,
-    ),
-    Row(
-        sc.eval_genlaguerre,
-        (DEGREE, PARAMETER, (0.0, 4.0)),
-        integer=(0,),
-        complex=True,
-        shapes=SHAPES_3 + SHAPES_3N,
-    ),
-    Row(
-        sc.eval_jacobi,
-        (DEGREE, PARAMETER, PARAMETER, X),
-        integer=(0,),
-        complex=True,
-        shapes=SHAPES_4 + SHAPES_4N,
-        second_order=False,
-        reason=PARAMETERS,
-    ),
-    Row(
-        sc.eval_sh_jacobi,
-        (DEGREE, (1.2, 3.0), (0.5, 1.1), UNIT),
-        integer=(0,),
-        complex=True,
-        shapes=SHAPES_4 + SHAPES_4N,
-        second_order=False,
-        reason=PARAMETERS,
-    ),
+    parametric(sc.eval_gegenbauer, (DEGREE, (0.2, 1.8), X), second_order=False),
+    parametric(sc.eval_genlaguerre, (DEGREE, PARAMETER, (0.0, 4.0))),
+    parametric(sc.eval_jacobi, (DEGREE, PARAMETER, PARAMETER, X), second_order=False),
+    parametric(sc.eval_sh_jacobi, (DEGREE, (1.2, 3.0), (0.5, 1.1), UNIT), second_order=False),
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_orthogonal(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_orthogonal(case):
-    check_frule(case)
+test_rrule_orthogonal, test_frule_orthogonal = table_tests(CASES)
 
 
 SECOND_ORDER = [

@@ -2,7 +2,7 @@
 
 import pytest
 import scipy.special as sc
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent
@@ -27,15 +27,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_bessel_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_bessel_more(case):
-    check_frule(case)
+test_rrule_bessel_more, test_frule_bessel_more = table_tests(CASES)
 
 
 # ---- hard points and exact values -----------------------------------------------------------

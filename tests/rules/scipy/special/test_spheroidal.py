@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_frule, test_rrule, with_tangent
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent
@@ -52,15 +52,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_spheroidal(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_spheroidal(case):
-    check_frule(case)
+test_rrule_spheroidal, test_frule_spheroidal = table_tests(CASES)
 
 
 # The *_cv variants are the functions only on the curve cv = pro_cv(m, n, c): their

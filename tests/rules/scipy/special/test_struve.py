@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_scalar
-from samples import Row, case_id, cases, check_frule, check_rrule
+from samples import Row, cases, table_tests
 
 import chainrules as cr
 
@@ -23,15 +23,7 @@ ROWS = [
 ]
 CASES = cases(ROWS)
 
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_rrule_bessel_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_frule_bessel_more(case):
-    check_frule(case)
+test_rrule_bessel_more, test_frule_bessel_more = table_tests(CASES)
 
 
 # ---- the integrals itstruve0, it2struve0, itmodstruve0 --------------------------------------
@@ -41,15 +33,7 @@ INTEGRALS = [sc.itstruve0, sc.it2struve0, sc.itmodstruve0]
 INTEGRAL_ROWS = [*(Row(f, X) for f in INTEGRALS)]
 INTEGRAL_CASES = cases(INTEGRAL_ROWS)
 
-
-@pytest.mark.parametrize("case", INTEGRAL_CASES, ids=case_id)
-def test_rrule_special_more(case):
-    check_rrule(case)
-
-
-@pytest.mark.parametrize("case", INTEGRAL_CASES, ids=case_id)
-def test_frule_special_more(case):
-    check_frule(case)
+test_rrule_special_more, test_frule_special_more = table_tests(INTEGRAL_CASES)
 
 
 @pytest.mark.parametrize("f", INTEGRALS, ids=repr)
