@@ -24,9 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.namespace import array_namespace, is_numpy
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
-
 from ...core.dtypes import has_tangent, value_dtype
 from ...core.linear import (
     call_method,
@@ -36,8 +33,10 @@ from ...core.linear import (
     scatter_add,
     source_map,
 )
+from ...core.namespace import array_namespace, is_numpy
 from ...core.sequences import argument_projector, tangent_value
 from ...core.shapes import normalize_axis, shape_of
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
 from ...core.zeros import is_zero
 from .indexing import getitem_adjoint
 

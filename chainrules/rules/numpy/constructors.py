@@ -23,16 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.define import non_differentiable
-from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
-from chainrules.core.thunks import unthunk
-
+from ...core.define import non_differentiable
 from ...core.dtypes import has_tangent, value_dtype
 from ...core.linear import linear_pushforward, register_rules
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
 from ...core.sequences import argument_projector, dense_nested, nest_like, tangent_value
 from ...core.shapes import normalize_axis, shape_of
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
 __all__: list[str] = []

@@ -21,13 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.namespace import array_namespace
-from chainrules.core.tangents import NO_TANGENT
-from chainrules.core.thunks import Thunk
-
 from ...core.linear import register_rules
+from ...core.namespace import array_namespace
 from ...core.sequences import argument_projector
 from ...core.shapes import shape_of
+from ...core.tangents import NO_TANGENT
+from ...core.thunks import Thunk
 from .products import conj, multilinear_frule
 
 __all__: list[str] = []

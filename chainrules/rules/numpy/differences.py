@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ...core.arguments import positional_cotangents
-from ...core.namespace import array_namespace
+from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import normalize_axis
@@ -61,7 +61,7 @@ def _difference_transpose(dy: Any, axis: int) -> Any:
 
 def _diff(a: Any, n: int, axis: int, **options: Any) -> Any:
     """``np.diff`` on NumPy values, the namespace's ``diff`` on other arrays."""
-    if array_namespace(a) is np:
+    if numpy_dispatches(a):
         return np.diff(a, n, axis, **options)
     return array_namespace(a).diff(a, axis=axis, n=n, **options)
 

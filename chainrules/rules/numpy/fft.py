@@ -22,10 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.define import non_differentiable
-from chainrules.core.namespace import array_namespace
-
+from ...core.define import non_differentiable
 from ...core.linear import linear_rule
+from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.shapes import normalize_axis
 
 __all__: list[str] = []
@@ -46,7 +45,7 @@ def _transform(f: Any, keywords: tuple[str, ...], default_axes: Any = None) -> A
     name = f.__name__.replace("2", "n")
 
     def transform(x: Any, *params: Any, **kwargs: Any) -> Any:
-        if array_namespace(x) is np:
+        if numpy_dispatches(x):
             return f(x, *params, **kwargs)
         options = {**dict(zip(keywords, params, strict=False)), **kwargs}
         if options.get("norm") is None:

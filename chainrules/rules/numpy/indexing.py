@@ -23,12 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.define import non_differentiable
-from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
-from chainrules.core.thunks import unthunk
-
+from ...core.define import non_differentiable
 from ...core.dtypes import cast, has_tangent, value_dtype
 from ...core.linear import (
     accumulate,
@@ -40,8 +35,12 @@ from ...core.linear import (
     scatter_add,
     source_map,
 )
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
 from ...core.sequences import argument_projector, dense_tangents, nest_like
 from ...core.shapes import shape_of
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
 __all__ = ["getitem_adjoint"]

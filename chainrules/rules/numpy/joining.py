@@ -21,12 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from chainrules.core.namespace import array_namespace
-from chainrules.core.projection import ProjectTo
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
-from chainrules.core.thunks import unthunk
-
 from ...core.linear import accumulate, linear_pushforward, register_rules
+from ...core.namespace import array_namespace
+from ...core.projection import ProjectTo
 from ...core.sequences import (
     argument_projector,
     dense_nested,
@@ -35,6 +32,8 @@ from ...core.sequences import (
     sequence_tangent,
 )
 from ...core.shapes import normalize_axis, shape_of
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.thunks import unthunk
 from ...core.zeros import float_zeros, is_zero
 
 __all__: list[str] = []

@@ -27,16 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from chainrules._compat import matvec, vecmat
-from chainrules.core.algebra import add
-from chainrules.core.namespace import array_namespace
-from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT
-from chainrules.core.thunks import Thunk, unthunk
-
+from ..._compat import matvec, vecmat
+from ...core.algebra import add
 from ...core.dtypes import has_tangent
 from ...core.linear import register_rules
+from ...core.namespace import array_namespace
 from ...core.sequences import argument_projector, tangent_value
 from ...core.shapes import normalize_axis, shape_of
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.thunks import Thunk, unthunk
 from ...core.zeros import is_zero
 
 __all__ = ["conj", "multilinear_frule"]

@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.arguments import given_options, positional_cotangents
 from ...core.linear import register_rules
-from ...core.namespace import array_namespace
+from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import count_reduced, expand_reduced, normalize_axes, normalize_axis, shape_of
@@ -141,7 +141,7 @@ def _total(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
     """``f(a, axis, **options)``, a sum or product: NumPy's own on NumPy values, else computed
     with the array namespace's ``sum`` or ``prod`` (NumPy's would call the array's method with
     NumPy's keywords)."""
-    if array_namespace(a) is np:
+    if numpy_dispatches(a):
         return f(a, axis, **options)
     xp = array_namespace(a)
     x = xp.asarray(a)
@@ -218,7 +218,7 @@ def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, nan: 
 def _mean(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
     """``f(a, axis, **options)``, a mean: NumPy's own on NumPy values, else computed with the
     array namespace."""
-    if array_namespace(a) is np:
+    if numpy_dispatches(a):
         return f(a, axis, **options)
     xp = array_namespace(a)
     x = xp.asarray(a)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ...core.arguments import positional_cotangents
 from ...core.linear import register_rules
-from ...core.namespace import array_namespace
+from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
 from ...core.shapes import normalize_axis
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
@@ -126,7 +126,7 @@ _NAN_FORMS = (np.nancumsum, np.nancumprod)
 def _scan(f: Any, a: Any, axis: Any, **options: Any) -> Any:
     """``f(a, axis=axis, **options)``: NumPy's own scan on NumPy values, else the namespace's
     ``cumulative_sum`` or ``cumulative_prod`` (NaN elements skipped for the NaN forms)."""
-    if array_namespace(a) is np:
+    if numpy_dispatches(a):
         return f(a, axis=axis, **options)
     xp = array_namespace(a)
     product = f in _PRODUCTS

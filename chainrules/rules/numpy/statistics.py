@@ -39,7 +39,7 @@ import numpy as np
 
 from ...core.arguments import given_options, positional_cotangents
 from ...core.linear import register_rules
-from ...core.namespace import array_namespace
+from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.shapes import (
@@ -143,7 +143,7 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
         options = given_options(dtype=dtype, keepdims=keepdims, where=where, mean=mean)
         mask = _taking_part(a, where, nan)
         spread = _Spread(a, axis, dtype, ddof, keepdims, mask, mean)
-        if array_namespace(a) is not np:  # NumPy's would call the array's method
+        if not numpy_dispatches(a):  # NumPy's would call the array's method
             return spread.value(root), mask, spread
         return f(a, axis, ddof=ddof, **options), mask, spread
 
