@@ -226,17 +226,13 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     """The common case, kept lean: one input, one output."""
     sign = _unit_sign(partial)
     apply = _primal(f)
-    ufunc = f if isinstance(f, np.ufunc) else None  # floats and NumPy arrays: no detour
+    direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
-        y = (
-            ufunc(x, **kwargs)
-            if ufunc and (cls is float or cls is np.ndarray)
-            else apply(x, **kwargs)
-        )
+        y = direct(x, **kwargs) if cls is float or cls is np.ndarray else apply(x, **kwargs)
         project = projector(x)
-        complex_case = not (type(x) in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
+        complex_case = not (cls in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
             is_complex(x) or is_complex(y)
         )
 

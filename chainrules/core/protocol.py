@@ -28,6 +28,8 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .names import short_name
 from .projection import projector
 from .structure import has_tangent_space
@@ -64,9 +66,32 @@ def zero_cotangents(args: tuple, y: Any) -> tuple:
     argument's projection of the zero (``ZeroTangent()``, or ``NoTangent()`` where the argument
     has no tangent space). An output without a tangent space (integer indices) passes no
     cotangent back at all: ``NoTangent()`` for every argument."""
-    if not has_tangent_space(y):
+    if not _has_tangent_space(y):
         return (NO_TANGENT,) * (len(args) + 1)
-    return (NO_TANGENT, *(projector(a)(ZERO_TANGENT) for a in args))
+    return (NO_TANGENT, *map(_zero_of, args))
+
+
+# Floats and NumPy arrays, the common arguments and outputs, are answered without building a
+# projector; every other value asks its projector.
+_INEXACT = frozenset("fc")
+
+
+def _has_tangent_space(y: Any) -> bool:
+    cls = type(y)
+    if cls is np.ndarray:
+        return y.dtype.kind in _INEXACT
+    return cls is float or has_tangent_space(y)
+
+
+def _zero_of(a: Any) -> Any:
+    cls = type(a)
+    if cls is np.ndarray:
+        return ZERO_TANGENT if a.dtype.kind in _INEXACT else NO_TANGENT
+    if cls is float:
+        return ZERO_TANGENT
+    if cls is int or cls is bool or cls is str or a is None:
+        return NO_TANGENT
+    return projector(a)(ZERO_TANGENT)
 
 
 def _rrule_template(rule: Callable, skip: int) -> Callable:
@@ -80,6 +105,8 @@ def _rrule_template(rule: Callable, skip: int) -> Callable:
         y, author_pullback = result
 
         def pullback(dy: Any) -> Any:
+            if type(dy) is np.ndarray:  # the common case, straight through
+                return author_pullback(dy)
             if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
                 dy = unthunk(dy)
             if is_all_zero(dy):
