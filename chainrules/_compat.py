@@ -39,6 +39,7 @@ __all__ = [
     "Unavailable",
     "autograd_internals",
     "available",
+    "cumulative_prod",
     "derivative_and_error",
     "matvec",
     "newer",
@@ -217,3 +218,24 @@ def autograd_internals() -> types.SimpleNamespace:
         isbox=isbox,
         ArrayBox=ArrayBox,
     )
+
+
+def cumulative_prod(
+    xp: Any, x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    """``xp.cumulative_prod(x, ...)`` of the array API; from ``xp.cumprod`` for a namespace
+    without it (``jax.numpy`` of JAX 0.4.35 has only ``cumprod``).
+
+    >>> import numpy as np
+    >>> cumulative_prod(np, np.array([2.0, 3.0]), include_initial=True)
+    array([1., 2., 6.])
+    """
+    own = getattr(xp, "cumulative_prod", None)
+    if own is not None:
+        return own(x, axis=axis, dtype=dtype, include_initial=include_initial)
+    y = xp.cumprod(x, axis=axis, dtype=dtype)
+    if not include_initial:
+        return y
+    at = (0 if axis is None else axis) % y.ndim
+    ones = xp.ones((*y.shape[:at], 1, *y.shape[at + 1 :]), dtype=y.dtype)
+    return xp.concatenate((ones, y), axis=at)

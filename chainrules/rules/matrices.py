@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from .._compat import cumulative_prod
 from ..core.dtypes import is_complex
 from ..core.namespace import array_namespace, is_numpy
 from ..core.projection import ProjectTo
@@ -313,8 +314,8 @@ def _all_but_one(s: Any) -> Any:
     """``prod_{j != i} s[..., j]`` for each ``i``, by exclusive products from both ends."""
     xp = array_namespace(s)
     ones = xp.ones((*s.shape[:-1], 1), dtype=s.dtype)
-    left = xp.cumulative_prod(xp.concat((ones, s[..., :-1]), axis=-1), axis=-1)
-    right = xp.cumulative_prod(xp.concat((ones, xp.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
+    left = cumulative_prod(xp, xp.concat((ones, s[..., :-1]), axis=-1), axis=-1)
+    right = cumulative_prod(xp, xp.concat((ones, xp.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
     return left * xp.flip(right, axis=-1)
 
 

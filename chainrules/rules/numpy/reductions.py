@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._compat import cumulative_prod
 from ...core.arguments import given_options, positional_cotangents
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
@@ -97,10 +98,10 @@ def prod_of_others(x: Any, axes: tuple[int, ...]) -> Any:
     moved = x if order == tuple(range(len(shape))) else xp.permute_dims(x, order)
     lead = tuple(shape[i] for i in kept)
     flat = xp.reshape(moved, (*lead, count_reduced(shape, axes)))
-    before = xp.cumulative_prod(flat, axis=-1, include_initial=True)[..., :-1]
+    before = cumulative_prod(xp, flat, axis=-1, include_initial=True)[..., :-1]
     reversed_flat = xp.flip(flat, axis=-1)
     after = xp.flip(
-        xp.cumulative_prod(reversed_flat, axis=-1, include_initial=True)[..., :-1], axis=-1
+        cumulative_prod(xp, reversed_flat, axis=-1, include_initial=True)[..., :-1], axis=-1
     )
     others = xp.reshape(before * after, tuple(shape[i] for i in order))
     if order == tuple(range(len(shape))):

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._compat import cumulative_prod
 from ...core.arguments import positional_cotangents
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
@@ -133,8 +134,10 @@ def _scan(f: Any, a: Any, axis: Any, **options: Any) -> Any:
     x, scan_axis = _flat_axis(a, axis)
     if f in _NAN_FORMS:
         x = xp.where(xp.isnan(x), 1 if product else 0, x)
-    scan = xp.cumulative_prod if product else xp.cumulative_sum
-    return scan(x, axis=scan_axis, **{k: v for k, v in options.items() if v is not None})
+    given = {k: v for k, v in options.items() if v is not None}
+    if product:
+        return cumulative_prod(xp, x, axis=scan_axis, **given)
+    return xp.cumulative_sum(x, axis=scan_axis, **given)
 
 
 # ---- registration: one scan function, its rule and its tangent -------------------------------
