@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .namespace import require_numpy_dispatch
+from .namespace import require_numpy
 
 __all__ = ["call", "call_handler", "register_call_handler"]
 
@@ -79,5 +79,5 @@ def call(f: Callable, *args: Any, **kwargs: Any) -> Any:
         handler = _find(args) or (_find(kwargs.values()) if kwargs else None)
         if handler is not None:
             return handler(f, args, kwargs)
-    require_numpy_dispatch(f, *args)
+    require_numpy(f, *args)
     return f(*args, **kwargs)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .calls import call
-from .dtypes import conj, is_complex
+from .dtypes import conj, has_tangent, is_complex
 from .errors import ArrayTypeError, RuleDefinitionError, TangentTypeError
 from .names import short_name
 from .namespace import array_namespace, numpy_dispatches
@@ -194,7 +194,7 @@ def _primal(f: Any) -> Callable:
         if all(map(numpy_dispatches, args)):
             return f(*args, **kwargs)
         xp = array_namespace(*args)
-        namesake = next((getattr(xp, n) for n in names if own and hasattr(xp, n)), None)
+        namesake = next((getattr(xp, n) for n in names if hasattr(xp, n)), None) if own else None
         if namesake is None:
             kinds = sorted({type(a).__name__ for a in args if not numpy_dispatches(a)})
             raise ArrayTypeError(
@@ -204,6 +204,17 @@ def _primal(f: Any) -> Callable:
         return namesake(*args, **kwargs)
 
     return ufunc_or_namesake
+
+
+# Values a ufunc computes on directly, tested by type on the rules' hot path.
+_TAKEN = frozenset({float, int, complex, np.ndarray, np.float64, np.float32})
+
+
+def _all_taken(args: tuple) -> bool:
+    for a in args:
+        if type(a) not in _TAKEN:
+            return False
+    return True
 
 
 # NumPy's names of ufuncs whose array-API names differ.
@@ -230,7 +241,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
-        y = direct(x, **kwargs) if cls is float or cls is np.ndarray else apply(x, **kwargs)
+        y = direct(x, **kwargs) if cls in _TAKEN else apply(x, **kwargs)
         project = projector(x)
         complex_case = not (cls in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
             is_complex(x) or is_complex(y)
@@ -263,9 +274,10 @@ def _general_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
     signs = [_unit_sign(p) for p in rows[0]]
     apply = _primal(f)
+    direct = f if isinstance(f, np.ufunc) else apply
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        y = apply(*args, **kwargs)
+        y = (direct if _all_taken(args) else apply)(*args, **kwargs)
         projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
         complex_case = any(map(is_complex, args)) or any(map(is_complex, y if multi else (y,)))
         real_case = not (multi or complex_case)
@@ -309,6 +321,7 @@ def _scalar_frule(
     f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool, arity: int
 ) -> Callable:
     apply = _primal(f)
+    direct = f if isinstance(f, np.ufunc) else apply
 
     def scalar_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         if len(tangents) != arity + 1:
@@ -316,11 +329,11 @@ def _scalar_frule(
                 f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
                 f"got {len(tangents)}"
             )
-        y = apply(*args, **kwargs)
+        y = (direct if _all_taken(args) else apply)(*args, **kwargs)
         outputs = y if multi else (y,)
         dys = []
         for r, y_r in zip(rows, outputs, strict=True):
-            if not _has_tangent(y_r):
+            if not has_tangent(y_r):
                 dys.append(NO_TANGENT)
                 continue
             total: Any = ZERO_TANGENT
@@ -337,13 +350,6 @@ def _scalar_frule(
         return y, (Tangent(tuple, *dys) if multi else dys[0])
 
     return scalar_frule
-
-
-def _has_tangent(y: Any) -> bool:
-    dtype = getattr(y, "dtype", None)
-    if dtype is None:
-        return isinstance(y, float | complex)
-    return not isinstance(dtype, np.dtype) or dtype.kind in "fc"
 
 
 def fit_to_output(dy: Any, y: Any) -> Any:

@@ -19,7 +19,6 @@ __all__ = [
     "numpy_dispatches",
     "register_array_namespace",
     "require_numpy",
-    "require_numpy_dispatch",
 ]
 
 # Inputs that leave the choice to the others: NumPy and Python values, and tangent markers.
@@ -118,18 +117,6 @@ def is_numpy(*values: Any) -> bool:
     return True
 
 
-def require_numpy(f: Any, *values: Any) -> None:
-    """Raise ``ArrayTypeError``, naming ``f`` and the type, unless ``is_numpy(*values)``: for a
-    computation that exists only as a compiled routine (adapters then run the rule on NumPy
-    copies)."""
-    for x in values:
-        if not is_numpy(x):
-            raise ArrayTypeError(
-                f"{function_name(f)}: its rule computes with a compiled NumPy/SciPy routine, "
-                f"which takes NumPy arrays, not {type(x).__module__}.{type(x).__qualname__}"
-            )
-
-
 _NUMBERS = frozenset({float, int, complex, bool})
 
 
@@ -150,9 +137,11 @@ def numpy_dispatches(x: Any) -> bool:
     return known
 
 
-def require_numpy_dispatch(f: Any, *values: Any) -> None:
+def require_numpy(f: Any, *values: Any) -> None:
     """Raise ``ArrayTypeError``, naming ``f`` and the types, unless NumPy's functions take every
-    value (``numpy_dispatches``): for a rule that computes ``f`` with NumPy or SciPy itself."""
+    value (``numpy_dispatches``): for a rule that computes ``f`` with a compiled NumPy or SciPy
+    routine that has no counterpart in other namespaces (adapters then run the rule on NumPy
+    copies; an engine's tracked values pass, as NumPy hands them on)."""
     foreign = sorted({type(x).__name__ for x in values if not numpy_dispatches(x)})
     if foreign:
         raise ArrayTypeError(

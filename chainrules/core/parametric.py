@@ -39,7 +39,7 @@ from typing import Any
 
 from .define import fit_to_output
 from .dtypes import conj, is_complex
-from .namespace import is_numpy, require_numpy_dispatch
+from .namespace import is_numpy, require_numpy
 from .projection import ProjectTo
 from .registry import frule, function_name, rrule
 from .structure import is_differentiable_leaf
@@ -78,7 +78,7 @@ def parametric_rule(
 
     def parametric_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         _check_arity(name, args, fewest, arity)
-        require_numpy_dispatch(f, *args)
+        require_numpy(f, *args)
         y = evaluate(*args, **kwargs)
         extra = tuple(kwargs[k] for k in keywords if k in kwargs)
         active = [
@@ -118,7 +118,7 @@ def parametric_rule(
 
     def parametric_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         _check_arity(name, args, fewest, arity)
-        require_numpy_dispatch(f, *args)
+        require_numpy(f, *args)
         y = evaluate(*args, **kwargs)
         extra = tuple(kwargs[k] for k in keywords if k in kwargs)
         memo: dict[Any, Any] = {}

@@ -65,24 +65,16 @@ def test_two_foreign_libraries_are_an_error_naming_both():
         array_namespace(AnswersNamespace(), Registered())
 
 
-def test_is_numpy_and_require_numpy():
-    from chainrules.core.errors import ArrayTypeError
-    from chainrules.core.namespace import is_numpy, require_numpy
+def test_is_numpy():
+    from chainrules.core.namespace import is_numpy
 
     assert is_numpy(np.ones(2), 1.0, np.float32(2), 3, True)
     assert not is_numpy(np.ones(2), [1.0])
-    require_numpy(np.sin, np.ones(2), 1.0)  # nothing to say
-
-    class Foreign:
-        pass
-
-    with pytest.raises(ArrayTypeError, match=r"numpy\.sin: .* not .*Foreign"):
-        require_numpy(np.sin, np.ones(2), Foreign())
 
 
 def test_numpy_dispatches_on_what_it_computes_with_or_hands_on():
     from chainrules.core.errors import ArrayTypeError
-    from chainrules.core.namespace import numpy_dispatches, require_numpy_dispatch
+    from chainrules.core.namespace import numpy_dispatches, require_numpy
 
     class OwnUfuncs:  # an engine's tracked value: NumPy hands it its calls
         def __array_ufunc__(self, *args, **kwargs):
@@ -94,6 +86,6 @@ def test_numpy_dispatches_on_what_it_computes_with_or_hands_on():
 
     assert numpy_dispatches(np.float32(1)) and numpy_dispatches(OwnUfuncs())
     assert not numpy_dispatches(Foreign())
-    require_numpy_dispatch(np.sin, 1.0, OwnUfuncs())
-    with pytest.raises(ArrayTypeError, match=r"numpy\.sin .* Foreign"):
-        require_numpy_dispatch(np.sin, 1.0, Foreign())
+    require_numpy(np.sin, np.ones(2), 1.0, OwnUfuncs())  # nothing to say
+    with pytest.raises(ArrayTypeError, match=r"numpy\.sin .*Foreign"):
+        require_numpy(np.sin, np.ones(2), 1.0, Foreign())

@@ -138,19 +138,17 @@ def _prod_tangent(
     return _reduce_tangent(partials * da, axes, keepdims, y)
 
 
-def _total(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
-    """``f(a, axis, **options)``, a sum or product: NumPy's own on NumPy values, else computed
-    with the array namespace's ``sum`` or ``prod`` (NumPy's would call the array's method with
-    NumPy's keywords)."""
+def _total(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any) -> Any:
+    """``f(a, axis, **options)``, a sum or product: NumPy's own on what NumPy takes, else
+    computed with the array namespace's ``sum`` or ``prod`` over the elements ``mask`` keeps
+    (NumPy's would call the array's method with NumPy's keywords)."""
     if numpy_dispatches(a):
         return f(a, axis, **options)
     xp = array_namespace(a)
     x = xp.asarray(a)
     product = f in (np.prod, np.nanprod)
-    mask = _used(x, options.get("where"), nan)
     if mask is not None:
         x = xp.where(mask, x, 1 if product else 0)
-    axes = normalize_axes(axis, len(shape_of(x)))
     reduce = xp.prod if product else xp.sum
     y = reduce(x, axis=axes, dtype=options.get("dtype"), keepdims=options.get("keepdims", False))
     initial = options.get("initial")
@@ -171,9 +169,9 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
         shape = shape_of(a)
         axes = normalize_axes(axis, len(shape))
         options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-        y = _total(f, a, axis, options, nan)
-        project_a = ProjectTo(a)
         mask = _used(a, where, nan)
+        y = _total(f, a, axis, axes, options, mask)
+        project_a = ProjectTo(a)
 
         def total_pullback(dy):
             return NO_TANGENT, project_a(cotangent(a, dy, shape, axes, keepdims, initial, mask))
@@ -184,12 +182,13 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
         tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None
     ):
         options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-        y = _total(f, a, axis, options, nan)
+        axes = normalize_axes(axis, len(shape_of(a)))
+        mask = _used(a, where, nan)
+        y = _total(f, a, axis, axes, options, mask)
         da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
-        axes = normalize_axes(axis, len(shape_of(a)))
-        return y, tangent(a, da, axes, keepdims, initial, _used(a, where, nan), y)
+        return y, tangent(a, da, axes, keepdims, initial, mask, y)
 
     register_rules(f, total_rrule, total_frule, also=also)
 
@@ -216,22 +215,19 @@ def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, nan: 
     return xp.maximum(count, 1) if nan else count
 
 
-def _mean(f: Any, a: Any, axis: Any, options: dict, nan: bool) -> Any:
-    """``f(a, axis, **options)``, a mean: NumPy's own on NumPy values, else computed with the
-    array namespace."""
+def _mean(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any, count: Any) -> Any:
+    """``f(a, axis, **options)``, a mean: NumPy's own on what NumPy takes, else computed with
+    the array namespace over the ``count`` elements ``mask`` keeps."""
     if numpy_dispatches(a):
         return f(a, axis, **options)
     xp = array_namespace(a)
     x = xp.asarray(a)
     if options.get("dtype") is not None:
         x = xp.astype(x, options["dtype"])
-    shape = shape_of(x)
-    axes = normalize_axes(axis, len(shape))
     keepdims = options.get("keepdims", False)
-    mask = _used(x, options.get("where"), nan)
     if mask is None:
         return xp.mean(x, axis=axes, keepdims=keepdims)
-    mean = _masked_sum(x, axes, True, mask) / _mean_count(shape, axes, mask, nan)
+    mean = _masked_sum(x, axes, True, mask) / count
     return mean if keepdims else xp.squeeze(mean, axis=axes)
 
 
@@ -242,10 +238,11 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
     def mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
         shape = shape_of(a)
         axes = normalize_axes(axis, len(shape))
-        y = _mean(f, a, axis, given_options(dtype=dtype, keepdims=keepdims, where=where), nan)
-        project_a = ProjectTo(a)
         mask = _used(a, where, nan)
         count = _mean_count(shape, axes, mask, nan)
+        options = given_options(dtype=dtype, keepdims=keepdims, where=where)
+        y = _mean(f, a, axis, axes, options, mask, count)
+        project_a = ProjectTo(a)
 
         def mean_pullback(dy):
             dx = expand_reduced(dy, shape, axes, keepdims) / count
@@ -256,14 +253,16 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
         return y, mean_pullback
 
     def mean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
-        y = _mean(f, a, axis, given_options(dtype=dtype, keepdims=keepdims, where=where), nan)
-        da = tangents[1]
-        if is_zero(da):
-            return y, ZERO_TANGENT
         shape = shape_of(a)
         axes = normalize_axes(axis, len(shape))
         mask = _used(a, where, nan)
-        total = _masked_sum(da, axes, True, mask) / _mean_count(shape, axes, mask, nan)
+        count = _mean_count(shape, axes, mask, nan)
+        options = given_options(dtype=dtype, keepdims=keepdims, where=where)
+        y = _mean(f, a, axis, axes, options, mask, count)
+        da = tangents[1]
+        if is_zero(da):
+            return y, ZERO_TANGENT
+        total = _masked_sum(da, axes, True, mask) / count
         if not keepdims:
             total = array_namespace(total).reshape(total, shape_of(y))
         return y, ProjectTo(y)(total)
