@@ -29,7 +29,7 @@ from .errors import ArrayTypeError, RuleDefinitionError, TangentTypeError
 from .names import short_name
 from .namespace import array_namespace, numpy_dispatches
 from .projection import ProjectTo, projector
-from .protocol import renamed_inner
+from .protocol import check_arguments, check_cotangent, check_tangents, output_shape, renamed_inner
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
@@ -241,17 +241,31 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
-        y = direct(x, **kwargs) if cls in _TAKEN else apply(x, **kwargs)
+        if cls is np.ndarray:
+            if x.dtype.kind == "O":
+                check_arguments(f, (x,))
+            y = direct(x, **kwargs)
+        elif cls in _TAKEN:
+            y = direct(x, **kwargs)
+        else:
+            check_arguments(f, (x,))
+            y = apply(x, **kwargs)
         project = projector(x)
         complex_case = not (cls in _REAL_SCALARS and type(y) in _REAL_SCALARS) and (
             is_complex(x) or is_complex(y)
         )
+        shape = output_shape(y)
 
         def scalar_pullback(dy: Any) -> tuple[Any, Any]:
-            if isinstance(dy, AbstractThunk):
+            if type(dy) is np.ndarray:
+                if dy.shape != shape:
+                    check_cotangent(f, y, dy)
+            elif isinstance(dy, AbstractThunk):
                 dy = dy.unthunk()
             if isinstance(dy, AbstractZero):
                 return NO_TANGENT, project(dy)
+            if type(dy) is not np.ndarray and type(dy) is not float:
+                check_cotangent(f, y, dy)
             if sign and not complex_case and not is_complex(dy):
                 return NO_TANGENT, _unit_cotangent(sign, project, dy)
             d = partial(x, y)
@@ -277,6 +291,7 @@ def _general_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -
     direct = f if isinstance(f, np.ufunc) else apply
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        check_arguments(f, args)
         y = (direct if _all_taken(args) else apply)(*args, **kwargs)
         projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
         complex_case = any(map(is_complex, args)) or any(map(is_complex, y if multi else (y,)))
@@ -284,6 +299,8 @@ def _general_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -
 
         def scalar_pullback(dy: Any) -> tuple[Any, ...]:
             dy = unthunk(dy)
+            if not isinstance(dy, AbstractZero):
+                check_cotangent(f, y, dy)
             outputs = _output_cotangents(dy, len(rows)) if multi else (dy,)
             grads: list[Any] = [NO_TANGENT]
             for i, project in enumerate(projectors):
@@ -329,6 +346,8 @@ def _scalar_frule(
                 f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
                 f"got {len(tangents)}"
             )
+        check_arguments(f, args)
+        check_tangents(f, tangents, args)
         y = (direct if _all_taken(args) else apply)(*args, **kwargs)
         outputs = y if multi else (y,)
         dys = []

@@ -9,7 +9,14 @@ wraps the rule so that, for every rule alike:
   each argument, ``NoTangent()`` for those without a tangent space (integers, strings), as the
   projector of each argument would give it;
 * a pullback is named after its function (``cumsum_pullback``), in tracebacks and reprs;
-* an frule receives its tangents unthunked.
+* a pullback given a cotangent that cannot be the output's (another shape, ``None``, a list
+  for an array) raises an error naming the function and both shapes, before the author's
+  pullback could broadcast or sum it into a wrong number;
+* an frule receives its tangents unthunked, and a tangent of another shape than its argument
+  raises the same way;
+* a rule given an array whose arithmetic NumPy's functions do not follow (masked arrays, whose
+  mask the cotangents would ignore; ``np.matrix``, whose ``*`` multiplies matrices; object
+  arrays) refuses it with an ``ArrayTypeError`` naming the function and the argument.
 
 >>> import numpy as np
 >>> from chainrules.core.tangents import ZERO_TANGENT
@@ -30,14 +37,18 @@ from typing import Any
 
 import numpy as np
 
-from .names import short_name
+from .errors import ArrayTypeError, ProjectionError, TangentTypeError
+from .names import function_name, short_name
 from .projection import projector
 from .structure import has_tangent_space
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
 
 __all__ = [
+    "check_arguments",
+    "check_cotangent",
     "is_all_zero",
+    "output_shape",
     "renamed_inner",
     "with_frule_protocol",
     "with_rrule_protocol",
@@ -94,23 +105,28 @@ def _zero_of(a: Any) -> Any:
     return projector(a)(ZERO_TANGENT)
 
 
-def _rrule_template(rule: Callable, skip: int) -> Callable:
+def _rrule_template(rule: Callable, f: Any, skip: int) -> Callable:
     # The pullback defined here is renamed per function at registration (see renamed_inner).
     # ``skip``: 1 for a rule that takes the engine's config first (not an argument of f).
 
     def rrule_with_protocol(*args: Any, **kwargs: Any) -> Any:
+        check_arguments(f, args, skip)
         result = rule(*args, **kwargs)
         if type(result) is not tuple or len(result) != 2 or not callable(result[1]):
             return result  # None (no rule here), or not a rule's answer: not ours to change
         y, author_pullback = result
+        shape = output_shape(y)
 
         def pullback(dy: Any) -> Any:
             if type(dy) is np.ndarray:  # the common case, straight through
+                if dy.shape != shape and shape is not None:
+                    check_cotangent(f, y, dy)
                 return author_pullback(dy)
             if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
                 dy = unthunk(dy)
             if is_all_zero(dy):
                 return zero_cotangents(args[skip:], y)
+            check_cotangent(f, y, dy)
             return author_pullback(dy)
 
         return y, pullback
@@ -121,7 +137,7 @@ def _rrule_template(rule: Callable, skip: int) -> Callable:
 def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
     """``rule`` wrapped in the protocol above; ``with_config``: the rule takes a config first."""
     template = renamed_inner(_rrule_template, {"pullback": f"{short_name(f)}_pullback"})
-    return functools.update_wrapper(template(rule, int(with_config)), rule)
+    return functools.update_wrapper(template(rule, f, int(with_config)), rule)
 
 
 def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
@@ -130,8 +146,10 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
     at = int(with_config)
 
     def frule_with_protocol(*args: Any, **kwargs: Any) -> Any:
+        check_arguments(f, args, at + 1)
         tangents = args[at]
         if type(tangents) is tuple:
+            check_tangents(f, tangents, args[at + 1 :])
             for t in tangents:
                 if isinstance(t, AbstractThunk) or isinstance(t, Tangent):
                     unthunked = tuple(map(unthunk, tangents))
@@ -139,6 +157,136 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
         return rule(*args, **kwargs)
 
     return functools.update_wrapper(frule_with_protocol, rule)
+
+
+# ---- what a rule is given: arguments, tangents and cotangents it can be right about -----------
+
+# Types whose arithmetic every rule follows, answered by one set lookup on the hot path.
+_PLAIN = frozenset({float, int, bool, complex, str, type(None), np.float64, np.float32})
+
+
+def check_arguments(f: Any, args: tuple, skip: int = 0) -> None:
+    """Refuse, naming ``f`` and the argument, the arrays whose arithmetic NumPy's functions do
+    not follow: a rule would give a wrong number for them without a word.
+
+    A masked array's result respects its mask, a pullback's cotangent would not; ``np.matrix``
+    multiplies matrices with ``*``; an object array holds Python objects with no tangent space
+    the rules know.
+
+    >>> check_arguments(np.sin, (np.ma.masked_array([1.0, 2.0], mask=[0, 1]),))
+    Traceback (most recent call last):
+    ...
+    chainrules.core.errors.ArrayTypeError: numpy.sin: argument 1 is a masked array, ...
+    """
+    for i in range(skip, len(args)):
+        a = args[i]
+        cls = type(a)
+        if cls is np.ndarray:
+            if a.dtype.kind == "O":
+                raise ArrayTypeError(
+                    f"{function_name(f)}: argument {i - skip + 1} is an array of Python objects "
+                    f"(dtype object), which has no tangent space the rules know; convert it with "
+                    f".astype(float) (or complex)"
+                )
+        elif cls not in _PLAIN and isinstance(a, np.ndarray):
+            _refuse_subclass(f, a, i - skip + 1)
+
+
+def _refuse_subclass(f: Any, a: Any, position: int) -> None:
+    if isinstance(a, np.ma.MaskedArray):
+        raise ArrayTypeError(
+            f"{function_name(f)}: argument {position} is a masked array, whose mask the rules' "
+            f"cotangents would not respect; differentiate np.ma.filled(x, fill) or "
+            f"x.compressed() instead"
+        )
+    if isinstance(a, np.matrix):
+        raise ArrayTypeError(
+            f"{function_name(f)}: argument {position} is an np.matrix, whose * multiplies "
+            f"matrices where the rules multiply elements; pass np.asarray(m)"
+        )
+    if a.dtype.kind == "O":
+        raise ArrayTypeError(
+            f"{function_name(f)}: argument {position} is an array of Python objects "
+            f"(dtype object), which has no tangent space the rules know"
+        )
+
+
+def output_shape(y: Any) -> Any:
+    """The shape a cotangent of ``y`` must have: ``y.shape`` for arrays of any library, ``()``
+    for Python numbers, ``None`` (nothing checked) for structured outputs."""
+    cls = type(y)
+    if cls is np.ndarray or cls is np.float64:
+        return y.shape
+    if cls is float or cls is complex:
+        return ()
+    shape = getattr(y, "shape", None)
+    return shape if type(shape) is tuple else None
+
+
+def check_cotangent(f: Any, y: Any, dy: Any) -> None:
+    """Raise, naming ``f`` and both shapes, unless ``dy`` can be a cotangent of output ``y``.
+
+    Outputs that are arrays (or numbers) take arrays (or numbers) of their own shape; a
+    structured output's components are checked where both sides are arrays.
+
+    >>> check_cotangent(np.sin, np.zeros(3), np.ones((2, 3)))
+    Traceback (most recent call last):
+    ...
+    chainrules.core.errors.ProjectionError: the pullback of numpy.sin was given a cotangent of \
+shape (2, 3) for an output of shape (3,)
+    """
+    if dy is None:
+        raise TangentTypeError(
+            f"the pullback of {function_name(f)} was given None as a cotangent; pass "
+            f"ZeroTangent() for a zero cotangent"
+        )
+    shape = output_shape(y)
+    if shape is None:
+        if isinstance(y, tuple) and isinstance(dy, tuple | list) and len(dy) == len(y):
+            for i, (y_i, dy_i) in enumerate(zip(y, dy, strict=True)):
+                if not isinstance(dy_i, AbstractZero) and dy_i is not None:
+                    _check_shape(f, output_shape(y_i), dy_i, f" {i}")
+        return
+    _check_shape(f, shape, dy, "")
+
+
+def _check_shape(f: Any, shape: Any, dy: Any, which: str) -> None:
+    if shape is None or isinstance(dy, AbstractZero | AbstractThunk):
+        return
+    got = getattr(dy, "shape", None)
+    if got is None:
+        if type(dy) in _NUMBERS or isinstance(dy, np.generic):
+            got = ()
+        else:
+            raise TangentTypeError(
+                f"the pullback of {function_name(f)} was given a cotangent of type "
+                f"{type(dy).__name__} for output{which} of shape {tuple(shape)}; pass an array "
+                f"of that shape"
+            )
+    if tuple(got) != tuple(shape) and _known(got) and _known(shape):
+        raise ProjectionError(
+            f"the pullback of {function_name(f)} was given a cotangent of shape {tuple(got)} "
+            f"for {'an output' if not which else 'output' + which} of shape {tuple(shape)}"
+        )
+
+
+def check_tangents(f: Any, tangents: tuple, args: tuple) -> None:
+    """Raise, naming ``f``, the argument and both shapes, where an array tangent's shape is
+    not its NumPy argument's (it would broadcast the output tangent into a wrong shape)."""
+    for i, (t, a) in enumerate(zip(tangents[1:], args, strict=False)):
+        if type(t) is np.ndarray and type(a) is np.ndarray and t.shape != a.shape:
+            raise ProjectionError(
+                f"the frule of {function_name(f)} was given a tangent of shape {t.shape} for "
+                f"argument {i + 1} of shape {a.shape}"
+            )
+
+
+_NUMBERS = frozenset({float, int, complex, bool})
+
+
+def _known(shape: Any) -> bool:
+    """Whether every extent of ``shape`` is known (dask's unknown chunks are NaN)."""
+    return all(type(n) is int or isinstance(n, np.integer) for n in shape)
 
 
 def renamed_inner(template: Callable, names: dict[str, str]) -> Callable:

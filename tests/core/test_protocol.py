@@ -128,3 +128,154 @@ def test_is_all_zero_and_zero_cotangents():
         NO_TANGENT,
         NO_TANGENT,
     )
+
+
+# ---- what a rule is given: the cotangent must be the output's, the arrays NumPy's ---------------
+
+import warnings  # noqa: E402
+
+import scipy.linalg  # noqa: E402
+
+import chainrules as cr  # noqa: E402
+from chainrules.core.errors import ArrayTypeError, ProjectionError, TangentTypeError  # noqa: E402
+
+RNG = np.random.default_rng(0)
+X3 = RNG.standard_normal(3)
+M3 = RNG.standard_normal((3, 3)) + 3 * np.eye(3)
+SPD = M3 @ M3.T
+
+# (function, arguments, keywords): rules whose pullbacks would broadcast or sum a cotangent of
+# another shape into a number without a word (the examples and their neighbours).
+CALLS = [
+    (np.sin, (X3,), {}),
+    (np.multiply, (X3, 2.0), {}),
+    (np.add, (np.ones((2, 3)), X3), {}),
+    (np.sum, (np.ones((2, 3)),), {"axis": 0}),
+    (np.matmul, (M3, M3), {}),
+    (np.linalg.solve, (M3, X3), {}),
+    (np.linalg.inv, (M3,), {}),
+    (np.linalg.cholesky, (SPD,), {}),
+    (scipy.linalg.expm, (M3,), {}),
+    (scipy.special.softmax, (X3,), {}),
+    (np.fft.fft, (X3,), {}),
+    (np.pad, (X3, 2), {}),
+    (np.interp, (np.array([0.5, 1.5]), np.arange(3.0), X3), {}),
+    (np.convolve, (X3, X3), {}),
+    (np.cross, (X3, X3[::-1].copy()), {}),
+    (np.clip, (X3, -0.5, 0.5), {}),
+    (np.where, (X3 > 0, X3, 2 * X3), {}),
+    (scipy.special.gammaln, (np.abs(X3) + 1,), {}),
+]
+CALL_IDS = [cr.core.names.short_name(f) for f, _, _ in CALLS]
+
+
+def _output(f, args, kwargs):
+    y, pullback = cr.rrule(f, *args, **kwargs)
+    return np.asarray(y), pullback
+
+
+@pytest.mark.parametrize(("f", "args", "kwargs"), CALLS, ids=CALL_IDS)
+def test_a_batched_cotangent_is_refused_naming_the_rule_and_both_shapes(f, args, kwargs):
+    y, pullback = _output(f, args, kwargs)
+    batched = np.ones((2, *y.shape), dtype=y.dtype)
+    name = cr.core.names.function_name(f)
+    with pytest.raises(ProjectionError, match=rf"{name}.*\(2, {y.shape[0]}"):
+        pullback(batched)
+
+
+@pytest.mark.parametrize(("f", "args", "kwargs"), CALLS, ids=CALL_IDS)
+def test_a_shorter_cotangent_is_refused(f, args, kwargs):
+    y, pullback = _output(f, args, kwargs)
+    shorter = np.ones((y.shape[0] - 1, *y.shape[1:]), dtype=y.dtype)
+    with pytest.raises(ProjectionError, match=cr.core.names.function_name(f)):
+        pullback(shorter)
+
+
+@pytest.mark.parametrize(("f", "args", "kwargs"), CALLS, ids=CALL_IDS)
+@pytest.mark.parametrize("bad", [None, "list"], ids=["None", "list"])
+def test_none_or_a_list_as_cotangent_is_refused_naming_the_rule(f, args, kwargs, bad):
+    y, pullback = _output(f, args, kwargs)
+    dy = None if bad is None else np.ones(y.shape).tolist()
+    with pytest.raises(TangentTypeError, match=cr.core.names.function_name(f)):
+        pullback(dy)
+
+
+@pytest.mark.parametrize(("f", "args", "kwargs"), CALLS, ids=CALL_IDS)
+def test_a_cotangent_of_the_output_shape_still_passes(f, args, kwargs):
+    y, pullback = _output(f, args, kwargs)
+    for dy in (np.ones(y.shape, dtype=y.dtype), cr.ZeroTangent()):
+        assert len(pullback(dy)) == len(args) + 1
+
+
+def test_a_number_is_a_cotangent_of_a_number_and_of_a_zero_dimensional_array():
+    _, pullback = cr.rrule(np.sin, 0.5)
+    assert pullback(2.0)[1] == pytest.approx(2 * np.cos(0.5), rel=1e-15)
+    _, pullback = cr.rrule(np.sum, X3)
+    assert pullback(np.float64(1.0))[1].tolist() == [1.0, 1.0, 1.0]
+    _, pullback = cr.rrule(np.sum, X3)
+    with pytest.raises(ProjectionError, match=r"numpy.sum.*\(3,\)"):
+        pullback(np.ones(3))
+
+
+def test_structured_outputs_check_each_component():
+    _, pullback = cr.rrule(np.linalg.qr, M3)
+    with pytest.raises(ProjectionError, match=r"numpy.linalg.qr.*output 1"):
+        pullback((np.ones((3, 3)), np.ones((2, 3, 3))))
+    assert len(pullback((np.ones((3, 3)), cr.ZeroTangent()))) == 2
+
+
+def test_a_tangent_of_another_shape_than_its_argument_is_refused():
+    with pytest.raises(ProjectionError, match=r"numpy.sin.*\(2, 3\).*argument 1 of shape \(3,\)"):
+        cr.frule((cr.NoTangent(), np.ones((2, 3))), np.sin, X3)
+    with pytest.raises(ProjectionError, match=r"numpy.cumsum.*argument 1"):
+        cr.frule((cr.NoTangent(), np.ones(4)), np.cumsum, X3)
+
+
+# Arrays whose arithmetic NumPy's functions do not follow: refused at the rule's entry, naming
+# the function and the argument, in both rules.
+MASKED = np.ma.masked_array([1.0, 2.0, 3.0], mask=[False, True, False])
+with warnings.catch_warnings():  # NumPy discourages np.matrix; users still pass it
+    warnings.simplefilter("ignore", PendingDeprecationWarning)
+    MATRIX = np.asmatrix(M3)
+OBJECTS = np.array([1.0, 2.0, 3.0], dtype=object)
+
+
+@pytest.mark.parametrize(
+    ("f", "args", "kind"),
+    [
+        (np.sum, (MASKED,), "masked array"),
+        (np.sin, (MASKED,), "masked array"),
+        (np.multiply, (MASKED, 2.0), "masked array"),
+        (np.sin, (MATRIX,), "np.matrix"),
+        (np.multiply, (MATRIX, MATRIX), "np.matrix"),
+        (np.linalg.det, (MATRIX,), "np.matrix"),
+        (np.sin, (OBJECTS,), "Python objects"),
+        (np.multiply, (2.0, OBJECTS), "Python objects"),
+        (np.sum, (OBJECTS,), "Python objects"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_arrays_whose_arithmetic_the_rules_do_not_follow_are_refused(f, args, kind):
+    name = cr.core.names.function_name(f)
+    position = next(i for i, a in enumerate(args) if isinstance(a, np.ndarray)) + 1
+    with pytest.raises(ArrayTypeError, match=rf"{name}: argument {position} is .*{kind}"):
+        cr.rrule(f, *args)
+    tangents = (cr.NoTangent(), *(np.ones(np.shape(a)) for a in args))
+    with pytest.raises(ArrayTypeError, match=rf"{name}: argument {position}"):
+        cr.frule(tangents, f, *args)
+
+
+def test_the_refused_arrays_are_not_changed():
+    before = (MASKED.data.copy(), MASKED.mask.copy())
+    with pytest.raises(ArrayTypeError):
+        cr.rrule(np.sum, MASKED)
+    assert (MASKED.data.tolist(), MASKED.mask.tolist()) == (before[0].tolist(), before[1].tolist())
+
+
+def test_array_subclasses_with_numpy_arithmetic_pass():
+    class Plain(np.ndarray):
+        pass
+
+    x = X3.view(Plain)
+    _, pullback = cr.rrule(np.sin, x)
+    np.testing.assert_allclose(pullback(np.ones(3))[1], np.cos(X3), rtol=1e-15)
