@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import inspect
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -46,7 +47,7 @@ from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
-from .host import HostFunction
+from .host import HostFunction, recording_holes
 
 __all__ = ["install", "installed", "uninstall"]
 
@@ -112,6 +113,10 @@ def uninstall() -> None:
                     table[primitive] = own
         _saved.clear()
         _plans.clear()
+        for made in _primitives.values():
+            internals.primitive_vjps.pop(made, None)
+            internals.primitive_jvps.pop(made, None)
+        _primitives.clear()
 
 
 def installed() -> bool:
@@ -311,8 +316,11 @@ def _derivative_plan(
             return out
 
         try:
-            reverse.vjp(probe, *(values[i] for i in positions))
-            _plans[key] = holds_tracked[0]
+            # A derivative the rules do not give is checked where a cotangent meets it.
+            with recording_holes() as holes:
+                reverse.vjp(probe, *(values[i] for i in positions))
+            # A hole is an unknown dependence, not independence: differentiated, it raises.
+            _plans[key] = holds_tracked[0] or bool(holes)
         except (TrackingError, NoRuleError, ArrayTypeError) as error:
             # Kept, not raised: autograd's own rule may take over (see the docstring).
             _plans[key] = error
@@ -398,8 +406,32 @@ def _host_vjp(host: HostFunction, args: tuple) -> Callable:
     return chainrules_host_vjp
 
 
+# autograd keeps every primitive's VJP and JVP in global tables, forever: one primitive per
+# host function (equal host functions share it), the least recently used dropped, with its
+# entries, past a bound.
+_PRIMITIVES_LIMIT = 256
+_primitives: OrderedDict[HostFunction, Callable] = OrderedDict()
+
+
 def _host_primitive(host: HostFunction) -> Callable:
     """``host`` as an autograd primitive whose VJP and JVP are ``host``'s, recursively."""
+    with _lock:
+        found = _primitives.get(host)
+        if found is not None:
+            _primitives.move_to_end(host)
+            return found
+    made = _new_host_primitive(host)
+    internals = autograd_internals()
+    with _lock:
+        made = _primitives.setdefault(host, made)
+        while len(_primitives) > _PRIMITIVES_LIMIT:
+            _, dropped = _primitives.popitem(last=False)
+            internals.primitive_vjps.pop(dropped, None)
+            internals.primitive_jvps.pop(dropped, None)
+    return made
+
+
+def _new_host_primitive(host: HostFunction) -> Callable:
     from autograd.extend import defjvp_argnums, defvjp_argnums, primitive
 
     call = primitive(host.__call__)

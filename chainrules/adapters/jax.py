@@ -20,6 +20,12 @@ function, by tracing it abstractly (``jax.eval_shape``) at its first call:
   ``vmap``; forward mode (``jvp``, ``jacfwd``) does not, since JAX cannot transpose a
   callback.
 
+A Python float or complex argument becomes JAX's array of it (float32 when x64 is off); a
+host function's result has the precision of its float operands, in the types JAX allows under
+the current x64 setting. Each kind of call is built once (see ``_built``), since JAX caches
+its traces and executables by the identity of the functions it is given. A derivative the
+rules do not give raises ``ChainRulesError`` naming the function, never a zero.
+
 JAX's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
 ``f'(z) * g``), so the host path conjugates at the boundary: ``conj(pullback(conj(g)))``.
 Any other error of a rule reaches the caller as it was raised.
@@ -38,16 +44,18 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..core.errors import ArrayTypeError
+from ..core.errors import ArrayTypeError, ChainRulesError, MissingCapabilityError
+from ..core.names import function_name
 from ..core.registry import frule, rrule
-from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
 from ..core.thunks import unthunk
-from .host import HostFunction
+from .host import HostFunction, freeze
 
 __all__ = ["is_host_only", "rule_mode", "wrap"]
 
@@ -67,6 +75,7 @@ def wrap(
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(_as_operand(a) for a in args) if _FLOATS_AS_OPERANDS else args
         positions = tuple(i for i, a in enumerate(args) if _is_jax(a))
         active = tuple(i for i in positions if _inexact(args[i]))
         mode = "host" if host else _mode(f, args, kwargs, positions, active)
@@ -76,8 +85,7 @@ def wrap(
                 return native(f, kwargs, args, positions, active)
             except _not_on_tracers():  # the probe passed on other arguments: run on the host
                 pass
-        shape_rule = result_shape or functools.partial(_result_shape, f, kwargs)
-        return _host_call(HostFunction(f, kwargs, active), args, positions, shape_rule)
+        return _host_call(HostFunction(f, kwargs, active), args, positions, result_shape)
 
     wrapped.__wrapped__ = f
     return wrapped
@@ -95,6 +103,19 @@ def rule_mode(f: Callable) -> str | None:
     first call.
     """
     return _native.get(f)
+
+
+_FLOATS_AS_OPERANDS = True
+
+
+def _as_operand(a: Any) -> Any:
+    """A Python float or complex as JAX's array of it (``jnp.asarray``: float32 when x64 is
+    off), as ``jax.numpy``'s functions take them; integers and the rest stay constants."""
+    if type(a) in (float, complex):
+        import jax.numpy as jnp
+
+        return jnp.asarray(a)
+    return a
 
 
 def _is_jax(a: Any) -> bool:
@@ -189,10 +210,61 @@ def _all_jax(values: Any) -> bool:
     return _is_jax(values) or isinstance(values, AbstractZero)
 
 
+# ---- one JAX function per kind of call ---------------------------------------------------
+#
+# JAX caches what it traces and compiles by the identity of the functions it is given (the
+# custom_jvp/custom_vjp object, its rules, the pure_callback's callback). A new closure per
+# call is a new trace and a new executable, kept by JAX's caches: megabytes and tens of
+# milliseconds per eager grad. So each kind of call (function, keywords, constants, operand
+# shapes and dtypes, x64 flag) is built once and kept here, the least recently used dropped
+# past a bound.
+
+_BUILT_LIMIT = 256
+_built: OrderedDict[Any, Callable] = OrderedDict()
+
+
+def _built_for(key: Any, build: Callable[[], Callable]) -> Callable:
+    with _lock:
+        found = _built.get(key)
+        if found is not None:
+            _built.move_to_end(key)
+            return found
+    made = build()
+    with _lock:
+        made = _built.setdefault(key, made)
+        while len(_built) > _BUILT_LIMIT:
+            _built.popitem(last=False)
+    return made
+
+
+def _call_key(kind: str, f: Any, kwargs: dict, args: tuple, positions: tuple, *extra: Any):
+    import jax
+
+    constants = tuple(None if i in positions else a for i, a in enumerate(args))
+    avals = tuple(
+        (tuple(args[i].shape), np.dtype(args[i].dtype).str, bool(getattr(args[i], "weak_type", 0)))
+        for i in positions
+    )
+    x64 = bool(jax.config.jax_enable_x64)
+    return (kind, freeze(f), freeze(kwargs), freeze(constants), positions, avals, x64, *extra)
+
+
+def _constants(args: tuple, positions: tuple) -> tuple:
+    return tuple(None if i in positions else a for i, a in enumerate(args))
+
+
 # ---- native rules -------------------------------------------------------------------------
 
 
 def _native_jvp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
+    key = _call_key("jvp", f, kwargs, args, positions, active)
+    custom = _built_for(
+        key, lambda: _native_jvp(f, kwargs, _constants(args, positions), positions, active)
+    )
+    return custom(*(args[i] for i in positions))
+
+
+def _native_jvp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
     import jax
     import jax.numpy as jnp
 
@@ -210,19 +282,35 @@ def _native_jvp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, a
         y, dy = frule((NO_TANGENT, *cr_tangents), f, *full, **kwargs)
         dy = unthunk(dy)
         if isinstance(y, tuple | list):
-            return tuple(y), tuple(_zeros_if_zero(d, o, jnp) for d, o in zip(dy, y, strict=True))
-        return y, _zeros_if_zero(dy, y, jnp)
+            return tuple(y), tuple(
+                _zeros_if_zero(d, o, jnp, f, k) for k, (d, o) in enumerate(zip(dy, y, strict=True))
+            )
+        return y, _zeros_if_zero(dy, y, jnp, f, 0)
 
     custom = jax.custom_jvp(primal)
     custom.defjvp(primal_jvp)
-    return custom(*(args[i] for i in positions))
+    return custom
 
 
-def _zeros_if_zero(d: Any, like: Any, jnp: Any) -> Any:
-    return jnp.zeros_like(like) if isinstance(unthunk(d), AbstractZero) else d
+def _zeros_if_zero(d: Any, like: Any, jnp: Any, f: Callable, k: int) -> Any:
+    d = unthunk(d)
+    if isinstance(d, NotImplementedTangent):
+        raise ChainRulesError(
+            f"the frule for {function_name(f)} does not give the tangent of its output {k}: "
+            f"{d.info}"
+        )
+    return jnp.zeros_like(like) if isinstance(d, AbstractZero) else d
 
 
 def _native_vjp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
+    key = _call_key("vjp", f, kwargs, args, positions, active)
+    custom = _built_for(
+        key, lambda: _native_vjp(f, kwargs, _constants(args, positions), positions, active)
+    )
+    return custom(*(args[i] for i in positions))
+
+
+def _native_vjp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
     import jax
     import jax.numpy as jnp
 
@@ -241,23 +329,63 @@ def _native_vjp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, a
         out = []
         for i, o in zip(positions, ops, strict=True):
             ct = unthunk(cts[1 + i]) if i in active else ZERO_TANGENT
+            if isinstance(ct, NotImplementedTangent):
+                raise ChainRulesError(
+                    f"the rule for {function_name(f)} does not give the cotangent of its "
+                    f"argument {i}: {ct.info}"
+                )
             out.append(None if isinstance(ct, AbstractZero) else jnp.conj(ct).astype(o.dtype))
         return tuple(out)
 
     custom = jax.custom_vjp(primal)
     custom.defvjp(forward, backward)
-    return custom(*(args[i] for i in positions))
+    return custom
 
 
 # ---- rules on the host --------------------------------------------------------------------
 
 
-def _host_call(host: HostFunction, args: tuple, positions: tuple, shape_rule: Callable) -> Any:
-    """``host(*args)`` through ``pure_callback``, with a custom_vjp from its pullback."""
+def _host_call(
+    host: HostFunction,
+    args: tuple,
+    positions: tuple,
+    result_shape: Callable | None = None,
+    cotangents_of: tuple[int, ...] | None = None,
+) -> Any:
+    """``host(*args)`` through ``pure_callback``, with a custom_vjp from its pullback.
+
+    The shapes of the result come from ``result_shape(*args)``, or are those of the arguments
+    in ``cotangents_of`` (a pullback), or from ``_result_shape``.
+    """
+    key = _call_key("host", host.key(), {}, args, positions, freeze(result_shape), cotangents_of)
+
+    def build() -> Callable:
+        if cotangents_of is not None:
+            shapes: Any = tuple(_aval(args[i]) for i in cotangents_of)
+        else:
+            found = (result_shape or functools.partial(_result_shape, host.f, host.kwargs))(*args)
+            shapes = _canonical(found, tuple(args[i] for i in positions), result_shape)
+        n_outputs = len(shapes) if isinstance(shapes, tuple) else 0
+        inner = HostFunction(host.f, host.kwargs, host.active, n_outputs)
+        return _host_custom(inner, _constants(args, positions), positions, shapes)
+
+    custom = _built_for(key, build)
+    try:
+        return custom(*(args[i] for i in positions))
+    except TypeError as error:
+        if "forward-mode" not in str(error):
+            raise
+        raise MissingCapabilityError(
+            f"{host.__name__} runs on the host (jax.pure_callback, with its pullback as a "
+            "custom_vjp), which JAX cannot differentiate in forward mode (jvp, jacfwd, "
+            "jax.hessian): use reverse mode (grad, vjp, jacrev, jacrev of jacrev)"
+        ) from error
+
+
+def _host_custom(host: HostFunction, args: tuple, positions: tuple, shapes: Any) -> Callable:
     import jax
     import jax.numpy as jnp
 
-    shapes = shape_rule(*args)
     vmap_method = "expand_dims" if isinstance(host.f, np.ufunc) else "sequential"
 
     def run(*ops: Any) -> Any:
@@ -272,36 +400,80 @@ def _host_call(host: HostFunction, args: tuple, positions: tuple, shape_rule: Ca
     def primal(*ops: Any) -> Any:
         return jax.pure_callback(run, shapes, *ops, vmap_method=vmap_method)
 
-    def forward(*ops: Any) -> tuple[Any, Any]:
+    def forward(*primals: Any) -> tuple[Any, Any]:
         # Through ``custom`` itself, so that an outer differentiation of ``forward`` sees a
-        # custom_vjp call and not the bare primal.
-        return custom(*ops), ops
+        # custom_vjp call and not the bare primal. Which operands are perturbed is known
+        # here, while tracing: it travels to ``backward`` in the residuals' structure (None
+        # or an empty tuple, no arrays), so that only their cotangents are computed (the
+        # others may be costly: betainc's in its shape parameters are quadratures).
+        ops = tuple(p.value for p in primals)
+        perturbed = tuple(() if p.perturbed else None for p in primals)
+        return custom(*ops), (ops, perturbed)
 
-    def backward(ops: tuple, g: Any) -> tuple:
+    n = len(args)
+
+    def backward(residuals: tuple, g: Any) -> tuple:
+        ops, perturbed = residuals
+        wanted = {i for i, p in zip(positions, perturbed, strict=True) if p is not None}
+        needed = tuple(i for i in host.active if i in wanted)
+        if not needed:
+            return (None,) * len(positions)
         full = tuple(_assemble(args, positions, ops))
         gs = tuple(g) if isinstance(g, tuple | list) else (g,)
-        host.n_outputs = len(gs) if isinstance(shapes, tuple) else 0
-        pullback = host.pullback_function(len(args))
-        n = len(args)
+        gs = tuple(_instantiate(d, s) for d, s in zip(gs, _leaves(shapes), strict=True))
         inner_positions = (*positions, *range(n, n + len(gs)))
+        pullback = host.pullback_function(n, needed)
         cts = _host_call(
             pullback,
             (*full, *(jnp.conj(d) for d in gs)),
             inner_positions,
-            functools.partial(_cotangent_shapes, host.active),
+            cotangents_of=needed,
         )
-        by_position = dict(zip(host.active, cts, strict=True))
+        by_position = dict(zip(needed, cts, strict=True))
         return tuple(jnp.conj(by_position[i]) if i in by_position else None for i in positions)
 
     custom = jax.custom_vjp(primal)
-    custom.defvjp(forward, backward)
-    return custom(*(args[i] for i in positions))
+    custom.defvjp(forward, backward, symbolic_zeros=True)
+    return custom
 
 
-def _cotangent_shapes(active: tuple[int, ...], *args: Any) -> tuple:
+def _leaves(shapes: Any) -> tuple:
+    return tuple(shapes) if isinstance(shapes, tuple) else (shapes,)
+
+
+def _instantiate(cotangent: Any, shape: Any) -> Any:
+    """A symbolic zero cotangent (an unused output) as an array of zeros."""
+    import jax.numpy as jnp
+    from jax.custom_derivatives import SymbolicZero
+
+    if isinstance(cotangent, SymbolicZero):
+        return jnp.zeros(shape.shape, shape.dtype)
+    return cotangent
+
+
+def _aval(a: Any) -> Any:
     import jax
 
-    return tuple(jax.ShapeDtypeStruct(args[i].shape, args[i].dtype) for i in active)
+    return jax.ShapeDtypeStruct(tuple(a.shape), a.dtype)
+
+
+def _canonical(shapes: Any, operands: tuple, given: Callable | None) -> Any:
+    """The result's shapes with the dtypes JAX would give: its own for 64-bit types when x64
+    is off, and (when the shapes were not ``given``) the precision of the float operands, as
+    ``jax.numpy`` keeps float16 and float32 where NumPy and SciPy may compute in more."""
+    import jax
+
+    if isinstance(shapes, tuple | list):
+        return tuple(_canonical(s, operands, given) for s in shapes)
+    dtype = np.dtype(shapes.dtype)
+    # The operands themselves, not their dtypes: a Python float's weak type does not promote.
+    inexact = [o for o in operands if np.dtype(o.dtype).kind in "fc"]
+    if given is None and dtype.kind in "fc" and inexact:
+        import jax.numpy as jnp
+
+        real = np.dtype(jnp.finfo(jnp.result_type(*inexact)).dtype)
+        dtype = real if dtype.kind == "f" else np.result_type(real, np.complex64)
+    return jax.ShapeDtypeStruct(shapes.shape, jax.dtypes.canonicalize_dtype(dtype))
 
 
 def _result_shape(f: Callable, kwargs: dict, *args: Any) -> Any:

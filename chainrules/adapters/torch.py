@@ -18,8 +18,12 @@ Where the rule runs is decided once per function, by a probe at its first call:
   digamma -> polygamma). A CUDA tensor given to a host function is moved to the CPU and back,
   with a warning once per function.
 
-``wrap(f, host=True)`` (or ``False``) skips the probe. PyTorch's complex convention is the
-project's (a holomorphic f's pullback is ``conj(f'(z)) * dy``), so cotangents pass unchanged.
+On the host, the frule and the pullback each run as an ``autograd.Function`` of their own,
+so torch.func's ``jacfwd``, ``hessian`` and ``vmap`` of ``jvp`` map and differentiate them;
+results take the dtype torch's functions would give (that of the float tensors, else the
+default dtype). ``wrap(f, host=True)`` (or ``False``) skips the probe. PyTorch's complex
+convention is the project's (a holomorphic f's pullback is ``conj(f'(z)) * dy``), so
+cotangents pass unchanged.
 Any other error of a rule reaches the caller as it was raised.
 
 >>> import numpy as np
@@ -85,7 +89,7 @@ def is_host_only(f: Callable) -> bool | None:
 class _Call:
     """What one call of a wrapped function needs besides its tensors."""
 
-    __slots__ = ("active", "f", "host", "kwargs", "n_args", "pullback", "single")
+    __slots__ = ("active", "f", "host", "host_outputs", "kwargs", "n_args", "pullback", "single")
 
     def __init__(self, f: Callable, kwargs: dict, args: tuple, host: bool | None) -> None:
         import torch
@@ -103,6 +107,7 @@ class _Call:
         self.host: HostFunction | None = HostFunction(f, kwargs, self.active) if host else None
         self.pullback: Any = None  # the rule's pullback, once the forward pass has run
         self.single = True
+        self.host_outputs = 0
 
     @classmethod
     def of_host(cls, host: HostFunction, n_args: int) -> _Call:
@@ -110,6 +115,7 @@ class _Call:
         call = object.__new__(cls)
         call.f, call.kwargs, call.n_args, call.active = host, {}, n_args, host.active
         call.host, call.pullback, call.single = host, None, True
+        call.host_outputs = host.n_outputs
         return call
 
     def fresh(self) -> _Call:
@@ -209,11 +215,51 @@ def _to_numpy(a: Any) -> Any:
     return a
 
 
-def _to_tensor(y: Any, like: Any) -> Any:
+def _to_tensor(y: Any, like: Any, dtype: Any = None) -> Any:
     import torch
 
     out = torch.from_numpy(np.array(y, copy=True, ndmin=0))
+    if dtype is not None and (out.is_floating_point() or out.is_complex()):
+        out = out.to(_same_kind(dtype, out.is_complex()))
     return out if like is None else out.to(like.device)
+
+
+def _result_dtype(args: tuple) -> Any:
+    """The float dtype torch's own functions give for these arguments: that of the float and
+    complex tensors promoted together (float16 stays float16), else torch's default dtype
+    (integer tensors and Python numbers compute in it)."""
+    import torch
+
+    inexact = [
+        a.dtype
+        for a in args
+        if isinstance(a, torch.Tensor) and (a.is_floating_point() or a.is_complex())
+    ]
+    if not inexact:
+        return torch.get_default_dtype()
+    dtype = inexact[0]
+    for other in inexact[1:]:
+        dtype = torch.promote_types(dtype, other)
+    return dtype
+
+
+def _same_kind(dtype: Any, complex_result: bool) -> Any:
+    """``dtype``'s precision in the kind of the result (a complex result of float32 input is
+    complex64; a real result of complex128 input is float64)."""
+    import torch
+
+    if complex_result:
+        return torch.promote_types(dtype, torch.complex64) if not dtype.is_complex else dtype
+    if dtype.is_complex:
+        return torch.empty((), dtype=dtype).real.dtype
+    return dtype
+
+
+def _transformed(tensors: tuple) -> bool:
+    """Whether any of ``tensors`` is wrapped by one of torch.func's transforms."""
+    import torch
+
+    return any(isinstance(t, torch.Tensor) and torch_unwrapped(t) is not t for t in tensors)
 
 
 def _reference(call: _Call, args: tuple) -> Any:
@@ -271,8 +317,9 @@ def _rule_function() -> Any:
             like = _reference(call, args)
             y, call.pullback = call.host.vjp(*map(_to_numpy, args))
             outputs, call.single = _as_outputs(y)
-            call.host.n_outputs = 0 if call.single else len(outputs)
-            tensors = tuple(_to_tensor(o, like) for o in outputs)
+            call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
+            dtype = _result_dtype(args)
+            tensors = tuple(_to_tensor(o, like, dtype) for o in outputs)
             return tensors[0] if call.single else tensors
 
         @staticmethod
@@ -289,13 +336,16 @@ def _rule_function() -> Any:
             call: _Call = ctx.call
             args = _fill(ctx.args, call.active, ctx.saved_tensors)
             dy = grads[0] if call.single else tuple(grads)
-            if torch.is_grad_enabled():
+            pullback = call.pullback
+            if torch.is_grad_enabled() or _transformed((*args, *grads)):
+                # Differentiable, or under torch.func's transforms: a function of its own, so
+                # that vmap sees it batch element by batch element.
                 cts = _differentiable_cotangents(call, args, grads, dy)
             elif call.host is None:
-                full = call.pullback(dy)
+                full = pullback(dy)
                 cts = tuple(full[1 + i] for i in call.active)
             else:
-                cts = call.pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
+                cts = pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
             out: list[Any] = [None] * (1 + call.n_args)
             for i, ct in zip(call.active, cts, strict=True):
                 out[1 + i] = _dense_torch(ct, args[i])
@@ -310,13 +360,17 @@ def _rule_function() -> Any:
                 found = _native_frule(call, args, dxs)
                 if found is not None:
                     return found
-            host = call.host or HostFunction(call.f, call.kwargs, call.active)
-            like = _reference(call, args)
-            dense = tuple(None if t is None else _to_numpy(t) for t in dxs)
-            _, dy = host.jvp(tuple(map(_to_numpy, args)), dense)
-            if call.single:
-                return _to_tensor(dy, like)
-            return tuple(_to_tensor(d, like) for d in dy)
+            host = call.host or HostFunction(
+                call.f, call.kwargs, call.active, 0 if call.single else call.host_outputs
+            )
+            # The frule on the host as a function of its own: differentiable again (hessian
+            # is jacfwd of jacrev), and mapped element by element under vmap (jacfwd).
+            dense = tuple(
+                torch.zeros_like(args[i]) if t is None else t
+                for i, t in zip(call.active, dxs, strict=True)
+            )
+            inner = _Call.of_host(host.jvp_function(call.n_args), call.n_args + len(dense))
+            return _rule_function().apply(inner, *args, *dense)
 
         @staticmethod
         def vmap(info: Any, in_dims: tuple, call: _Call, *args: Any) -> Any:
@@ -352,6 +406,11 @@ def _native_forward(call: _Call, args: tuple) -> Any:
     if not all(isinstance(o, torch.Tensor) for o in outputs):
         return None
     call.pullback, call.single = pullback, single
+    call.host_outputs = 0 if single else len(outputs)
+    # torch gives the returned tensors their grad_fn, which holds ``call`` and so the
+    # pullback; the pullback may hold its outputs. Aliases returned in their place keep that
+    # cycle (which Python's collector cannot see through torch's graph) from forming.
+    outputs = tuple(o.detach() for o in outputs)
     return outputs[0] if single else outputs
 
 

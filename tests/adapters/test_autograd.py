@@ -253,3 +253,62 @@ def test_a_bug_in_a_pullback_reaches_the_caller():
     assert autograd.grad(cube)(1.5) == 3.0 * 1.5**2
     with pytest.raises(ValueError, match="a bug in the pullback of _broken_cube_raw"):
         autograd.grad(autograd.grad(cube))(1.5)
+
+
+# ---- nothing added to autograd's tables per derivative --------------------------------------
+
+
+def test_repeated_hessians_add_no_primitives():
+    import autograd.scipy.special as asp
+    from autograd.core import primitive_jvps
+
+    def loss(x):
+        return anp.sum(anp.tanh(x) * asp.gammaln(x + 2.0))
+
+    hessian = autograd.hessian(loss)
+    x = np.array([0.3, 0.7])
+    first = hessian(x)
+    sizes = (len(primitive_vjps), len(primitive_jvps))
+    for _ in range(5):
+        np.testing.assert_array_equal(hessian(x), first)
+    # Each Hessian used to add about 9 entries to autograd's global tables, forever.
+    assert (len(primitive_vjps), len(primitive_jvps)) == sizes
+
+
+def test_a_second_derivative_the_rules_do_not_give_raises():
+    # scipy.special.betainc's derivative in a is a quadrature, which the rules do not
+    # differentiate: the host primitive must refuse, naming it, rather than give zero.
+    from chainrules.adapters.host import HostFunction
+    from chainrules.core.errors import ChainRulesError
+
+    host = HostFunction(sc.betainc, {}, (0, 1, 2), n_outputs=0)
+    pullback = cr_autograd._host_primitive(host.pullback_function(3))
+
+    def da(a):
+        return pullback(a, 3.0, 0.4, 1.0)[0]
+
+    with pytest.raises(ChainRulesError, match=r"betainc in its first argument"):
+        autograd.grad(da)(2.0)
+    # In x, the derivative is closed-form: d/da of dI/dx = x (1-x)^2 (log x - digamma(2) +
+    # digamma(5)) / B(2, 3), from the rules.
+    dx = autograd.grad(lambda a: pullback(a, 3.0, 0.4, 1.0)[2])(2.0)
+    expected = 0.4 * 0.6**2 / sc.beta(2, 3) * (np.log(0.4) - sc.digamma(2) + sc.digamma(5))
+    assert dx == pytest.approx(expected, rel=1e-12)
+
+
+def test_second_derivatives_of_betainc_through_autograds_primitive():
+    import autograd.scipy.special as asp
+    from adapter_cases import betainc_derivative
+
+    from chainrules.core.errors import ChainRulesError
+
+    def d_dx(a):
+        return autograd.grad(lambda x: asp.betainc(a, 3.0, x))(0.4)
+
+    # Closed-form in x, then the rules of xlogy and betaln in a: exact to rounding.
+    assert autograd.grad(d_dx)(2.0) == pytest.approx(betainc_derivative((1, 0, 1)), rel=1e-10)
+    # The pullback in a is a quadrature that the rules do not differentiate: it once gave 0.0
+    # here (the true d2I/da2 is about 0.058), autograd warning only that the output seemed
+    # independent of the input.
+    with pytest.raises(ChainRulesError, match=r"betainc in its first argument"):
+        autograd.grad(autograd.grad(lambda a: asp.betainc(a, 3.0, 0.4)))(2.0)

@@ -129,3 +129,22 @@ CASES = [
 # differentiate again, so no adapter has a second derivative for them: none at present (the
 # matrix functions' pullbacks call SciPy through chainrules.core.calls.call).
 SECOND_ORDER_UNSUPPORTED: dict[str, str] = {}
+
+
+# ---- a host function whose rules stop at the first derivative in some arguments -------------
+
+# betainc(a, b, x): dI/dx is closed-form, differentiable again by the rules; dI/da and dI/db
+# are quadratures on NumPy values, which the rules do not differentiate. A point well inside
+# the domain, where d2I/da2 is about 0.058.
+BETAINC_POINT = (2.0, 3.0, 0.4)
+
+
+def betainc_derivative(order: tuple[int, int, int], point: tuple = BETAINC_POINT) -> float:
+    """The partial derivative of I_x(a, b) of ``order`` (in a, b, x), by mpmath at 30 digits."""
+    import mpmath
+
+    def regularized(a, b, x):
+        return mpmath.betainc(a, b, 0, x, regularized=True)
+
+    with mpmath.workdps(30):
+        return float(mpmath.diff(regularized, point, order))
