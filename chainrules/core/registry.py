@@ -229,7 +229,9 @@ class RuleTable:
         return entry is not None and any(not m.opted_out for m in entry.state.methods)
 
     def functions(self) -> Iterator[Any]:
-        return iter(list(self._entries))
+        """The functions with entries, as a snapshot (registration may go on meanwhile)."""
+        with self._lock:
+            return iter(list(self._entries))
 
     def methods(self, f: Any) -> tuple[_Method, ...]:
         entry = self._entries.get(f)
@@ -435,11 +437,13 @@ def _method_from(
 rrule: RuleTable = _RRuleTable("rrule")
 frule = RuleTable("frule")
 _non_differentiable: set[Any] = set()
+_non_differentiable_lock = threading.Lock()  # readers take snapshots while others register
 
 
 def mark_non_differentiable(f: Any) -> None:
     if not isinstance(f, Unavailable):
-        _non_differentiable.add(f)
+        with _non_differentiable_lock:
+            _non_differentiable.add(f)
 
 
 def opt_out(table: RuleTable, f: Any, *types_: Any) -> None:
@@ -477,7 +481,9 @@ def registered_functions() -> list[RuleInfo]:
     for table in (rrule, frule):
         for f in table.functions():
             functions[id(f)] = f
-    for f in _non_differentiable:
+    with _non_differentiable_lock:
+        marked = tuple(_non_differentiable)
+    for f in marked:
         functions[id(f)] = f
     infos = []
     for f in functions.values():

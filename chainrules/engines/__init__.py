@@ -10,6 +10,7 @@ Modules, one concept each:
 * ``levels``     what keeps nested differentiations apart
 * ``arguments``  structured arguments and results, aliasing, cycles
 * ``tripwires``  the errors raised instead of silently wrong derivatives
+* ``derived``    integers computed from tracked floats, whose bits cannot be read as floats
 
 >>> import numpy as np
 >>> from chainrules.engines import hessian, reverse

@@ -34,6 +34,7 @@ import numpy as np
 from ..core.structure import decompose, has_tangent_space, is_differentiable_leaf, reaches
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, MutableTangent, Tangent
 from ..core.thunks import AbstractThunk
+from .derived import DerivedIntegers
 from .tracked import Tracked
 
 __all__ = [
@@ -95,12 +96,19 @@ def field_of(t: Any, key: Any, index: int) -> Any:
 
 
 class Tracker:
-    """Replaces the differentiable leaves of values by ``make_leaf(primal, tangent)``."""
+    """Replaces the differentiable leaves of values by ``make_leaf(primal, tangent)``.
 
-    __slots__ = ("make_leaf", "memo")
+    ``constant(value, tangent)``, when given, is called for each part that has no tangent
+    space, so that a tangent given for it (an integer primal) can be refused.
+    """
 
-    def __init__(self, make_leaf: Callable[[Any, Any], Any]) -> None:
+    __slots__ = ("constant", "make_leaf", "memo")
+
+    def __init__(
+        self, make_leaf: Callable[[Any, Any], Any], constant: Callable | None = None
+    ) -> None:
         self.make_leaf = make_leaf
+        self.constant = constant
         self.memo: dict[int, tuple[Any, Any, Any]] = {}  # id -> (primal kept alive, new, plan)
 
     def track(self, x: Any, tangent: Any = ZERO_TANGENT) -> tuple[Any, Any]:
@@ -109,34 +117,72 @@ class Tracker:
         return self._track(x, tangent)
 
     def _track(self, x: Any, t: Any) -> tuple[Any, Any]:
-        hit = self.memo.get(id(x))
-        if hit is not None:
-            return hit[1], hit[2]
-        fields = decompose(x)
-        if fields is None:
-            if not is_differentiable_leaf(x):
-                return x, None
-            new = self.make_leaf(x, t)
-            leaf = Leaf(x, new)
-            if isinstance(x, np.ndarray):  # arrays are mutable: two references are one value
-                self.memo[id(x)] = (x, new, leaf)
-            return new, leaf
-        if not has_tangent_space(x):
-            return x, None
-        plan = Struct(fields.kind, fields.primal_type, fields.mutable)
-        if isinstance(x, tuple):  # immutable: no cycle can pass through it before it exists
-            values = {}
-            for index, (key, value) in enumerate(fields.items):
-                values[key], plan.fields[key] = self._track(value, field_of(t, key, index))
-            new = _rebuild_tuple(x, values)
-            self.memo[id(x)] = (x, new, plan)
-            return new, plan
-        new = _shell(x)
-        self.memo[id(x)] = (x, new, plan)
-        for index, (key, value) in enumerate(fields.items):
-            tracked, plan.fields[key] = self._track(value, field_of(t, key, index))
-            _set_field(new, key, tracked)
-        return new, plan
+        # A work list, not recursion: a linked list of any length is walked in constant stack.
+        # Entries are (x, t, store) to visit, or (x, plan, values, store) to finish a tuple
+        # once its fields are tracked; ``store(new, plan)`` puts a result in its parent.
+        result: list[Any] = []
+        known: dict[int, bool] = {}
+        work: list[tuple] = [(x, t, lambda new, plan: result.extend((new, plan)))]
+        while work:
+            entry = work.pop()
+            if len(entry) == 4:
+                x, plan, values, store = entry
+                new = _rebuild_tuple(x, values)
+                self.memo[id(x)] = (x, new, plan)
+                store(new, plan)
+                continue
+            x, t, store = entry
+            hit = self.memo.get(id(x))
+            if hit is not None:
+                store(hit[1], hit[2])
+                continue
+            fields = decompose(x)
+            if fields is None and is_differentiable_leaf(x):
+                new = self.make_leaf(x, t)
+                leaf = Leaf(x, new)
+                if isinstance(x, np.ndarray):  # arrays are mutable: two references are one value
+                    self.memo[id(x)] = (x, new, leaf)
+                store(new, leaf)
+                continue
+            if fields is None or not has_tangent_space(x, known):
+                if self.constant is not None:
+                    self.constant(x, t)
+                store(x, None)
+                continue
+            plan = Struct(fields.kind, fields.primal_type, fields.mutable)
+            plan.fields = dict.fromkeys(key for key, _ in fields.items)  # in the fields' order
+            children = []
+            if isinstance(x, tuple):  # immutable: no cycle can pass through it before it exists
+                tracked_fields: dict[Any, Any] = {}
+                work.append((x, plan, tracked_fields, store))
+                for index, (key, value) in enumerate(fields.items):
+                    children.append(
+                        (value, field_of(t, key, index), _into(tracked_fields, plan, key))
+                    )
+            else:
+                new = _shell(x)
+                self.memo[id(x)] = (x, new, plan)
+                store(new, plan)
+                for index, (key, value) in enumerate(fields.items):
+                    children.append((value, field_of(t, key, index), _into_field(new, plan, key)))
+            work.extend(reversed(children))  # popped in the fields' order
+        return result[0], result[1]
+
+
+def _into(values: dict, plan: Struct, key: Any) -> Callable[[Any, Any], None]:
+    def store(new: Any, field_plan: Any) -> None:
+        values[key] = new
+        plan.fields[key] = field_plan
+
+    return store
+
+
+def _into_field(structure: Any, plan: Struct, key: Any) -> Callable[[Any, Any], None]:
+    def store(new: Any, field_plan: Any) -> None:
+        _set_field(structure, key, new)
+        plan.fields[key] = field_plan
+
+    return store
 
 
 def _rebuild_tuple(x: tuple, values: dict[Any, Any]) -> tuple:
@@ -203,60 +249,83 @@ def collect(plan: Any, leaf_tangent: Callable[[Leaf], Any]) -> Any:
     """One tangent for a tracked value: ``leaf_tangent(leaf)`` at each leaf, structures around.
 
     Aliased leaves get one and the same tangent object; a cyclic plan gives a cyclic tangent.
+    A work list, not recursion, walks the plan, so any depth is fine.
     """
-    return _collect(plan, leaf_tangent, {})
-
-
-def _collect(plan: Any, leaf_tangent: Callable[[Leaf], Any], memo: dict[int, Any]) -> Any:
-    if plan is None:
-        return NO_TANGENT
-    hit = memo.get(id(plan))
-    if hit is not None:
-        return hit
-    if isinstance(plan, Leaf):
-        memo[id(plan)] = tangent = leaf_tangent(plan)
-        return tangent
-    positional = plan.kind == "positional"
-    cls = MutableTangent if plan.mutable else Tangent
-    backing: dict[Any, Any] = {}
-    tangent = cls._from_backing(plan.primal_type, plan.kind, () if positional else backing)
-    memo[id(plan)] = tangent
-    for key, field in plan.fields.items():
-        backing[key] = _collect(field, leaf_tangent, memo)
-    if positional:
+    memo: dict[int, Any] = {}
+    root: dict[Any, Any] = {}
+    positional: list[tuple[Any, dict]] = []  # tangents whose tuple is set once fields are in
+    work: list[tuple[Any, dict, Any]] = [(plan, root, None)]
+    while work:
+        plan, into, key = work.pop()
+        if plan is None:
+            into[key] = NO_TANGENT
+            continue
+        hit = memo.get(id(plan))
+        if hit is not None:
+            into[key] = hit
+            continue
+        if isinstance(plan, Leaf):
+            into[key] = memo[id(plan)] = leaf_tangent(plan)
+            continue
+        cls = MutableTangent if plan.mutable else Tangent
+        backing = dict.fromkeys(plan.fields)  # in the fields' order
+        is_positional = plan.kind == "positional"
+        tangent = cls._from_backing(plan.primal_type, plan.kind, () if is_positional else backing)
+        into[key] = memo[id(plan)] = tangent
+        if is_positional:
+            positional.append((tangent, backing))
+        work.extend((field, backing, k) for k, field in reversed(plan.fields.items()))
+    for tangent, backing in positional:
         object.__setattr__(tangent, "_backing", tuple(backing.values()))
-    return tangent
+    return root[None]
 
 
 def untrack(y: Any, is_mine: Callable[[Any], bool]) -> tuple[Any, Any]:
-    """``(y with this level's tracked leaves replaced by their values, plan)`` for a result."""
-    return _untrack(y, is_mine, {})
+    """``(y with this level's tracked leaves replaced by their values, plan)`` for a result.
 
-
-def _untrack(y: Any, is_mine: Callable[[Any], bool], memo: dict[int, Any]) -> tuple[Any, Any]:
-    if is_mine(y):
-        return y.value, Leaf(y.value, y)
-    hit = memo.get(id(y))
-    if hit is not None:
-        return hit[1], hit[2]
-    fields = decompose(y)
-    if fields is None:
-        if is_differentiable_leaf(y):
-            return y, Leaf(y, None)  # a constant result: its tangent is zero
-        return y, None
-    plan = Struct(fields.kind, fields.primal_type, fields.mutable)
-    values: dict[Any, Any] = {}
-    memo[id(y)] = (y, y, plan)
-    for key, value in fields.items:
-        values[key], plan.fields[key] = _untrack(value, is_mine, memo)
-    if isinstance(y, tuple):
-        new = _rebuild_tuple(y, values)
-    else:
-        new = _shell(y)
-        for key, value in values.items():
-            _set_field(new, key, value)
-    memo[id(y)] = (y, new, plan)
-    return new, plan
+    A work list, not recursion, walks the result, so any depth is fine.
+    """
+    memo: dict[int, Any] = {}
+    result: list[Any] = []
+    work: list[tuple] = [(y, lambda new, plan: result.extend((new, plan)))]
+    while work:
+        entry = work.pop()
+        if len(entry) == 4:
+            y, plan, values, store = entry
+            if isinstance(y, tuple):
+                new = _rebuild_tuple(y, values)
+            else:
+                new = _shell(y)
+                for key, value in values.items():
+                    _set_field(new, key, value)
+            memo[id(y)] = (y, new, plan)
+            store(new, plan)
+            continue
+        y, store = entry
+        if is_mine(y):
+            store(y.value, Leaf(y.value, y))
+            continue
+        if type(y) is DerivedIntegers:  # a result leaves the engine as plain numbers
+            store(y.value, None)
+            continue
+        hit = memo.get(id(y))
+        if hit is not None:
+            store(hit[1], hit[2])
+            continue
+        fields = decompose(y)
+        if fields is None:
+            # a constant float result: its tangent is zero
+            store(y, Leaf(y, None) if is_differentiable_leaf(y) else None)
+            continue
+        plan = Struct(fields.kind, fields.primal_type, fields.mutable)
+        plan.fields = dict.fromkeys(key for key, _ in fields.items)
+        plain_fields: dict[Any, Any] = dict.fromkeys(plan.fields)
+        memo[id(y)] = (y, y, plan)
+        work.append((y, plan, plain_fields, store))
+        work.extend(
+            (value, _into(plain_fields, plan, key)) for key, value in reversed(fields.items)
+        )
+    return result[0], result[1]
 
 
 # ---- the arguments of one call: this level's tracked values, wherever they sit ---------------
@@ -284,6 +353,8 @@ def unwrap(a: Any, level: Any, path: tuple, found: list, memo: dict[int, Any]) -
     cls = type(a)
     if cls in PLAIN:
         return a
+    if cls is DerivedIntegers:  # rules compute with plain integers
+        return a.value
     if cls is list or cls is tuple:
         out = None
         for j, element in enumerate(a):

@@ -19,10 +19,16 @@ from typing import Any
 import numpy as np
 
 from ..core.config import HasForwardMode, RuleConfig
-from ..core.errors import ChainRulesError
+from ..core.errors import ChainRulesError, ProjectionError, TangentTypeError
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
-from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
+from ..core.tangents import (
+    NO_TANGENT,
+    ZERO_TANGENT,
+    AbstractZero,
+    NotImplementedTangent,
+    Tangent,
+)
 from ..core.thunks import eager_thunks, unthunk
 from .arguments import (
     PLAIN,
@@ -36,16 +42,16 @@ from .arguments import (
     unwrap,
     zeros_like_leaf,
 )
+from .derived import taint
 from .levels import Level
-from .tape import tracked_keyword_error, untracked_structure_error
+from .tape import rule_keywords, untracked_structure_error
 from .tracked import (
     Tracked,
     inexact,
-    keywords_as_positions,
     rebuild_sequence,
     without_rule,
 )
-from .tripwires import taint
+from .tripwires import raise_replaced_error, result_error
 
 __all__ = ["CONFIG", "Dual", "ForwardConfig", "ForwardLevel", "jacobian", "jvp"]
 
@@ -101,10 +107,7 @@ class ForwardLevel(Level):
 
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
         if kwargs:
-            moved = keywords_as_positions(f, args, kwargs, self)
-            if moved is None:
-                raise tracked_keyword_error(f, kwargs)
-            args, kwargs = moved
+            args, kwargs = rule_keywords(f, args, kwargs, self)
         values, tangents = self._split(args)
         result = self.config.frule((NO_TANGENT, *tangents), f, *values, **kwargs)
         if result is None:
@@ -119,21 +122,26 @@ class ForwardLevel(Level):
         return self._wrap(f, y, unthunk(dy))
 
     def _wrap(self, f: Any, y: Any, dy: Any) -> Any:
-        if isinstance(dy, AbstractZero):
-            return taint(y)
+        # A float result with a zero tangent (floor, sign, a constant's function) stays a dual,
+        # as it stays on the reverse engine's tape: what is computed from it (an integer cast
+        # whose bits a fast exp reads as a float) is then marked in both modes alike.
         if isinstance(dy, NotImplementedTangent):
             raise ChainRulesError(
                 f"the frule for {function_name(f)} does not give the tangent: {dy.info}"
             )
         if inexact(y):
-            return Dual(y, self, dy)
+            return Dual(y, self, ZERO_TANGENT if isinstance(dy, AbstractZero) else dy)
+        if isinstance(dy, AbstractZero):
+            return taint(y)
         if isinstance(y, tuple | list):
             names = getattr(type(y), "_fields", None)
             elements = []
             for index, element in enumerate(y):
                 d = unthunk(field_of(dy, index if names is None else names[index], index))
-                if inexact(element) and not isinstance(d, AbstractZero):
-                    element = Dual(element, self, d)
+                if inexact(element):
+                    element = Dual(
+                        element, self, ZERO_TANGENT if isinstance(d, AbstractZero) else d
+                    )
                 elif has_tangent_space(element) and not isinstance(d, AbstractZero):
                     raise untracked_structure_error(f)
                 elif not isinstance(element, Dual):
@@ -180,17 +188,36 @@ def jvp(f: Callable, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     if len(primals) != len(tangents):
         raise ValueError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
     level = ForwardLevel(CONFIG)
+    argument = [0]
 
     def make_dual(x: Any, t: Any) -> Any:
         t = unthunk(t)
-        return x if isinstance(t, AbstractZero) or t is None else Dual(x, level, t)
+        if isinstance(t, AbstractZero) or t is None:
+            return x
+        _check_tangent(f, argument[0], x, t)
+        return Dual(x, level, t)
 
-    tracker = Tracker(make_dual)
-    duals = [tracker.track(x, t)[0] for x, t in zip(primals, tangents, strict=True)]
+    def constant(x: Any, t: Any) -> None:
+        if t is not None and not isinstance(unthunk(t), AbstractZero):
+            raise TangentTypeError(
+                f"jvp of {function_name(f)}: argument {argument[0]} is {_what(x)}, which has no "
+                f"tangent space, but it was given the tangent {_what(t)}; pass a float primal "
+                f"(2.0, not 2), or NoTangent() / None as its tangent"
+            )
+
+    tracker = Tracker(make_dual, constant)
+    duals = []
+    for i, (x, t) in enumerate(zip(primals, tangents, strict=True)):
+        argument[0] = i
+        duals.append(tracker.track(x, t)[0])
     # A pullback that f calls itself (a rule tester does) makes no thunk that could outlive
     # the level, so every operation it defers is recorded while the level is open.
-    with level, eager_thunks():
-        y = f(*duals)
+    try:
+        with level, eager_thunks():
+            y = f(*duals)
+    except ValueError as error:
+        raise_replaced_error(error)
+        raise
     y_value, plan = untrack(y, lambda v: isinstance(v, Dual) and v.level is level)
 
     def leaf_tangent(leaf: Leaf) -> Any:
@@ -198,6 +225,34 @@ def jvp(f: Callable, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
         return zeros_like_leaf(leaf.primal) if isinstance(t, AbstractZero) else t
 
     return y_value, collect(plan, leaf_tangent)
+
+
+def _what(x: Any) -> str:
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and getattr(x, "shape", ()) != ():
+        return f"an array of dtype {dtype} and shape {x.shape}"
+    return f"{x!r} (of type {type(x).__name__})"
+
+
+def _check_tangent(f: Callable, i: int, x: Any, t: Any) -> None:
+    """A tangent for a float primal: a float (or complex) of the primal's shape."""
+    dtype = getattr(t, "dtype", None)
+    kind = dtype.kind if isinstance(dtype, np.dtype) else None
+    if isinstance(t, bool | int | str) or (kind is not None and kind not in "fc"):
+        raise TangentTypeError(
+            f"jvp of {function_name(f)}: the tangent of argument {i} is {_what(t)}, not a float; "
+            f"a tangent of a float primal is a float (1.0, not 1)"
+        )
+    if isinstance(t, Tangent | dict | list | tuple) or (
+        dtype is None and not isinstance(t, float | complex)
+    ):
+        return  # structural tangents are matched field by field
+    shape, t_shape = tuple(getattr(x, "shape", ())), tuple(getattr(t, "shape", ()))
+    if shape != t_shape:
+        raise ProjectionError(
+            f"jvp of {function_name(f)}: the tangent of argument {i} has shape {t_shape}, but "
+            f"the primal has shape {shape}"
+        )
 
 
 def jacobian(f: Callable, argnums: int = 0) -> Callable:
@@ -224,6 +279,8 @@ def jacobian(f: Callable, argnums: int = 0) -> Callable:
         columns, y_shape = [], ()
         for basis in unit_basis(x_shape, dtype):
             y, dy = jvp(g, (x,), (basis,))
+            if not inexact(y):
+                raise result_error("jacobian", f, y)
             y_shape = tuple(getattr(y, "shape", ()))
             columns.append(dy)
         return np.reshape(np.stack(columns, axis=-1), y_shape + x_shape)

@@ -23,13 +23,23 @@ from typing import Any
 import numpy as np
 
 from ..core.config import HasReverseMode, RuleConfig
+from ..core.names import function_name
 from ..core.projection import ProjectTo
 from ..core.tangents import AbstractZero
 from ..core.thunks import eager_thunks
 from .arguments import Leaf, Tracker, collect, unit_basis, untrack, zeros_like_leaf
 from .tape import ReverseLevel, ReverseTracked, backward, seeds_for
+from .tracked import inexact
+from .tripwires import raise_replaced_error, result_error
 
-__all__ = ["CONFIG", "ReverseConfig", "grad", "jacobian", "value_and_grad", "vjp"]
+__all__ = [
+    "CONFIG",
+    "ReverseConfig",
+    "grad",
+    "jacobian",
+    "value_and_grad",
+    "vjp",
+]
 
 
 class ReverseConfig(RuleConfig, HasReverseMode):
@@ -78,8 +88,12 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
         plans.append(plan)
     # A pullback that f calls itself (a rule tester does) makes no thunk that could outlive
     # the level, so every operation it defers is recorded while the level is open.
-    with level, eager_thunks():
-        y = f(*tracked)
+    try:
+        with level, eager_thunks():
+            y = f(*tracked)
+    except ValueError as error:
+        raise_replaced_error(error)
+        raise
     y_value, y_plan = untrack(y, lambda v: isinstance(v, ReverseTracked) and v.level is level)
 
     def pullback(dy: Any) -> tuple:
@@ -89,7 +103,7 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
             if leaf.tracked is not None and d is not None and not isinstance(d, AbstractZero):
                 seeds.append((leaf.tracked.node, d))
 
-        seeds_for(y_plan, dy, seed)
+        seeds_for(y_plan, dy, seed, f)
         cotangents = backward(level, seeds)
 
         def leaf_cotangent(leaf: Leaf) -> Any:
@@ -117,15 +131,17 @@ def _select(f: Callable, args: tuple, nums: tuple[int, ...], kwargs: dict) -> Ca
     return with_selected
 
 
-def _unit_seed(y: Any) -> Any:
+def _unit_seed(f: Callable, y: Any) -> Any:
+    if not inexact(y):
+        raise result_error("grad", f, y)
     shape = getattr(y, "shape", ())
     dtype = getattr(y, "dtype", None)
     if shape != () or isinstance(y, complex) or (dtype is not None and dtype.kind == "c"):
         raise TypeError(
-            f"grad needs a function with a real scalar result, got shape {shape} and dtype "
-            f"{dtype or type(y).__name__}; use vjp or jacobian for other results"
+            f"grad of {function_name(f)} needs a real scalar result, got shape {shape} and "
+            f"dtype {dtype or type(y).__name__}; use vjp or jacobian for other results"
         )
-    if isinstance(y, float | int):
+    if isinstance(y, float):
         return 1.0
     return np.ones((), dtype=dtype)[()] if isinstance(y, np.generic) else np.ones((), dtype)
 
@@ -140,7 +156,7 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
         y, pullback = vjp(_select(f, args, nums, kwargs), *(args[n] for n in nums))
-        cotangents = pullback(_unit_seed(y))
+        cotangents = pullback(_unit_seed(f, y))
         return y, (cotangents[0] if isinstance(argnums, int) else cotangents)
 
     return value_and_grad_f
@@ -174,6 +190,8 @@ def jacobian(f: Callable, argnums: int = 0) -> Callable:
     def jacobian_f(*args: Any, **kwargs: Any) -> Any:
         x = args[argnums]
         y, pullback = vjp(_select(f, args, (argnums,), kwargs), x)
+        if not inexact(y):
+            raise result_error("jacobian", f, y)
         y_shape = tuple(getattr(y, "shape", ()))
         dtype = getattr(y, "dtype", np.dtype(type(y)))
         rows = [pullback(seed)[0] for seed in unit_basis(y_shape, dtype)]

@@ -26,17 +26,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..core.errors import ChainRulesError
+import numpy as np
+
+from ..core.errors import ChainRulesError, ProjectionError
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
 from ..core.thunks import AbstractThunk, eager_thunks
 from .arguments import PLAIN, Leaf, field_of, unwrap
+from .derived import DerivedIntegers, plain, taint
 from .levels import Level, open_levels
 from .tracked import Tracked, inexact, keywords_as_positions, rebuild_sequence, without_rule
-from .tripwires import NoRuleError, taint
+from .tripwires import NoRuleError
 
-__all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward"]
+__all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward", "rule_keywords"]
 
 
 class Node:
@@ -113,10 +116,7 @@ class ReverseLevel(Level):
 
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
         if kwargs:
-            moved = keywords_as_positions(f, args, kwargs, self)
-            if moved is None:
-                raise tracked_keyword_error(f, kwargs)
-            args, kwargs = moved
+            args, kwargs = rule_keywords(f, args, kwargs, self)
         parents: list[tuple] = []
         values: Any = args
         for i, a in enumerate(args):
@@ -168,6 +168,17 @@ class ReverseLevel(Level):
                 element = taint(element)
             elements.append(element)
         return rebuild_sequence(y, elements)
+
+
+def rule_keywords(f: Any, args: tuple, kwargs: dict, level: Level) -> tuple[tuple, dict]:
+    """``(args, kwargs)`` for a rule: tracked keywords moved to positions, integers plain."""
+    moved = keywords_as_positions(f, args, kwargs, level)
+    if moved is None:
+        raise tracked_keyword_error(f, kwargs)
+    args, kwargs = moved
+    if any(type(v) is DerivedIntegers for v in kwargs.values()):
+        kwargs = {k: plain(v) for k, v in kwargs.items()}
+    return args, kwargs
 
 
 def tracked_keyword_error(f: Any, kwargs: dict) -> NoRuleError:
@@ -238,17 +249,47 @@ def _not_implemented(node: Node, i: int, g: NotImplementedTangent) -> ChainRules
     )
 
 
-def seeds_for(plan: Any, dy: Any, visit: Callable[[Any, Any], None]) -> None:
-    """Call ``visit(leaf, cotangent)`` for each tracked leaf of a result plan and ``dy``."""
-    stack = [(plan, dy)]
+def seeds_for(plan: Any, dy: Any, visit: Callable[[Any, Any], None], f: Any = None) -> None:
+    """Call ``visit(leaf, cotangent)`` for each tracked leaf of a result plan and ``dy``.
+
+    ``dy`` must have the result's layout: a leaf's seed its shape, a sequence's seed its length;
+    otherwise ``ProjectionError`` names ``f`` and both shapes (a seed is never broadcast).
+    """
+    stack: list[tuple[Any, Any, tuple]] = [(plan, dy, ())]
     seen: set[int] = set()
     while stack:
-        p, d = stack.pop()
+        p, d, where = stack.pop()
         if p is None or id(p) in seen:
             continue
         seen.add(id(p))
+        if isinstance(d, AbstractThunk):
+            d = d.unthunk()
         if isinstance(p, Leaf):
+            if d is not None and not isinstance(d, AbstractZero):
+                _check_seed_shape(f, p.primal, d, where)
             visit(p, d)
             continue
+        if isinstance(d, tuple | list) and len(d) != len(p.fields):
+            raise ProjectionError(
+                f"the cotangent given to the pullback of {function_name(f)}{_at(where)} has "
+                f"{len(d)} elements, but the result has {len(p.fields)}"
+            )
         for index, (key, field) in enumerate(p.fields.items()):
-            stack.append((field, field_of(d, key, index)))
+            stack.append((field, field_of(d, key, index), (*where, key)))
+
+
+def _at(where: tuple) -> str:
+    return " at " + "".join(f"[{key!r}]" for key in where) if where else ""
+
+
+def _check_seed_shape(f: Any, primal: Any, d: Any, where: tuple) -> None:
+    shape = getattr(primal, "shape", ())
+    d_shape = getattr(d, "shape", None)
+    if d_shape is None:
+        d_shape = np.shape(d) if isinstance(d, list | tuple) else ()
+    if tuple(d_shape) != tuple(shape):
+        raise ProjectionError(
+            f"the cotangent given to the pullback of {function_name(f)}{_at(where)} has shape "
+            f"{tuple(d_shape)}, but the result has shape {tuple(shape)}: a cotangent has the "
+            f"shape of the result it belongs to (it is never broadcast or summed)"
+        )

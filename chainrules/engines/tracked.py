@@ -40,8 +40,9 @@ import numpy as np
 from ..core.calls import call, register_call_handler
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
+from .derived import DerivedIntegers, plain, taint
 from .levels import Level
-from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error, taint
+from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error
 
 __all__ = [
     "NAMESPACE",
@@ -138,7 +139,7 @@ def without_rule(level: Level | None, f: Any, args: tuple, kwargs: dict, values:
     if impl is not None and f not in tracing:
         tracing.add(f)
         try:
-            return impl(*args, **kwargs)
+            return impl(*plain(args), **kwargs)  # integers given to numpy code are plain
         except CoercionError as error:
             raise no_rule_error(f, f"tracing into its implementation failed: {error}") from None
         finally:
@@ -148,6 +149,12 @@ def without_rule(level: Level | None, f: Any, args: tuple, kwargs: dict, values:
     y = f(*values, **kwargs)
     if y is None:
         raise no_rule_error(f, "it returns nothing, so it works by writing into its arguments")
+    if getattr(y, "dtype", None) == np.dtype(object):
+        raise no_rule_error(
+            f,
+            "it returns Python objects (an np.frompyfunc ufunc, np.vectorize), numbers "
+            "computed from the tracked values without their derivative",
+        )
     if has_tangent_space(y):
         why = (
             "its implementation calls back into the array's own method"
@@ -188,7 +195,7 @@ class _Namespace:
 
     @staticmethod
     def asarray(x: Any, dtype: Any = None, copy: Any = None, **kwargs: Any) -> Any:
-        if isinstance(x, Tracked):
+        if isinstance(x, Tracked | DerivedIntegers):
             return x if dtype is None or np.dtype(dtype) == x.dtype else np.astype(x, dtype)
         if isinstance(x, list | tuple) and _top(x, None) is not None:
             return np.stack(x) if dtype is None else np.astype(np.stack(x), dtype)
@@ -281,6 +288,18 @@ class Tracked(Tripwires):
         dtype = getattr(value, "dtype", None)
         return np.dtype(type(value)) if dtype is None else dtype
 
+    @dtype.setter
+    def dtype(self, dtype: Any) -> None:
+        raise self._bits(f"assigning .dtype = {np.dtype(dtype).name}")
+
+    @property
+    def data(self) -> Any:
+        raise self._bits(".data")
+
+    @property
+    def ctypes(self) -> Any:
+        raise self._bits(".ctypes")
+
     @property
     def device(self) -> str:
         return "cpu"
@@ -333,6 +352,9 @@ class Tracked(Tripwires):
 
     def __deepcopy__(self, memo: dict) -> Tracked:
         return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise self._bits("pickling")
 
     # ---- operators -----------------------------------------------------------------------
 

@@ -6,10 +6,12 @@ into something the engine cannot follow raises a ``TrackingError`` naming the ca
 * ``float(x)``, ``int(x)``, ``complex(x)``, ``x.item()``, ``x.tolist()``: a Python number has no
   derivative attached, so everything computed from it would be a constant;
 * ``np.asarray(x)`` and every compiled function that coerces its input to a plain array;
-* reinterpreting a float's bits: ``x.view(other_dtype)`` and ``x.tobytes()`` raise here, and
-  so do the same calls on integers computed from a tracked float (``DerivedIntegers``);
-  ``struct.pack`` fails in its own conversion to float (``struct.error``, which replaces the
-  message), and ``np.frombuffer(x)`` with a ``TypeError``, as a tracked value has no buffer;
+* reinterpreting a float's bits: ``x.view(other_dtype)``, ``x.tobytes()``, ``x.data``,
+  ``x.ctypes``, assigning ``x.dtype`` and pickling raise here; ``struct.pack`` fails in its own
+  conversion to float (``struct.error``, which replaces the message), and ``np.frombuffer(x)``,
+  ``memoryview(x)``, ``np.ndarray(buffer=x)`` with a ``TypeError``, as a tracked value has no
+  buffer. Integers computed from a tracked float (``x.astype(int)``, ``np.argmax(x)``) are
+  handed out as ``derived.DerivedIntegers``, whose bits cannot be read as floats either;
 * in-place updates: ``x[i] = v``, ``out=`` arguments, ``ufunc.at``, and writing a tracked value
   into a plain array (``a[i] = x``, ``a += x``). Augmented assignment on a tracked value
   (``x += 1``) rebinds the name to a new tracked value, as for immutable arrays.
@@ -26,7 +28,9 @@ chainrules.engines.tripwires.TrackingError: float() was called on a tracked valu
 from __future__ import annotations
 
 import builtins
+import dis
 import inspect
+import linecache
 import sys
 from typing import Any
 
@@ -38,13 +42,14 @@ from ..core.registry import rrule
 
 __all__ = [
     "CoercionError",
-    "DerivedIntegers",
     "EscapedValueError",
     "NoRuleError",
     "TrackingError",
     "Tripwires",
     "caller",
-    "taint",
+    "raise_replaced_error",
+    "describe_result",
+    "result_error",
 ]
 
 
@@ -61,6 +66,58 @@ class EscapedValueError(ChainRulesError, TypeError):
 
 
 _ENGINE_PREFIX = __name__.rsplit(".", 1)[0] + "."
+
+
+def _opcodes(*names: str) -> frozenset[int]:
+    return frozenset(dis.opmap[name] for name in names if name in dis.opmap)
+
+
+_READ_OPS = _opcodes("BINARY_SUBSCR", "BINARY_SLICE", "DELETE_SUBSCR")
+_STORE_OPS = _opcodes("STORE_SUBSCR", "STORE_SLICE")
+# Python 3.14 spells a read subscript as BINARY_OP with the NB_SUBSCR argument.
+_BINARY_OP = dis.opmap.get("BINARY_OP")
+_NB_SUBSCR = next(
+    (i for i, (name, _) in enumerate(getattr(dis, "_nb_ops", ())) if name == "NB_SUBSCR"), None
+)
+
+
+def subscripting(frame: Any) -> bool:
+    """Whether ``frame`` is executing ``container[k]`` (a read): the conversion is for an index."""
+    code = frame.f_code.co_code
+    op = code[frame.f_lasti]
+    if op in _READ_OPS:
+        return True
+    return _NB_SUBSCR is not None and op == _BINARY_OP and code[frame.f_lasti + 1] == _NB_SUBSCR
+
+
+def storing(frame: Any) -> bool:
+    """Whether ``frame`` is executing ``container[i] = v``."""
+    return frame.f_code.co_code[frame.f_lasti] in _STORE_OPS
+
+
+def called_function(frame: Any) -> tuple[str, Any] | None:
+    """``(source, function)`` of the call ``frame`` is executing (``math.exp``), if it can tell.
+
+    Read from the source columns of the current instruction, and resolved as a dotted name
+    in the frame's variables; ``None`` when the callee is not a plain dotted name.
+    """
+    try:
+        positions = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+    except (AttributeError, IndexError):
+        return None
+    line, end_line, start, end = positions
+    if line is None or line != end_line or start is None:
+        return None
+    text = linecache.getline(frame.f_code.co_filename, line)[start:end]
+    name = text.split("(", 1)[0].strip()
+    parts = name.split(".")
+    if not name or not all(part.isidentifier() for part in parts):
+        return None
+    scopes = (frame.f_locals, frame.f_globals, vars(builtins))
+    found = next((scope[parts[0]] for scope in scopes if parts[0] in scope), None)
+    for part in parts[1:]:
+        found = getattr(found, part, None)
+    return (name, found) if callable(found) else None
 
 
 def caller(depth: int = 2) -> str:
@@ -100,6 +157,41 @@ def no_rule_error(f: Any, why: str) -> NoRuleError:
     )
 
 
+def describe_result(y: Any) -> str:
+    """What a differentiated function returned, for an error saying it has no derivative."""
+    if y is None:
+        return "None (is a return statement missing?)"
+    if isinstance(y, str | bytes):
+        return f"a {type(y).__name__} {y!r}"
+    dtype = getattr(y, "dtype", None)
+    kind = dtype.kind if isinstance(dtype, np.dtype) else None
+    if isinstance(y, bool | np.bool_) or kind == "b":
+        return f"a boolean {y!r} (a comparison's result has no derivative)"
+    if isinstance(y, int | np.integer) or kind in ("i", "u"):
+        return f"an integer {y!r} (an index or count, as np.argmax gives, has no derivative)"
+    return f"a {type(y).__name__} {y!r}"
+
+
+def result_error(engine: str, f: Any, y: Any) -> TypeError:
+    return TypeError(
+        f"{engine} of {function_name(f)} needs a float result to differentiate, but "
+        f"{function_name(f)} returned {describe_result(y)}"
+    )
+
+
+def raise_replaced_error(error: ValueError) -> None:
+    """Raise the engine's error that NumPy replaced by its own ``ValueError``, if it did.
+
+    Writing a tracked value into a plain array (``a[0] = x``) makes NumPy call ``float(x)``,
+    and NumPy reports the engine's ``TrackingError`` as "setting an array element with a
+    sequence"; the engines call this where a differentiated function returns, so that the
+    user sees what happened and what to do.
+    """
+    cause = error.__cause__
+    if isinstance(cause, TrackingError):
+        raise cause.with_traceback(error.__traceback__) from None
+
+
 def in_place_error(what: str) -> TrackingError:
     return TrackingError(
         f"{what}: tracked arrays are immutable, because an in-place write would change a value "
@@ -108,17 +200,54 @@ def in_place_error(what: str) -> TrackingError:
     )
 
 
+def _user_frame(frame: Any) -> Any:
+    """The first frame outside the engines: the code that made the offending call."""
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(_ENGINE_PREFIX):
+        frame = frame.f_back
+    return frame
+
+
+def _is_numpy(f: Any) -> bool:
+    return isinstance(f, np.ufunc) or getattr(f, "__module__", "").startswith("numpy")
+
+
 class Tripwires:
     """The conversions and reinterpretations that tracked values refuse, as methods."""
 
     __slots__ = ()
 
     def _conversion(self, call: str) -> TrackingError:
+        frame = _user_frame(sys._getframe(2))
+        where = caller(3)
+        if frame is not None and storing(frame):
+            return TrackingError(
+                f"a tracked value was written into a plain NumPy array (a[i] = x) in {where}: "
+                f"a plain array holds numbers without derivatives, so the derivative through "
+                f"it would be lost (NumPy reports this as 'setting an array element with a "
+                f"sequence'). Build the array from tracked values instead: np.stack([x, y]), "
+                f"np.concatenate, or a = np.where(np.arange(a.size) == i, x, a)."
+            )
+        called = None if frame is None else called_function(frame)
+        if called is not None and not _is_numpy(called[1]) and not isinstance(called[1], type):
+            name, function = called
+            advice = (
+                f"{name} has a rule, but called directly it turns its argument into a Python "
+                f"number before any engine sees it: call it as "
+                f"chainrules.engines.call({name}, ...)"
+                if rrule.has_rule(function)
+                else f"give {name} a rule (@chainrules.rrule.register({name})) and call it as "
+                f"chainrules.engines.call({name}, ...)"
+            )
+            return TrackingError(
+                f"{call} was called on a tracked value by {name} in {where}: a Python number "
+                f"carries no derivative, so everything computed from it would be treated as a "
+                f"constant. {advice}, or use a NumPy function on the tracked value."
+            )
         return TrackingError(
-            f"{call} was called on a tracked value in {caller(3)}: a Python number carries no "
+            f"{call} was called on a tracked value in {where}: a Python number carries no "
             f"derivative, so everything computed from it would be treated as a constant. Keep "
-            f"the computation in NumPy operations, or give the function that needs a Python "
-            f"number a rule."
+            f"the computation in NumPy operations; a compiled function with a rule is called "
+            f"as chainrules.engines.call(f, x)."
         )
 
     def __float__(self) -> float:
@@ -168,6 +297,12 @@ class Tripwires:
     def tobytes(self, order: str = "C") -> bytes:
         raise self._bits(".tobytes()")
 
+    def __bytes__(self) -> bytes:
+        raise self._bits("bytes()")
+
+    def __buffer__(self, flags: int) -> memoryview:  # Python >= 3.12; before, no buffer at all
+        raise self._bits("the buffer protocol (memoryview, np.frombuffer, ctypes)")
+
     def view(self, dtype: Any = None, type: Any = None) -> Any:
         if dtype is None or (isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray)):
             return self
@@ -181,53 +316,3 @@ class Tripwires:
 
 class CoercionError(TrackingError):
     """A tracked value was converted to a plain array (``np.asarray``, compiled code)."""
-
-
-class DerivedIntegers(np.ndarray):
-    """Integers computed from tracked floats (``astype(int)``, ``floor_divide``, ``argmax``).
-
-    They carry no derivative, which is right for indices and counts; but their bits, read back
-    as floats, are a float computed from the tracked value (Schraudolph's fast exp adds a
-    scaled float to an exponent bias, casts to int and views the bits as a float) and would
-    come out with a zero derivative. So reading them as floats raises: ``.view`` to another
-    dtype and ``.tobytes()``. Integer arithmetic keeps the type (``<<``, ``+``); results the
-    engine hands out as NumPy arrays are wrapped, NumPy scalars are not.
-    """
-
-    def view(self, dtype: Any = None, type: Any = None) -> Any:
-        if dtype is None:
-            return self
-        if isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray):
-            return np.ndarray.view(self, dtype)
-        if np.dtype(dtype).kind in "iub":
-            if type is None:
-                return np.ndarray.view(self, dtype)
-            return np.ndarray.view(self, dtype, type)
-        raise TrackingError(
-            f".view({np.dtype(dtype).name}) in {caller(2)} reads integers computed from a tracked "
-            f"float as the bits of a float: the engine cannot differentiate through a bit "
-            f"pattern, and would return a zero derivative. Give the function doing this (a "
-            f"fast exp, a bit trick) a rule instead."
-        )
-
-    def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False) -> Any:
-        if array.dtype.kind in "iu":  # integer arithmetic on the bits keeps them marked
-            return array.view(DerivedIntegers)
-        plain = array.view(np.ndarray)  # values computed from them (floats, masks) are plain
-        return plain[()] if return_scalar else plain
-
-    def tobytes(self, order: Any = "C") -> bytes:
-        raise TrackingError(
-            f".tobytes() in {caller(2)} on integers computed from a tracked float: their bits, "
-            f"read back as floats, would carry a zero derivative. Give the function doing this "
-            f"(a fast exp, a bit trick) a rule instead."
-        )
-
-
-def taint(y: Any) -> Any:
-    """A result without tangent space, integers marked as computed from tracked floats."""
-    if type(y) is np.ndarray and y.dtype.kind in "iu":
-        return y.view(DerivedIntegers)
-    if type(y) is tuple or type(y) is list:
-        return type(y)(taint(e) for e in y)
-    return y

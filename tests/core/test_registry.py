@@ -2,11 +2,13 @@
 
 import numbers
 import threading
+import time
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
+from chainrules.core import registry
 from chainrules.core.errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
 from chainrules.core.registry import (
     RuleInfo,
@@ -482,3 +484,29 @@ def test_has_rule_and_repr():
     assert not opted_only.has_rule(f)
     assert list(table.functions()) == [f]
     assert repr(table) == "<chainrules rrule table: 1 functions>"
+
+
+class RacingSet(set):
+    """A set that another thread adds to while it is being iterated, after the first item."""
+
+    def __iter__(self):
+        items = super().__iter__()
+        yield next(items)
+        writer = threading.Thread(target=registry.mark_non_differentiable, args=(lambda x: x,))
+        writer.start()
+        writer.join(timeout=0.2)  # a registry that takes a snapshot under a lock blocks it
+        yield from items
+
+
+def test_registered_functions_can_be_read_while_another_thread_registers(monkeypatch):
+    # The reader sees a snapshot, never "Set changed size during iteration". A fresh set,
+    # so that the functions registered here leave no trace in the library's registry.
+    marked = RacingSet([np.sin, np.cos])
+    monkeypatch.setattr(registry, "_non_differentiable", marked)
+    infos = registry.registered_functions()
+    assert {np.sin, np.cos} <= {info.function for info in infos}
+    for _ in range(50):  # the writer blocked on the lock has finished by now
+        if len(marked) == 3:
+            break
+        time.sleep(0.01)
+    assert len(marked) == 3

@@ -1,6 +1,7 @@
 """Structured arguments: tuples, dicts, dataclasses, closures, aliasing and cycles."""
 
 import dataclasses
+import sys
 from collections import namedtuple
 
 import numpy as np
@@ -107,3 +108,68 @@ def test_recursive_closure_over_an_array():
     g = reverse.grad(lambda f: np.sum(f(np.array([1.0, 3.0]), 3)))(make_recursive(w))
     assert np.allclose(g.w, 3 * w**2 * np.array([1.0, 3.0]))
     assert g.power is g
+
+
+@dataclasses.dataclass
+class Node:
+    value: float
+    next: "Node | None" = None
+
+
+LENGTH = 2 * sys.getrecursionlimit()  # deeper than any recursive walk could go
+
+
+def linked_list(length=LENGTH):
+    head = None
+    for i in range(length):
+        head = Node(float(i), head)
+    return head
+
+
+def total(node):
+    s = 0.0
+    while node is not None:
+        s = s + node.value * node.value
+        node = node.next
+    return s
+
+
+def values_of(tangent):
+    values = []
+    while isinstance(tangent, cr.MutableTangent | cr.Tangent):
+        values.append(tangent.value)
+        tangent = tangent.next
+    return values
+
+
+def test_a_long_linked_list_is_walked_with_a_work_list_in_reverse_mode():
+    head = linked_list()
+    g = reverse.grad(total)(head)
+    assert values_of(g) == [2.0 * i for i in reversed(range(LENGTH))]
+    y, g = reverse.value_and_grad(total)(head)
+    assert y == sum(float(i) ** 2 for i in range(LENGTH))
+
+
+def test_a_long_linked_list_is_walked_with_a_work_list_in_forward_mode():
+    head = linked_list()
+    tangent = cr.NoTangent()
+    for _ in range(LENGTH):
+        tangent = cr.Tangent(Node, value=1.0, next=tangent)
+    _, dy = forward.jvp(total, (head,), (tangent,))
+    assert dy == sum(2.0 * i for i in range(LENGTH))
+
+
+def test_a_long_linked_list_as_a_result():
+    head = linked_list()
+    y, _ = reverse.vjp(lambda h: h, head)
+    assert y.value == head.value and y is not head
+    node, n = y, 0
+    while node is not None:
+        node, n = node.next, n + 1
+    assert n == LENGTH
+
+
+def test_a_long_linked_list_twice_differentiated():
+    head = linked_list()
+    second = reverse.grad(lambda h: reverse.grad(total)(h).value * h.value)(head)
+    assert second.value == 4.0 * head.value

@@ -121,3 +121,36 @@ def test_closure_passed_to_a_rule_carries_the_tangent_of_its_captured_values():
 
     _, dy = forward.jvp(f, (np.array([0.5, -1.0]),), (np.array([1.0, 0.0]),))
     assert np.allclose(dy, [1.0, 3.0])
+
+
+TangentError, ShapeError = cr.TangentTypeError, cr.ProjectionError
+
+
+@pytest.mark.parametrize(
+    ("primals", "tangents", "error", "message"),
+    [
+        ((2,), (1.0,), TangentError, r"argument 0 is 2 \(of type int\).*tangent 1\.0"),
+        ((1.0, 2), (1.0, 1.0), TangentError, r"argument 1 is 2 \(of type int\)"),
+        ((np.arange(2),), (np.ones(2),), TangentError, r"argument 0 is an array of dtype int"),
+        ((2.0,), (1,), TangentError, r"tangent of argument 0 is 1 \(of type int\), not a float"),
+        ((np.ones(2),), (np.ones(2, int),), TangentError, r"dtype int"),
+        ((np.ones(2),), (np.ones(3),), ShapeError, r"shape \(3,\), but the primal .*\(2,\)"),
+        ((1.0,), (np.ones(2),), ShapeError, r"shape \(2,\), but the primal has shape \(\)"),
+    ],
+    ids=["int primal", "second int", "int array", "int tangent", "int tangents", "shape", "0-d"],
+)
+def test_jvp_refuses_tangents_that_do_not_fit(primals, tangents, error, message):
+    with pytest.raises(error, match=r"jvp of .*" + message):
+        forward.jvp(lambda *a: sum(a), primals, tangents)
+
+
+def test_jvp_takes_no_tangent_for_an_integer_argument():
+    y, dy = forward.jvp(lambda x, n: x**n, (2.0, 3), (1.0, cr.NoTangent()))
+    assert (y, dy) == (8.0, 12.0)
+    assert forward.jvp(lambda x, n: x**n, (2.0, 3), (1.0, None)) == (8.0, 12.0)
+
+
+@pytest.mark.parametrize("f", [np.argmax, lambda x: x > 0], ids=["argmax", "comparison"])
+def test_jacobian_of_a_result_without_derivative_raises(f):
+    with pytest.raises(TypeError, match=r"jacobian of .* needs a float result"):
+        forward.jacobian(f)(np.array([0.1, 0.5]))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import chainrules as cr
-from chainrules.engines import reverse
+from chainrules.engines import hessian, reverse
 
 X = np.array([0.3, -1.2, 2.0])
 
@@ -129,3 +129,75 @@ def test_closure_passed_to_a_rule_gets_its_captured_values_cotangent():
 
     # sum over rows of row . w: the gradient in w is the column sums.
     assert np.allclose(reverse.grad(loss)(np.array([0.5, -1.0])), [4.0, 6.0])
+
+
+def forgot_to_return(x):
+    np.sin(x)
+
+
+@pytest.mark.parametrize(
+    ("f", "message"),
+    [
+        (lambda x: np.argmax(x), r"returned an integer np\.int64\(1\)"),
+        (lambda x: np.sum(x) > 0, r"returned a boolean np\.True_"),
+        (lambda x: bool(np.sum(x) > 0), r"returned a boolean True"),
+        (lambda x: "label", r"returned a str 'label'"),
+        (lambda x: 3, r"returned an integer 3"),
+        (lambda x: x.astype(np.int64).sum(), r"returned an integer"),
+        (lambda x: np.argsort(x)[0], r"returned an integer"),
+        (forgot_to_return, r"forgot_to_return returned None \(is a return statement missing\?\)"),
+    ],
+    ids=["argmax", "comparison", "bool", "str", "int", "integer sum", "argsort", "None"],
+)
+def test_grad_of_a_result_without_derivative_raises_naming_it(f, message):
+    x = np.array([0.1, 0.5])
+    with pytest.raises(TypeError, match=r"grad of .* needs a float result.*" + message):
+        reverse.grad(f)(x)
+    with pytest.raises(TypeError, match=message):
+        reverse.value_and_grad(f)(x)
+    with pytest.raises(TypeError, match=message):
+        hessian(f)(x)
+
+
+@pytest.mark.parametrize(
+    "f", [lambda x: np.argsort(x), lambda x: x > 0, forgot_to_return], ids=["argsort", "<", "None"]
+)
+def test_jacobian_of_a_result_without_derivative_raises(f):
+    with pytest.raises(TypeError, match=r"jacobian of .* needs a float result"):
+        reverse.jacobian(f)(np.array([0.1, 0.5]))
+
+
+@pytest.mark.parametrize(
+    ("f", "x", "seed", "message"),
+    [
+        (np.sin, np.ones(3), np.ones((2, 3)), r"numpy\.sin has shape \(2, 3\).*shape \(3,\)"),
+        (np.sin, np.ones(3), np.ones(1), r"shape \(1,\), but the result has shape \(3,\)"),
+        (np.sin, 1.0, np.ones(1), r"shape \(1,\), but the result has shape \(\)"),
+        (np.sin, np.ones((2, 2)), [1.0, 1.0], r"shape \(2,\), but the result has shape \(2, 2\)"),
+        (lambda x: (x, x * 2), np.ones(2), (np.ones(2),), r"has 1 elements.*has 2"),
+        (lambda x: (x, x * 2), np.ones(2), (np.ones(2), np.ones(3)), r"at \[1\] has shape \(3,\)"),
+        (lambda x: {"a": x}, np.ones(2), {"a": np.ones(())}, r"at \['a'\] has shape \(\)"),
+    ],
+    ids=["batched", "shorter", "scalar", "list", "tuple length", "tuple element", "dict field"],
+)
+def test_a_seed_of_the_wrong_shape_raises_naming_the_function_and_both_shapes(f, x, seed, message):
+    _, pullback = reverse.vjp(f, x)
+    with pytest.raises(cr.ProjectionError, match=message):
+        pullback(seed)
+
+
+@pytest.mark.parametrize(
+    ("x", "seed"),
+    [
+        (1.0, 1.0),
+        (1.0, np.float64(2.0)),
+        (1.0, np.array(2.0)),
+        (np.ones(2), cr.ZeroTangent()),
+        (np.ones(2), cr.Thunk(lambda: np.ones(2))),
+    ],
+)
+def test_seeds_of_the_results_shape_are_accepted(x, seed):
+    _, pullback = reverse.vjp(np.sin, x)
+    (g,) = pullback(seed)
+    expected = np.cos(x) * (0.0 if isinstance(seed, cr.ZeroTangent) else cr.unthunk(seed))
+    assert np.allclose(g, expected)

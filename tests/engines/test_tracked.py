@@ -5,8 +5,9 @@ import pytest
 
 import chainrules as cr
 from chainrules.engines import NoRuleError, reverse
+from chainrules.engines.derived import DerivedIntegers
 from chainrules.engines.tracked import NAMESPACE, Tracked, dispatch
-from chainrules.engines.tripwires import CoercionError, DerivedIntegers
+from chainrules.engines.tripwires import CoercionError
 
 
 def _inside(f, x):
