@@ -33,6 +33,9 @@ __all__ = ["add", "add_", "tangents_equal"]
 def add(a: Any, b: Any) -> Any:
     """The sum of two tangents; neither argument is changed.
 
+    Nested structures are added with a work list, never by recursion, so a tangent as deep as
+    a linked list of a thousand nodes adds like a flat one.
+
     >>> import numpy as np
     >>> from chainrules.core.tangents import ZeroTangent
     >>> add(ZeroTangent(), np.ones(2))
@@ -40,6 +43,31 @@ def add(a: Any, b: Any) -> Any:
     >>> add((1.0, 2.0), (3.0, 4.0))
     (4.0, 6.0)
     """
+    found = _add_flat(a, b)
+    if type(found) is not _Nested:
+        return found
+    root = found
+    stack = [root]
+    while True:
+        node = stack[-1]
+        if node.next < len(node.pairs):
+            x, y = node.pairs[node.next]
+            node.next += 1
+            value = _add_flat(x, y)
+            if type(value) is _Nested:
+                stack.append(value)
+            else:
+                node.sums.append(value)
+            continue
+        stack.pop()
+        total = node.build()
+        if not stack:
+            return total
+        stack[-1].sums.append(total)
+
+
+def _add_flat(a: Any, b: Any) -> Any:
+    """``a + b`` where neither is a structure; a ``_Nested`` node where both hold fields."""
     if isinstance(a, AbstractZero):
         return a + b if isinstance(b, AbstractZero) else b
     if isinstance(b, AbstractZero):
@@ -53,30 +81,53 @@ def add(a: Any, b: Any) -> Any:
     if isinstance(b, AbstractThunk):
         b = b.unthunk()
     if isinstance(a, Tangent) or isinstance(b, Tangent):
-        return _add_structural(a, b)
+        return _Nested.structural(a, b)
     if isinstance(a, tuple | list) and isinstance(b, tuple | list):
         if len(a) != len(b):
             raise ValueError(f"add: tangents of lengths {len(a)} and {len(b)} cannot be added")
-        return type(a)(add(x, y) for x, y in zip(a, b, strict=True))
+        return _Nested(list(zip(a, b, strict=True)), type(a))
     return a + b
 
 
-def _add_structural(a: Any, b: Any) -> Any:
-    a, b = _as_tangent_like(a, b), _as_tangent_like(b, a)
-    if not (isinstance(a, Tangent) and isinstance(b, Tangent)):
-        other = b if isinstance(a, Tangent) else a
-        raise TypeError(f"add: a structural Tangent cannot be added to {type(other).__name__}")
-    if a._kind == "named" and a.primal_type is not b.primal_type:
-        raise TypeError(f"add: {a!r} and {b!r} are tangents of different types")
-    if a.is_positional:
-        if not b.is_positional or len(a) != len(b):
-            raise ValueError(f"add: {a!r} and {b!r} have different layouts")
-        backing: Any = tuple(add(x, y) for x, y in zip(a.backing, b.backing, strict=True))
-    else:
+class _Nested:
+    """One structure being added: the pairs of fields to add, their sums, how to rebuild."""
+
+    __slots__ = ("build_from", "next", "pairs", "sums")
+
+    def __init__(self, pairs: list, build_from: Any) -> None:
+        self.pairs = pairs
+        self.build_from = build_from  # the sums -> the structure
+        self.next = 0
+        self.sums: list = []
+
+    def build(self) -> Any:
+        return self.build_from(self.sums)
+
+    @staticmethod
+    def structural(a: Any, b: Any) -> _Nested:
+        a, b = _as_tangent_like(a, b), _as_tangent_like(b, a)
+        if not (isinstance(a, Tangent) and isinstance(b, Tangent)):
+            other = b if isinstance(a, Tangent) else a
+            raise TypeError(f"add: a structural Tangent cannot be added to {type(other).__name__}")
+        if a._kind == "named" and a.primal_type is not b.primal_type:
+            raise TypeError(f"add: {a!r} and {b!r} are tangents of different types")
+        cls, primal_type, kind = type(a), a.primal_type, a._kind
+        if a.is_positional:
+            if not b.is_positional or len(a) != len(b):
+                raise ValueError(f"add: {a!r} and {b!r} have different layouts")
+            pairs = list(zip(a.backing, b.backing, strict=True))
+            return _Nested(pairs, lambda sums: cls._from_backing(primal_type, kind, tuple(sums)))
         backing = dict(a.backing)
+        common = [key for key in b.backing if key in backing]
         for key, value in b.backing.items():
-            backing[key] = add(backing[key], value) if key in backing else value
-    return type(a)._from_backing(a.primal_type, a._kind, backing)
+            if key not in backing:
+                backing[key] = value
+
+        def rebuild(sums: list) -> Any:
+            backing.update(zip(common, sums, strict=True))
+            return cls._from_backing(primal_type, kind, backing)
+
+        return _Nested([(a.backing[k], b.backing[k]) for k in common], rebuild)
 
 
 def _as_tangent_like(x: Any, like: Any) -> Any:
@@ -122,10 +173,28 @@ def add_(acc: Any, t: Any) -> Any:
     if isinstance(acc, MutableTangent) and not acc.is_positional:
         t = unthunk(t)
         if isinstance(t, Tangent):
-            for key, value in t.backing.items():
-                acc[key] = add_(acc[key], value)
+            _add_fields_into(acc, t)
             return acc
     return add(acc, t)
+
+
+def _add_fields_into(acc: MutableTangent, t: Tangent) -> None:
+    """``t``'s fields accumulated into ``acc``'s, nested mutable fields in place, by a work
+    list (a tangent as deep as a long linked list never recurses)."""
+    pending = [(acc, t)]
+    seen: set[tuple[int, int]] = set()
+    while pending:
+        into, fields = pending.pop()
+        if (id(into), id(fields)) in seen:  # a cycle: its fields are being added already
+            continue
+        seen.add((id(into), id(fields)))
+        for key, value in fields.backing.items():
+            current = into[key]
+            nested = isinstance(current, MutableTangent) and not current.is_positional
+            if nested and isinstance(value, Tangent):
+                pending.append((current, value))
+            else:
+                into[key] = add_(current, value)
 
 
 def _can_accumulate(acc: np.ndarray, t: Any) -> bool:

@@ -39,6 +39,7 @@ NoTangent()
 from __future__ import annotations
 
 import reprlib
+import threading
 from typing import Any
 
 __all__ = [
@@ -225,6 +226,8 @@ def not_implemented(info: str) -> NotImplementedTangent:
 
 
 _POSITIONAL, _NAMED, _MAPPING = "positional", "named", "mapping"
+_REPR_DEPTH = 12  # levels of nested tangents a repr shows
+_repr_depth = threading.local()
 
 
 def _is_namedtuple_type(t: type) -> bool:
@@ -343,11 +346,18 @@ class Tangent:
     def __repr__(self) -> str:
         name = getattr(self.primal_type, "__name__", repr(self.primal_type))
         prefix = f"{type(self).__name__}[{name}]"
-        if self._kind == _POSITIONAL:
-            return f"{prefix}({', '.join(map(repr, self._backing))})"
-        if self._kind == _MAPPING:
-            return f"{prefix}({self._backing!r})"
-        return f"{prefix}({', '.join(f'{k}={v!r}' for k, v in self._backing.items())})"
+        depth = getattr(_repr_depth, "value", 0)
+        if depth >= _REPR_DEPTH:  # a deep structure (a long linked list) is shown in part
+            return f"{prefix}(...)"
+        _repr_depth.value = depth + 1
+        try:
+            if self._kind == _POSITIONAL:
+                return f"{prefix}({', '.join(map(repr, self._backing))})"
+            if self._kind == _MAPPING:
+                return f"{prefix}({self._backing!r})"
+            return f"{prefix}({', '.join(f'{k}={v!r}' for k, v in self._backing.items())})"
+        finally:
+            _repr_depth.value = depth
 
     def __eq__(self, other: object) -> bool:
         from .algebra import tangents_equal

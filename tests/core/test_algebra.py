@@ -345,3 +345,50 @@ def test_zeros_commute_with_each_other(a, b):
     assert add(a, b) is add(b, a) is (a + b)
     assert (a * b) is (b * a) is (a + b)
     assert (N in (a, b)) is (a + b is N)
+
+
+# ---- deep structures: a work list, never recursion ------------------------------------------
+
+
+def _chain(n, value):
+    """The tangent of a linked list of ``n`` nodes, each field ``value``, built from the tail."""
+    t = ZeroTangent()
+    for _ in range(n):
+        t = Tangent(Link, value=value, next=t)
+    return t
+
+
+@dataclasses.dataclass
+class Link:
+    value: float
+    next: object = None
+
+
+def test_deep_tangents_add_without_recursion():
+    total = add(_chain(3000, 1.0), _chain(3000, 2.0))
+    depth = 0
+    while isinstance(total, Tangent):
+        assert total.value == 3.0
+        total, depth = total.next, depth + 1
+    assert depth == 3000
+
+
+def test_deep_mutable_tangents_accumulate_in_place_without_recursion():
+    acc = MutableTangent(Link, value=0.0, next=ZeroTangent())
+    head = acc
+    for _ in range(2999):
+        nxt = MutableTangent(Link, value=0.0, next=ZeroTangent())
+        acc["next"] = nxt
+        acc = nxt
+    assert add_(head, _chain(3000, 1.5)) is head
+    node, count = head, 0
+    while isinstance(node, MutableTangent):
+        assert node["value"] == 1.5
+        node, count = node["next"], count + 1
+    assert count == 3000
+
+
+def test_the_repr_of_a_deep_tangent_is_shown_in_part():
+    text = repr(_chain(3000, 1.0))
+    assert text.startswith("Tangent[Link](value=1.0, next=Tangent[Link](")
+    assert "(...)" in text and len(text) < 2000
