@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from .._compat import cumulative_prod
 from ..core.dtypes import is_complex
+from ..core.errors import ProjectionError
+from ..core.names import function_name
 from ..core.namespace import array_namespace, is_numpy
 from ..core.projection import ProjectTo
 from ..core.registry import frule, rrule
@@ -39,6 +40,7 @@ __all__ = [
     "Factored",
     "as_given",
     "as_matrix",
+    "as_returned",
     "diag_embed",
     "eye_like",
     "lower_hermitian",
@@ -54,6 +56,7 @@ __all__ = [
     "solve_triangular",
     "solve_triangular_right",
     "sym",
+    "tangent_like",
     "trailing",
 ]
 
@@ -186,6 +189,8 @@ def solve_triangular(t: Any, b: Any, *, lower: bool, adjoint: bool = False) -> A
     if is_numpy(t, b):
         # NumPy-only path: SciPy's LAPACK wrappers accept nothing else.
         batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
+        if 0 in batch:  # SciPy refuses empty stacks
+            return np.zeros(batch + b.shape[-2:], np.result_type(t, b, np.float64))
         t = np.broadcast_to(t, batch + t.shape[-2:])
         b = np.broadcast_to(b, batch + b.shape[-2:])
         return sla.solve_triangular(
@@ -201,18 +206,59 @@ def solve_triangular_right(b: Any, t: Any, *, lower: bool, adjoint: bool = False
     return mH(solve_triangular(t, mH(b), lower=lower, adjoint=not adjoint))
 
 
-def output_fields(dy: Any, names: Sequence[str]) -> tuple[Any, ...]:
+def output_fields(
+    dy: Any, names: Sequence[str], outputs: Sequence[Any] | None = None, f: Any = None
+) -> tuple[Any, ...]:
     """The cotangents of a multi-output result, one per field name, unthunked.
 
     ``dy`` may be a zero, a ``Tangent`` of the result's namedtuple (fields by name, missing
-    ones zero), a positional ``Tangent`` or a plain tuple.
+    ones zero), a positional ``Tangent``, a plain tuple or a list. Given the ``outputs``
+    (the result's components, in the order of ``names``) and the function ``f`` (or its
+    name), an array
+    cotangent whose shape is not its component's raises ``ProjectionError`` naming ``f``,
+    the component and both shapes: a pullback would otherwise broadcast or sum it silently.
+
+    >>> output_fields((np.ones(2), None), ("w", "v"), (np.zeros(3), np.zeros((3, 3))), np.sin)
+    Traceback (most recent call last):
+    ...
+    chainrules.core.errors.ProjectionError: the pullback of numpy.sin was given a cotangent \
+of shape (2,) for its output 'w' of shape (3,)
     """
     dy = unthunk(dy)
     if is_zero(dy):
         return (ZERO_TANGENT,) * len(names)
     if isinstance(dy, Tangent) and not dy.is_positional:
-        return tuple(unthunk(dy[n]) for n in names)
-    return tuple(unthunk(d) for d in dy)
+        fields = tuple(unthunk(dy[n]) for n in names)
+    else:
+        fields = tuple(unthunk(d) for d in dy)
+    if outputs is not None:
+        for name, y, d in zip(names, outputs, fields, strict=False):
+            _check_component(f, name, y, d)
+    return fields
+
+
+def _check_component(f: Any, name: str, y: Any, d: Any) -> None:
+    y_shape, d_shape = getattr(y, "shape", None), getattr(d, "shape", None)
+    if type(y_shape) is not tuple or type(d_shape) is not tuple or is_zero(d):
+        return  # a number, a zero, an output without a tangent (a rank, a flag)
+    known = all(type(n) is int for n in (*y_shape, *d_shape))  # dask's unknown are NaN
+    if known and d_shape != y_shape:
+        raise ProjectionError(
+            f"the pullback of {f if isinstance(f, str) else function_name(f)} was given a "
+            f"cotangent of shape {d_shape} "
+            f"for its output {name!r} of shape {y_shape}"
+        )
+
+
+def as_returned(result: tuple, a: Any) -> tuple | list:
+    """``result`` in SciPy's container: a list for a stack of matrices (SciPy applies a
+    decomposition matrix by matrix and collects its outputs in a list), else the tuple."""
+    return list(result) if a.ndim > 2 else result
+
+
+def tangent_like(result: Any, *values: Any) -> Tangent:
+    """The positional ``Tangent`` of the tuple or list ``result``."""
+    return Tangent(type(result), *values)
 
 
 def output_tangent(result_type: type, names: Sequence[str], values: Sequence[Any]) -> Any:
@@ -248,6 +294,10 @@ class Factored:
         if is_numpy(a):
             # NumPy-only path: SciPy's LAPACK wrappers accept nothing else. A singular matrix
             # is for the caller to judge (slogdet gives -inf, solve raises).
+            if 0 in self.batch:  # SciPy refuses empty stacks; they have nothing to factor
+                n = a.shape[-1]
+                self.lu = (np.zeros_like(a), np.zeros((*self.batch, n), np.int32))
+                return
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", sla.LinAlgWarning)
                 self.lu = sla.lu_factor(a, check_finite=False)
@@ -267,6 +317,8 @@ class Factored:
             if batch != self.batch:
                 lu = np.broadcast_to(lu, batch + lu.shape[-2:])
                 piv = np.broadcast_to(piv, batch + piv.shape[-1:])
+            if 0 in batch:
+                return np.zeros(batch + b.shape[-2:], np.result_type(lu, b))
             b = np.broadcast_to(b, batch + b.shape[-2:])
             return sla.lu_solve((lu, piv), b, trans=2 if adjoint else 0, check_finite=False)
         a, b = _batch_broadcast(mH(self.a) if adjoint else self.a, b)
@@ -286,7 +338,7 @@ class Factored:
         return phase, np.sum(np.log(magnitude), axis=-1)
 
 
-# ---- inverses, determinants, solves: the mathematics NumPy and SciPy share ------------------
+# ---- inverses and solves: the mathematics NumPy and SciPy share ------------------------------
 
 
 def inv_pullback_of(y: Any, dy: Any) -> Any:
@@ -308,59 +360,6 @@ def inv_pushforward_of(y: Any, da: Any) -> Any:
     """
     xp = array_namespace(y, da)
     return -xp.matmul(xp.matmul(y, da), y)
-
-
-def _all_but_one(s: Any) -> Any:
-    """``prod_{j != i} s[..., j]`` for each ``i``, by exclusive products from both ends."""
-    xp = array_namespace(s)
-    ones = xp.ones((*s.shape[:-1], 1), dtype=s.dtype)
-    left = cumulative_prod(xp, xp.concat((ones, s[..., :-1]), axis=-1), axis=-1)
-    right = cumulative_prod(xp, xp.concat((ones, xp.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
-    return left * xp.flip(right, axis=-1)
-
-
-def adjugate(a: Any, det: Any = None) -> Any:
-    """The adjugate (classical adjoint) of a square matrix or stack: ``adj(a) a = det(a) I``.
-
-    For NumPy inputs it comes from the SVD ``a = U S V^H`` as ``det(U) det(V^H) V adj(S) U^H``,
-    where ``adj(S)`` holds the products of all singular values but one, formed by exclusive
-    products rather than by dividing ``det(a)``: at rank ``n - 1`` the nonzero rank-one
-    adjugate, at lower rank zero, never NaN. Other array types (an engine's tracked values)
-    use ``det(a) inv(a)`` (``det`` reused when given) where every matrix has full rank, and
-    the SVD form where one does not (the rank, a plain integer, decides).
-
-    >>> adjugate(np.array([[1.0, 2.0], [3.0, 4.0]]))
-    array([[ 4., -2.],
-           [-3.,  1.]])
-    """
-    xp = array_namespace(a)
-    if not is_numpy(a) and bool(xp.all(xp.linalg.matrix_rank(a) == a.shape[-1])):
-        det = xp.linalg.det(a) if det is None else det
-        return trailing(det) * xp.linalg.inv(a)
-    u, s, vh = xp.linalg.svd(a)
-    phase = xp.linalg.det(u) * xp.linalg.det(vh)
-    middle = _all_but_one(s)[..., :, None] * mH(u)
-    return trailing(phase) * xp.matmul(mH(vh), middle)
-
-
-def det_pullback_of(a: Any, y: Any, dy: Any) -> Any:
-    """The cotangent of ``a`` for ``y = det(a)``: ``adj(a)^H dy`` (stacks of matrices).
-
-    >>> det_pullback_of(np.diag([2.0, 3.0]), np.float64(6.0), np.float64(1.0))
-    array([[3., 0.],
-           [0., 2.]])
-    """
-    return mH(adjugate(a, y)) * trailing(dy)
-
-
-def det_pushforward_of(a: Any, y: Any, da: Any) -> Any:
-    """The tangent of ``y = det(a)`` along ``da``: ``tr(adj(a) da)``, projected onto ``y``.
-
-    >>> float(det_pushforward_of(np.diag([2.0, 3.0]), np.float64(6.0), np.eye(2)))
-    5.0
-    """
-    xp = array_namespace(a)
-    return ProjectTo(y)(xp.sum(mT(adjugate(a, y)) * da, axis=(-2, -1)))
 
 
 def solve_pullback_of(factored: Any, x: Any, vector: bool, dy: Any) -> tuple[Any, Any]:

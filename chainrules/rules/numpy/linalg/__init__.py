@@ -11,6 +11,7 @@ pseudoinverse      pinv lstsq
 decompositions     cholesky qr
 spectral           svd svdvals eig eigvals eigh eigvalsh; matrix_rank (no derivative)
 norms              norm matrix_norm vector_norm cond
+ties               (no rules) the gaps of a spectrum, shared by spectral and SciPy's
 =================  ====================================================================
 
 The building blocks these rules share with SciPy's (adjoints, triangles, ``Factored``, the
@@ -25,3 +26,4 @@ from . import products as products
 from . import pseudoinverse as pseudoinverse
 from . import solve as solve
 from . import spectral as spectral
+from . import ties as ties

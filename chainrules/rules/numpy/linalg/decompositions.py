@@ -238,7 +238,7 @@ def _qr_rrule(a, mode="reduced"):
         if mode == "r":
             g_q, g_r = ZERO_TANGENT, dy
         else:
-            g_q, g_r = output_fields(dy, _QR)
+            g_q, g_r = output_fields(dy, _QR, result, np.linalg.qr)
         if complete:
             g_q, g_r = cut_complete_qr_cotangents(
                 a, g_q, g_r, "numpy.linalg.qr(mode='complete')", "reduced"

@@ -1,11 +1,13 @@
 """Rules for ``np.linalg.det`` and ``np.linalg.slogdet``.
 
 ``det``'s derivative is the adjugate, ``d det(a) = tr(adj(a) da)``, so its pullback is
-``adj(a)^H dy``. The adjugate (``chainrules.rules.matrices.adjugate``, shared with SciPy's
+``adj(a)^H dy``. The adjugate (``adjugate`` here, shared with SciPy's
 ``det``) comes from the SVD for NumPy inputs, exact at singular matrices: at rank ``n - 1``
 it is the nonzero rank-one adjugate, at rank ``n - 2`` or less zero, and never NaN. Other
 array types (an engine's tracked values, differentiating the pullback again) use
-``det(a) inv(a)`` where ``a`` has full rank, and the same SVD form where it does not.
+``det(a) inv(a)`` where ``a`` has full rank, and the matrix of cofactors (determinants of
+minors, through this same rule) where it does not: a polynomial, so second and higher
+derivatives are exact at every rank.
 
 ``slogdet`` factorizes ``a`` once (LAPACK's LU, for NumPy inputs), reads the sign and the log
 of the absolute determinant off the factors, and its pullback solves with ``a^H`` through
@@ -13,6 +15,11 @@ the same factors. With ``t = tr(a^{-1} da)``, ``d log|det a| = Re t`` and, for c
 ``d sign = sign * i Im t``; the pullback combines both cotangents into
 ``conj(c) a^{-H}`` with ``c = g_logabsdet + i Im(conj(g_sign) sign)``. The sign of a real
 matrix is locally constant, so its cotangent is ignored.
+
+At a singular matrix the value is honest, ``sign = 0`` and ``logabsdet = -inf``, but
+``log|det|`` has no derivative there (``adj(a) / det(a)`` is ``inf`` or ``0 / 0``): the
+pullback and the frule raise ``LinAlgError`` naming ``slogdet`` and its argument ``a`` for
+any cotangent or tangent but a zero (and, for a real matrix, but one on the sign alone).
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -28,24 +35,105 @@ from typing import Any
 
 import numpy as np
 
+from ...._compat import cumulative_prod
 from ....core.dtypes import is_complex
-from ....core.namespace import array_namespace
+from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
 from ...matrices import (
     Factored,
-    det_pullback_of,
-    det_pushforward_of,
     eye_like,
     matrix_rule,
+    mH,
+    mT,
     output_fields,
     output_tangent,
     trailing,
 )
 
-__all__: list[str] = []
+__all__ = ["adjugate", "det_pullback_of", "det_pushforward_of"]
+
+
+# ---- the adjugate and det's derivatives (SciPy's det shares them) ----------------------------
+
+
+def _all_but_one(s: Any) -> Any:
+    """``prod_{j != i} s[..., j]`` for each ``i``, by exclusive products from both ends."""
+    xp = array_namespace(s)
+    ones = xp.ones((*s.shape[:-1], 1), dtype=s.dtype)
+    left = cumulative_prod(xp, xp.concat((ones, s[..., :-1]), axis=-1), axis=-1)
+    right = cumulative_prod(xp, xp.concat((ones, xp.flip(s[..., 1:], axis=-1)), axis=-1), axis=-1)
+    return left * xp.flip(right, axis=-1)
+
+
+def _cofactor_adjugate(a: Any) -> Any:
+    """The adjugate as the transposed matrix of cofactors, ``adj(a)[j, i] = (-1)^(i+j)
+    det(a without row i and column j)``: a polynomial in the entries of ``a``, so an engine
+    that differentiates it through ``det``'s rule gets the exact derivative at every rank,
+    where the SVD's singular vectors (repeated or null singular values) have none. One
+    ``det`` of a stack of ``n`` minors per row, ``n**3`` entries at a time."""
+    xp = array_namespace(a)
+    n = a.shape[-1]
+    if n <= 1:
+        return xp.ones_like(a)
+    others = np.array([[k for k in range(n) if k != i] for i in range(n)])
+    signs = (-1.0) ** np.add.outer(np.arange(n), np.arange(n))
+    rows = []
+    for i in range(n):
+        # b[..., :, j, :] is a without row i and column j
+        b = a[..., others[i], :][..., others]
+        rows.append(xp.linalg.det(xp.moveaxis(b, -2, -3)))
+    cofactors = xp.stack(rows, axis=-2) * xp.asarray(signs, dtype=a.dtype)
+    return mT(cofactors)
+
+
+def adjugate(a: Any, det: Any = None) -> Any:
+    """The adjugate (classical adjoint) of a square matrix or stack: ``adj(a) a = det(a) I``.
+
+    For NumPy inputs it comes from the SVD ``a = U S V^H`` as ``det(U) det(V^H) V adj(S) U^H``,
+    where ``adj(S)`` holds the products of all singular values but one, formed by exclusive
+    products rather than by dividing ``det(a)``: at rank ``n - 1`` the nonzero rank-one
+    adjugate, at lower rank zero, never NaN. Other array types (an engine's tracked values)
+    use ``det(a) inv(a)`` (``det`` reused when given) where every matrix has full rank, and
+    the matrix of cofactors where one does not (the rank, a plain integer, decides): both are
+    exact to differentiate again, the SVD form is not at repeated or null singular values.
+
+    >>> adjugate(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([[ 4., -2.],
+           [-3.,  1.]])
+    """
+    xp = array_namespace(a)
+    if not is_numpy(a):
+        if bool(xp.all(xp.linalg.matrix_rank(a) == a.shape[-1])):
+            det = xp.linalg.det(a) if det is None else det
+            return trailing(det) * xp.linalg.inv(a)
+        return _cofactor_adjugate(a)
+    u, s, vh = xp.linalg.svd(a)
+    phase = xp.linalg.det(u) * xp.linalg.det(vh)
+    middle = _all_but_one(s)[..., :, None] * mH(u)
+    return trailing(phase) * xp.matmul(mH(vh), middle)
+
+
+def det_pullback_of(a: Any, y: Any, dy: Any) -> Any:
+    """The cotangent of ``a`` for ``y = det(a)``: ``adj(a)^H dy`` (stacks of matrices).
+
+    >>> det_pullback_of(np.diag([2.0, 3.0]), np.float64(6.0), np.float64(1.0))
+    array([[3., 0.],
+           [0., 2.]])
+    """
+    return mH(adjugate(a, y)) * trailing(dy)
+
+
+def det_pushforward_of(a: Any, y: Any, da: Any) -> Any:
+    """The tangent of ``y = det(a)`` along ``da``: ``tr(adj(a) da)``, projected onto ``y``.
+
+    >>> float(det_pushforward_of(np.diag([2.0, 3.0]), np.float64(6.0), np.eye(2)))
+    5.0
+    """
+    xp = array_namespace(a)
+    return ProjectTo(y)(xp.sum(mT(adjugate(a, y)) * da, axis=(-2, -1)))
 
 
 # ---- det --------------------------------------------------------------------------------
@@ -70,6 +158,11 @@ _SlogdetResult = type(np.linalg.slogdet(np.eye(1)))
 
 
 def _slogdet_forward(a: Any) -> tuple[Any, Factored]:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise np.linalg.LinAlgError(
+            f"np.linalg.slogdet: argument a must be a square matrix or a stack of them, "
+            f"not of shape {a.shape}"
+        )
     factored = Factored(a)
     if factored.lu is None:
         return array_namespace(a).linalg.slogdet(a), factored
@@ -81,6 +174,17 @@ def _slogdet_forward(a: Any) -> tuple[Any, Factored]:
     return _SlogdetResult(sign[()], logabsdet[()]), factored
 
 
+def _require_nonsingular(result: Any) -> None:
+    logabsdet = result.logabsdet
+    # a plain value only: a tracked logabsdet (a nested derivative) comes from a solve
+    # through the namespace, which raises at a singular matrix by itself
+    if isinstance(logabsdet, np.ndarray | np.generic) and np.any(np.isneginf(logabsdet)):
+        raise np.linalg.LinAlgError(
+            "np.linalg.slogdet: logabsdet has no derivative at a singular matrix "
+            "(argument a has logabsdet = -inf)"
+        )
+
+
 @rrule.register(np.linalg.slogdet)
 def _slogdet_rrule(a):
     xp = array_namespace(a)
@@ -89,7 +193,7 @@ def _slogdet_rrule(a):
     complex_a = is_complex(a)
 
     def slogdet_pullback(dy):
-        g_sign, g_log = output_fields(dy, _SLOGDET)
+        g_sign, g_log = output_fields(dy, _SLOGDET, result, np.linalg.slogdet)
         if complex_a and not is_zero(g_sign):
             c = xp.imag(xp.conj(g_sign) * result.sign) * 1j
             if not is_zero(g_log):
@@ -98,6 +202,7 @@ def _slogdet_rrule(a):
             return NO_TANGENT, project_a(ZERO_TANGENT)
         else:
             c = g_log
+        _require_nonsingular(result)
         inv_h = factored.solve(xp.broadcast_to(eye_like(a), a.shape), adjoint=True)
         return NO_TANGENT, project_a(trailing(xp.conj(c) if complex_a else c) * inv_h)
 
@@ -111,6 +216,7 @@ def _slogdet_frule(tangents, a):
     da = tangents[1]
     if is_zero(da):
         return result, da
+    _require_nonsingular(result)
     t = xp.linalg.trace(factored.solve(da))
     d_log = ProjectTo(result.logabsdet)(xp.real(t) if is_complex(a) else t)
     d_sign: Any = ZERO_TANGENT

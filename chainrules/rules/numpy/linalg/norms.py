@@ -267,6 +267,16 @@ def _cond_gradient(x: Any, p: Any) -> Any:
     return norm_gradient(x, p, matrix, "matrix") * n_inv - xp.matmul(xp.matmul(inv_h, g_inv), inv_h)
 
 
+def _require_finite_condition(y: Any) -> None:
+    # a singular x has cond = inf, which has no derivative (the gradient formulas divide by
+    # the vanishing smallest singular value and came out NaN)
+    if isinstance(y, np.ndarray | np.generic) and np.any(np.isinf(y)):
+        raise np.linalg.LinAlgError(
+            "np.linalg.cond: the condition number of a singular argument x is inf and has "
+            "no derivative"
+        )
+
+
 @rrule.register(np.linalg.cond)
 @positional_cotangents
 def _cond_rrule(x, p=None):
@@ -275,6 +285,7 @@ def _cond_rrule(x, p=None):
     y = xp.linalg.cond(x, p)
 
     def cond_pullback(dy):
+        _require_finite_condition(y)
         if is_complex(dy):
             # cond is real; NumPy before 2.3 returns it as a complex number for complex x and
             # p other than None, 2, -2, whose imaginary part is 0: only Re(dy) pulls back.
@@ -293,6 +304,7 @@ def _cond_frule(tangents, x, p=None):
     dx = tangents[1]
     if is_zero(dx):
         return y, dx
+    _require_finite_condition(y)
     g = _cond_gradient(x, p)
     inner = xp.real(xp.conj(g) * dx) if is_complex(g) or is_complex(dx) else g * dx
     return y, ProjectTo(y)(xp.sum(inner, axis=(-2, -1)))

@@ -120,7 +120,8 @@ class _LeastSquares:
         self.u, self.s, vh = xp.linalg.svd(a, full_matrices=False)
         self.v = mH(vh)
         eps = np.finfo(np.zeros((), a.dtype).real.dtype).eps
-        cutoff = (eps * max(m, n) if rcond is None else rcond) * xp.max(self.s)
+        largest = xp.max(self.s) if min(m, n) else 0.0  # an empty matrix has rank 0
+        cutoff = (eps * max(m, n) if rcond is None else rcond) * largest
         keep = self.s > cutoff
         self.rank = int(np.count_nonzero(keep))
         self.keep = xp.astype(keep, self.s.dtype)
@@ -165,9 +166,10 @@ def _lstsq_rrule(a, b, rcond=None):
     xp = array_namespace(a, b)
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     ls = _LeastSquares(a, b, rcond)
+    result = ls.result()
 
     def lstsq_pullback(dy):
-        g_x, g_res, _, g_s = output_fields(dy, _LSTSQ)
+        g_x, g_res, _, g_s = output_fields(dy, _LSTSQ, result, np.linalg.lstsq)
         da: Any = ZERO_TANGENT
         db: Any = ZERO_TANGENT
         if not is_zero(g_x):
@@ -189,7 +191,7 @@ def _lstsq_rrule(a, b, rcond=None):
             db = db[:, 0]
         return NO_TANGENT, project_a(da), project_b(db)
 
-    return ls.result(), lstsq_pullback
+    return result, lstsq_pullback
 
 
 @frule.register(np.linalg.lstsq)

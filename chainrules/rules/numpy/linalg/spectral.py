@@ -3,14 +3,22 @@ eigvals.
 
 Conventions, pinned by the tests:
 
-* **Repeated values.** The couplings ``1 / (s_j^2 - s_i^2)`` (svd) and ``1 / (w_j - w_i)``
-  (eigh, eig) are *masked*: set to zero where the gap is below a tolerance of a few hundred
-  ulps of the spectrum's scale (``gap_tolerance``). A loss that does not depend on the basis
-  chosen inside a degenerate subspace (a function of the singular values or eigenvalues,
-  the projector onto an invariant subspace) has no component along those couplings, so its
-  gradient is finite and right; a loss that does depend on that basis has no derivative
+* **Repeated values.** The couplings ``1 / (w_j - w_i)`` (eigh, eig) and, for the svd,
+  ``1 / (s_j - s_i)`` and ``1 / (s_j + s_i)`` (the two halves of ``1 / (s_j^2 - s_i^2)``,
+  each masked on its own, so that a tie keeps the finite ``1 / (s_j + s_i)`` half: the
+  polar factor ``U V^H`` stays differentiable at ``I``) are *masked*: set to zero where the
+  gap is below a tolerance of a few hundred ulps of the spectrum's scale
+  (``gap_tolerance``). A loss that does not depend on the basis chosen inside a degenerate
+  subspace (a function of the singular values or eigenvalues, the projector onto an
+  invariant subspace, the polar factor) has no component along the masked couplings, so
+  its gradient is finite and right; a loss that does depend on that basis has no derivative
   there, and the mask gives the minimum-norm choice. Null singular values get the same
   treatment in the terms of non-square svd that divide by them.
+* **Second derivatives at ties.** Where a pullback is differentiated again (an engine's
+  tracked cotangent of the values) at repeated values, the result would lack the cross
+  terms ``f''`` between them, which depend on the loss beyond its gradient: it raises
+  ``ValueError`` instead (``require_simple_spectrum``). A constant cotangent (the nuclear
+  norm, a trace) needs no such terms and is differentiated as usual.
 * **svdvals, eigvalsh, eigvals** have their own rules, ``U diag(g) V^H``, ``V diag(g) V^H``
   and ``V^{-H} diag(g) V^H``, well defined at ties.
 * **Triangles.** ``eigh`` and ``eigvalsh`` read one triangle of ``a`` (``UPLO``) and the real
@@ -57,34 +65,17 @@ from ...matrices import (
     output_tangent,
     safe_reciprocal,
     skew,
-    trailing,
 )
+from .ties import differences, gap_tolerance, require_simple_spectrum, svd_couplings
 
 __all__ = [
     "eig_pullback_of",
     "eigenvalue_pushforward_of",
     "eigh_pullback_of",
     "eigh_pushforward_of",
-    "gap_tolerance",
     "svd_pullback_of",
     "svd_pushforward_of",
 ]
-
-_GAP_ULPS = 256
-
-
-def gap_tolerance(values: Any, axes: int = 2) -> Any:
-    """The gap below which two singular values or eigenvalues count as equal, with ``axes``
-    trailing axes of length one (2 to compare with their differences, 1 with themselves)."""
-    xp = array_namespace(values)
-    eps = float(np.finfo(np.zeros((), values.dtype).real.dtype).eps)
-    scale = xp.max(xp.abs(values), axis=-1) if values.shape[-1] else xp.zeros(values.shape[:-1])
-    return trailing(_GAP_ULPS * eps * scale * values.shape[-1] + np.finfo(np.float64).tiny, axes)
-
-
-def _differences(values: Any) -> Any:
-    """``values[j] - values[i]`` at ``[..., i, j]``."""
-    return values[..., None, :] - values[..., :, None]
 
 
 def _real(x: Any) -> Any:
@@ -106,20 +97,19 @@ def _column_inner(v: Any, x: Any) -> Any:
 
 def svd_pullback_of(u: Any, s: Any, vh: Any, g_u: Any, g_s: Any, g_vh: Any) -> Any:
     """The cotangent of ``a = u diag(s) vh`` (reduced) from those of its three factors."""
+    require_simple_spectrum("svd", s, g_s, squared=True)
     xp = array_namespace(u, s, vh)
     v = mH(vh)
     m, n = u.shape[-2], vh.shape[-1]
     inner: Any = ZERO_TANGENT if is_zero(g_s) else diag_embed(g_s)
     has_u, has_v = not is_zero(g_u), not is_zero(g_vh)
-    s_col, s_row = s[..., :, None], s[..., None, :]
     if has_u or has_v:
-        squares = s * s
-        coupling = safe_reciprocal(_differences(squares), gap_tolerance(squares))
+        minus, plus = svd_couplings(s)
         s_inv = safe_reciprocal(s, gap_tolerance(s, 1))
     extra: Any = ZERO_TANGENT
     if has_u:
         uh_gu = xp.matmul(mH(u), g_u)
-        inner = inner + coupling * skew(uh_gu) * s_row
+        inner = inner + skew(uh_gu) * (minus + plus) / 2
         if is_complex(uh_gu):
             inner = inner + diag_embed(1j * xp.imag(xp.linalg.diagonal(uh_gu)) * s_inv)
         if m > s.shape[-1]:
@@ -128,7 +118,7 @@ def svd_pullback_of(u: Any, s: Any, vh: Any, g_u: Any, g_s: Any, g_vh: Any) -> A
     if has_v:
         g_v = mH(g_vh)
         vh_gv = xp.matmul(vh, g_v)
-        inner = inner + s_col * skew(vh_gv) * coupling
+        inner = inner + skew(vh_gv) * (minus - plus) / 2
         if n > s.shape[-1]:
             outside = g_v - xp.matmul(v, vh_gv)
             extra = extra + xp.matmul(u * s_inv[..., None, :], mH(outside))
@@ -143,12 +133,11 @@ def svd_pushforward_of(a: Any, u: Any, s: Any, vh: Any, da: Any) -> tuple[Any, A
     v = mH(vh)
     dp = xp.matmul(xp.matmul(mH(u), da), v)
     ds = _real_diagonal(dp)
-    squares = s * s
-    coupling = safe_reciprocal(_differences(squares), gap_tolerance(squares))
+    minus, plus = svd_couplings(s)
     s_inv = safe_reciprocal(s, gap_tolerance(s, 1))
-    s_col, s_row = s[..., :, None], s[..., None, :]
-    omega_u = coupling * (dp * s_row + s_col * mH(dp))
-    omega_v = coupling * (s_col * dp + mH(dp) * s_row)
+    both, apart = (dp + mH(dp)) / 2, (dp - mH(dp)) / 2
+    omega_u = both * minus + apart * plus
+    omega_v = both * minus - apart * plus
     if is_complex(dp):
         omega_u = omega_u + diag_embed(1j * xp.imag(xp.linalg.diagonal(dp)) * s_inv)
     du = xp.matmul(u, omega_u)
@@ -205,7 +194,7 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
     # With hermitian=True NumPy reads the lower triangle only (through eigh).
 
     def svd_pullback(dy):
-        g_u, g_s, g_vh = output_fields(dy, _SVD)
+        g_u, g_s, g_vh = output_fields(dy, _SVD, result, np.linalg.svd)
         _check_full(a, full_matrices, g_u, g_vh)
         g_u, g_vh = _reduced_cotangent(g_u, k, -1), _reduced_cotangent(g_vh, k, -2)
         da = svd_pullback_of(u_k, s, vh_k, g_u, g_s, g_vh)
@@ -252,6 +241,7 @@ def _svdvals_rrule(x):
     u, s, vh = xp.linalg.svd(x, full_matrices=False)
 
     def svdvals_pullback(ds):
+        require_simple_spectrum("svd", s, ds, squared=True)
         return NO_TANGENT, project_x(xp.matmul(u * ds[..., None, :], vh))
 
     return s, svdvals_pullback
@@ -274,10 +264,11 @@ _EIGH = ("eigenvalues", "eigenvectors")
 
 def eigh_pullback_of(w: Any, v: Any, g_w: Any, g_v: Any, upper: bool) -> Any:
     """The cotangent of the triangle ``eigh`` reads, from those of its eigenpairs."""
+    require_simple_spectrum("eigh", w, g_w)
     xp = array_namespace(w, v)
     inner: Any = ZERO_TANGENT if is_zero(g_w) else diag_embed(g_w)
     if not is_zero(g_v):
-        coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+        coupling = safe_reciprocal(differences(w), gap_tolerance(w))
         inner = inner + coupling * xp.matmul(mH(v), g_v)
     if is_zero(inner):
         return inner
@@ -318,7 +309,7 @@ def _eigh_rrule(a, UPLO="L"):
     w, v = result
 
     def eigh_pullback(dy):
-        g_w, g_v = output_fields(dy, _EIGH)
+        g_w, g_v = output_fields(dy, _EIGH, result, np.linalg.eigh)
         return NO_TANGENT, project_a(eigh_pullback_of(w, v, g_w, g_v, UPLO == "U"))
 
     return result, eigh_pullback
@@ -396,10 +387,11 @@ def _normalized(v: Any, dv: Any) -> Any:
 
 def eig_pullback_of(w: Any, v: Any, g_w: Any, g_v: Any) -> Any:
     """The cotangent of ``a`` from those of ``eig(a)``'s eigenvalues and eigenvectors."""
+    require_simple_spectrum("eig", w, g_w)
     xp = array_namespace(w, v)
     inner: Any = ZERO_TANGENT if is_zero(g_w) else diag_embed(g_w)
     if not is_zero(g_v):
-        coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+        coupling = safe_reciprocal(differences(w), gap_tolerance(w))
         g = _normalized_adjoint(v, g_v)
         inner = inner + (xp.conj(coupling) if is_complex(w) else coupling) * xp.matmul(mH(v), g)
     if is_zero(inner):
@@ -416,7 +408,7 @@ def _eig_rrule(a):
     w, v = result
 
     def eig_pullback(dy):
-        g_w, g_v = output_fields(dy, _EIG)
+        g_w, g_v = output_fields(dy, _EIG, result, np.linalg.eig)
         return NO_TANGENT, project_a(eig_pullback_of(w, v, g_w, g_v))
 
     return result, eig_pullback
@@ -431,7 +423,7 @@ def _eig_frule(tangents, a):
     if is_zero(da):
         return result, da
     k = xp.linalg.solve(v, xp.matmul(xp.astype(da, v.dtype), v))
-    coupling = safe_reciprocal(_differences(w), gap_tolerance(w))
+    coupling = safe_reciprocal(differences(w), gap_tolerance(w))
     dv = _normalized(v, xp.matmul(v, xp.astype(coupling, v.dtype) * k))
     return result, output_tangent(type(result), _EIG, (xp.linalg.diagonal(k), dv))
 

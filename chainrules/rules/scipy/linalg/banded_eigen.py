@@ -105,12 +105,14 @@ def _eig_banded_rule(
     project_ab = ProjectTo(a_band)
     band, spectrum = _banded_spectrum(a_band, lower, select, select_range, max_ev)
 
+    result = spectrum.returned(not eigvals_only)
+
     def eig_banded_pullback(dy):
-        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only)
+        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only, result, sla.eig_banded)
         g = spectrum.cotangent(g_w, g_v, upper=not lower)
         return NO_TANGENT, project_ab(band_of(band, g))
 
-    return spectrum.returned(not eigvals_only), eig_banded_pullback
+    return result, eig_banded_pullback
 
 
 def _eig_banded_pushforward(
@@ -239,12 +241,13 @@ def _tridiagonal_rule(
     project_d, project_e = ProjectTo(d), ProjectTo(e)
     spectrum = _tridiagonal_spectrum(d, e, select, select_range, tol, driver)
 
+    y = spectrum.returned(not eigvals_only)
+
     def eigh_tridiagonal_pullback(dy):
-        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only)
+        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only, y, sla.eigh_tridiagonal)
         g_d, g_e = _tridiagonal_cotangents(spectrum, g_w, g_v)
         return NO_TANGENT, project_d(g_d), project_e(g_e)
 
-    y = spectrum.returned(not eigvals_only)
     return y, eigh_tridiagonal_pullback
 
 

@@ -98,7 +98,7 @@ def _cho_factor_rrule(a, lower=False, *, check_finite=True):
     low = low if lower else mH(low)
 
     def cho_factor_pullback(dy):
-        g_c, _ = output_fields(dy, ("c", "lower"))
+        g_c, _ = output_fields(dy, ("c", "lower"), (c, lower), sla.cho_factor)
         g_factor = _factor_triangle(g_c, lower)
         g = cholesky_pullback_of(low, g_factor if lower else mH(g_factor))
         passed = xp.triu(g_c, k=1) if lower else xp.tril(g_c, k=-1)

@@ -124,7 +124,9 @@ def _hessenberg_rrule(a, calc_q=False, *, check_finite=True):
     h, q = _hessenberg(a)
 
     def hessenberg_pullback(dy):
-        g_h, g_q = output_fields(dy, ("H", "Q")) if calc_q else (dy, ZERO_TANGENT)
+        g_h, g_q = (
+            output_fields(dy, ("H", "Q"), (h, q), sla.hessenberg) if calc_q else (dy, ZERO_TANGENT)
+        )
         g_h = np.triu(densify(g_h, h), -1)
         if h.shape[0] <= 2:
             return NO_TANGENT, project_a(g_h)
@@ -179,7 +181,7 @@ def _matrix_balance_rrule(A, permute=True, scale=True, separate=False):
     ratio = s[None, :] / s[:, None]
 
     def matrix_balance_pullback(dy):
-        g_b = output_fields(dy, ("B", "T"))[0]
+        g_b = output_fields(dy, ("B", "T"), result, sla.matrix_balance)[0]
         return NO_TANGENT, project_a((g_b * ratio)[np.ix_(inverse, inverse)])
 
     return result, matrix_balance_pullback
@@ -235,7 +237,7 @@ def _cdf2rdf_rrule(w, v):
     result = sla.cdf2rdf(w, v) if numpy else _cdf2rdf_map(w, v, both, u)
 
     def cdf2rdf_pullback(dy):
-        g_wr, g_vr = output_fields(dy, ("wr", "vr"))
+        g_wr, g_vr = output_fields(dy, ("wr", "vr"), result, sla.cdf2rdf)
         g_w: Any = ZERO_TANGENT
         g_v: Any = ZERO_TANGENT
         if not is_zero(g_wr):
@@ -354,7 +356,7 @@ def _rsf2csf_rrule(T, Z, *, check_finite=True):
     u, t_q = rot.u, np.where(rot.quasi, T, 0)
 
     def rsf2csf_pullback(dy):
-        g_t, g_z = output_fields(dy, ("T", "Z"))
+        g_t, g_z = output_fields(dy, ("T", "Z"), result, sla.rsf2csf)
         g_t, g_z = densify(g_t, t_out), densify(g_z, z_out)
         g_up = np.triu(g_t)
         g_u = t_q @ u @ mH(g_up) + t_q.T @ u @ g_up + mH(Z) @ g_z

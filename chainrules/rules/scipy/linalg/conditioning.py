@@ -50,6 +50,15 @@ def _inner(a: Any, b: Any) -> float:
     return float(np.real(np.sum(np.conj(a) * b)))
 
 
+def _require_matrix(a: Any) -> None:
+    if a.ndim != 2:
+        # the Kronecker form of the Fréchet derivative is built for one matrix
+        raise ValueError(
+            f"scipy.linalg.expm_cond: the rule takes argument A as one square matrix "
+            f"(no stacks), not shape {a.shape}"
+        )
+
+
 class _Condition:
     """The quantities of ``kappa = sigma ||A|| / ||X||`` that its derivative needs."""
 
@@ -96,6 +105,7 @@ class _Condition:
 @rrule.register(sla.expm_cond)
 def _expm_cond_rrule(A, check_finite=True):
     project_a = ProjectTo(A)
+    _require_matrix(A)
     kappa = sla.expm_cond(A, check_finite=False)
 
     def expm_cond_pullback(dy):
@@ -106,6 +116,7 @@ def _expm_cond_rrule(A, check_finite=True):
 
 @frule.register(sla.expm_cond)
 def _expm_cond_frule(tangents, A, check_finite=True):
+    _require_matrix(A)
     kappa = sla.expm_cond(A, check_finite=False)
     da = tangents[1]
     if is_zero(da):

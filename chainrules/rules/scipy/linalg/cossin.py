@@ -174,7 +174,7 @@ def _cossin_rrule(
     m = X.shape[0]
 
     def cossin_pullback(dy):
-        g_u, g_middle, g_vh = output_fields(dy, ("u", "cs", "vdh"))
+        g_u, g_middle, g_vh = output_fields(dy, ("u", "cs", "vdh"), result, sla.cossin)
         g_u = g_u if compute_u else ZERO_TANGENT
         g_vh = g_vh if compute_vh else ZERO_TANGENT
         if separate:

@@ -35,6 +35,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ....core.arguments import positional_cotangents
+from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
@@ -42,7 +43,7 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.thunks import unthunk
 from ....core.zeros import is_zero
-from ...matrices import lower_hermitian, output_fields
+from ...matrices import as_returned, lower_hermitian, output_fields, tangent_like
 from ...numpy.linalg.spectral import (
     eigenvalue_pushforward_of,
     eigh_pullback_of,
@@ -92,7 +93,8 @@ def eigenvalue_window(w: Any, by_value: Any) -> tuple[int, int]:
 def selection_start(w_all: Any, w: Any) -> int:
     """Where the selected (consecutive, ascending) eigenvalues start among all of them."""
     xp = array_namespace(w_all, w)
-    nearest = xp.argmin(xp.abs(w_all - w[..., :1]), axis=-1)
+    # an index chosen by comparisons: a plain integer, no derivative flows through it
+    nearest = ignore_derivatives(xp.argmin(xp.abs(w_all - w[..., :1]), axis=-1))
     return int(xp.reshape(nearest, (-1,))[0])
 
 
@@ -106,10 +108,12 @@ def _pad_columns(g: Any, before: int, after: int) -> Any:
     )
 
 
-def eigenpair_cotangents(dy: Any, vectors: bool) -> tuple[Any, Any]:
+def eigenpair_cotangents(
+    dy: Any, vectors: bool, outputs: Any = None, f: Any = None
+) -> tuple[Any, Any]:
     """``(g_w, g_v)``: the cotangents of the eigenvalues and eigenvectors in that of ``w``
-    (``(w, v)`` with ``vectors``)."""
-    return output_fields(dy, ("w", "v")) if vectors else (dy, ZERO_TANGENT)
+    (``(w, v)`` with ``vectors``), checked against the ``outputs`` of ``f`` when given."""
+    return output_fields(dy, ("w", "v"), outputs, f) if vectors else (dy, ZERO_TANGENT)
 
 
 class SelectedEigenpairs:
@@ -189,11 +193,14 @@ def _eigh_rrule(
     project_a = ProjectTo(a)
     pairs = _eigh_pairs(a, b, lower, subset_by_index, subset_by_value, driver)
 
+    result = pairs.returned(not eigvals_only)
+    result = as_returned(result, a) if not eigvals_only else result
+
     def eigh_pullback(dy):
-        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only)
+        g_w, g_v = eigenpair_cotangents(dy, not eigvals_only, result, sla.eigh)
         return NO_TANGENT, project_a(pairs.cotangent(g_w, g_v, upper=not lower))
 
-    return pairs.returned(not eigvals_only), eigh_pullback
+    return result, eigh_pullback
 
 
 @frule.register(sla.eigh)
@@ -211,10 +218,12 @@ def _eigh_frule(
 ):
     pairs = _eigh_pairs(a, b, lower, subset_by_index, subset_by_value, driver)
     y = pairs.returned(not eigvals_only)
+    y = as_returned(y, a) if not eigvals_only else y
     da = tangents[1]
     if is_zero(da):
         return y, da
-    return y, pairs.tangent(lower_hermitian(da, upper=not lower), not eigvals_only)
+    dy = pairs.tangent(lower_hermitian(da, upper=not lower), not eigvals_only)
+    return y, dy if eigvals_only else tangent_like(y, *dy)
 
 
 def _as_complex(x: Any) -> Any:
@@ -241,10 +250,10 @@ def _eig_rrule(a, *, right=True, check_finite=True):
     (w, v), np_pullback = rrule(np.linalg.eig, a)
 
     def eig_pullback(dy):
-        g_w, g_v = output_fields(dy, ("w", "v")) if right else (dy, ZERO_TANGENT)
+        g_w, g_v = output_fields(dy, ("w", "v"), (w, v), sla.eig) if right else (dy, ZERO_TANGENT)
         return np_pullback((_like(g_w, w), g_v))
 
-    return ((_as_complex(w), v) if right else _as_complex(w)), eig_pullback
+    return (as_returned((_as_complex(w), v), a) if right else _as_complex(w)), eig_pullback
 
 
 @frule.register(sla.eig)
@@ -253,7 +262,8 @@ def _eig_frule(tangents, a, *, right=True, check_finite=True):
     dw, dv = output_fields(d_np, ("eigenvalues", "eigenvectors"))
     if not right:
         return _as_complex(w), _as_complex(dw)
-    return (_as_complex(w), v), Tangent(tuple, _as_complex(dw), dv)
+    y = as_returned((_as_complex(w), v), a)
+    return y, tangent_like(y, _as_complex(dw), dv)
 
 
 @rrule.register(sla.eigvals)

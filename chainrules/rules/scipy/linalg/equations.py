@@ -168,6 +168,12 @@ class _SchurSystem:
 
 
 def _schur(a: np.ndarray, output: str) -> tuple[np.ndarray, np.ndarray]:
+    if a.ndim != 2:
+        # the Sylvester-type system below is built for one matrix at a time
+        raise ValueError(
+            f"scipy.linalg.schur: the rule takes argument a as one square matrix (no stacks), "
+            f"not shape {a.shape}"
+        )
     t, z = sla.schur(a, output=output, check_finite=False)
     if np.any(np.tril(t, k=-1) != 0):
         raise ValueError(
@@ -185,7 +191,7 @@ def _schur_rrule(a, output="real", *, check_finite=True):
     system = _SchurSystem(t)
 
     def schur_pullback(dy):
-        g_t, g_z = output_fields(dy, ("T", "Z"))
+        g_t, g_z = output_fields(dy, ("T", "Z"), (t, z), sla.schur)
         g_t = np.zeros_like(t) if is_zero(g_t) else np.triu(g_t)
         w = -(g_t @ mH(t) - mH(t) @ g_t)
         if not is_zero(g_z):

@@ -35,14 +35,13 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.zeros import is_zero
 from ...matrices import (
-    det_pullback_of,
-    det_pushforward_of,
     inv_pullback_of,
     inv_pushforward_of,
     matrix_rule,
     mH,
     output_fields,
 )
+from ...numpy.linalg.determinants import det_pullback_of, det_pushforward_of
 from ...numpy.linalg.pseudoinverse import pinv_pullback_of, pinv_pushforward_of
 from .solve import Assumed
 
@@ -117,7 +116,7 @@ def _pinv_rrule(a, *, atol=None, rtol=None, return_rank=False, check_finite=True
     p = result[0] if return_rank else result
 
     def pinv_pullback(dy):
-        g = output_fields(dy, ("p", "rank"))[0] if return_rank else dy
+        g = output_fields(dy, ("p", "rank"), result, sla.pinv)[0] if return_rank else dy
         return NO_TANGENT, project_a(pinv_pullback_of(a, p, g))
 
     return result, pinv_pullback
@@ -153,16 +152,17 @@ def _scipy_residues(res: Any, x: Any, vector: bool) -> Any:
 def _lstsq_rrule(a, b, cond=None, *, check_finite=True, lapack_driver=None):
     (x, res, rank, s), np_pullback = rrule(np.linalg.lstsq, a, b, rcond=cond)
     vector = b.ndim == 1
+    result = (x, _scipy_residues(res, x, vector), rank, s)
 
     def lstsq_pullback(dy):
-        g_x, g_res, _, g_s = output_fields(dy, ("x", "residues", "rank", "s"))
+        g_x, g_res, _, g_s = output_fields(dy, ("x", "residues", "rank", "s"), result, sla.lstsq)
         if is_zero(g_res) or res.shape[0] == 0:
             g_res = ZERO_TANGENT
         elif vector:
             g_res = array_namespace(g_res).reshape(g_res, (1,))
         return np_pullback((g_x, g_res, NO_TANGENT, g_s))
 
-    return (x, _scipy_residues(res, x, vector), rank, s), lstsq_pullback
+    return result, lstsq_pullback
 
 
 @frule.register(sla.lstsq)

@@ -105,7 +105,7 @@ def _ldl_rrule(A, lower=True, hermitian=True, *, check_finite=True):
     ldl = _LDL(A, lower, hermitian)
 
     def ldl_pullback(dy):
-        g_lu, g_d, _ = output_fields(dy, ("lu", "d", "perm"))
+        g_lu, g_d, _ = output_fields(dy, ("lu", "d", "perm"), ldl.result, sla.ldl)
         return NO_TANGENT, project_a(ldl.pullback(g_lu, g_d))
 
     return ldl.result, ldl_pullback

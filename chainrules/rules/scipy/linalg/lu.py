@@ -32,6 +32,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ....core.arguments import positional_cotangents
+from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
@@ -136,7 +137,8 @@ def _eliminate(a: Any) -> tuple[Any, np.ndarray]:
         size = (
             xp.abs(xp.real(column)) + xp.abs(xp.imag(column)) if is_complex(a) else xp.abs(column)
         )
-        chosen = j + np.asarray(xp.argmax(size, axis=-1))
+        # the pivots are plain integers, chosen by comparisons: no derivative flows through them
+        chosen = j + np.asarray(ignore_derivatives(xp.argmax(size, axis=-1)))
         piv[..., j] = chosen
         order = np.broadcast_to(np.arange(m), (*batch, m)).copy()
         order[..., j] = chosen
@@ -157,8 +159,24 @@ def _lu_factor(a: Any) -> tuple[Any, Any]:
 
 
 def _pack(d_low: Any, d_up: Any) -> Any:
+    """The packed (m, n) ``lu`` from ``L`` (m, k) and ``U`` (k, n), ``k = min(m, n)``: the
+    strict lower triangle of ``L`` and the upper triangle of ``U``, each padded with zeros."""
     xp = array_namespace(d_low, d_up)
-    return xp.tril(d_low, k=-1) + d_up
+    (m, k), n = d_low.shape[-2:], d_up.shape[-1]
+    low = xp.tril(d_low, k=-1)
+    if n > k:
+        low = xp.concat((low, xp.zeros((*low.shape[:-1], n - k), dtype=low.dtype)), axis=-1)
+    if m > k:
+        d_up = xp.concat((d_up, xp.zeros((*d_up.shape[:-2], m - k, n), dtype=d_up.dtype)), axis=-2)
+    return low + d_up
+
+
+def _split(g_lu: Any) -> tuple[Any, Any]:
+    """The cotangents of ``L`` (m, k) and ``U`` (k, n) from that of the packed ``lu``: the
+    adjoint of ``_pack``."""
+    xp = array_namespace(g_lu)
+    k = min(g_lu.shape[-2:])
+    return xp.tril(g_lu[..., :, :k], k=-1), xp.triu(g_lu[..., :k, :])
 
 
 # ---- lu_factor ----------------------------------------------------------------------------
@@ -166,7 +184,6 @@ def _pack(d_low: Any, d_up: Any) -> Any:
 
 @rrule.register(sla.lu_factor)
 def _lu_factor_rrule(a, *, check_finite=True):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
     result = _lu_factor(a)
     lu, piv = result
@@ -174,8 +191,8 @@ def _lu_factor_rrule(a, *, check_finite=True):
     rows = _rows_of_pivots(piv, a.shape[-2])
 
     def lu_factor_pullback(dy):
-        g_lu, _ = output_fields(dy, ("lu", "piv"))
-        g_p = lu_pullback_of(low, up, xp.tril(g_lu, k=-1), xp.triu(g_lu))
+        g_lu, _ = output_fields(dy, ("lu", "piv"), result, sla.lu_factor)
+        g_p = lu_pullback_of(low, up, *_split(g_lu))
         return NO_TANGENT, project_a(_rows_take(g_p, rows))
 
     return result, lu_factor_pullback
@@ -292,10 +309,10 @@ def _lu_rrule(a, permute_l=False, *, check_finite=True, p_indices=False):
 
     def lu_pullback(dy):
         if permute_l:
-            g_pl, g_up = output_fields(dy, ("pl", "u"))
+            g_pl, g_up = output_fields(dy, ("pl", "u"), result, sla.lu)
             g_low = g_pl if is_zero(g_pl) else _rows_put(g_pl, rows)
         else:
-            _, g_low, g_up = output_fields(dy, ("p", "l", "u"))
+            _, g_low, g_up = output_fields(dy, ("p", "l", "u"), result, sla.lu)
         return NO_TANGENT, project_a(_rows_take(lu_pullback_of(low, up, g_low, g_up), rows))
 
     return result, lu_pullback

@@ -185,7 +185,7 @@ def _expm_frechet_rrule(A, E, *, method=None, compute_expm=True, check_finite=Tr
 
     def expm_frechet_pullback(dy):
         if compute_expm:
-            g_expm, g_frechet = output_fields(dy, ("expm", "frechet"))
+            g_expm, g_frechet = output_fields(dy, ("expm", "frechet"), result, sla.expm_frechet)
         else:
             g_expm, g_frechet = ZERO_TANGENT, dy
         # The cotangent of expm(X) is [[g_expm, g_frechet], [0, 0]].

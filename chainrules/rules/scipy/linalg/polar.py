@@ -30,7 +30,7 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ....core.thunks import unthunk
 from ....core.zeros import is_zero
-from ...matrices import mH, output_fields
+from ...matrices import as_returned, mH, output_fields, tangent_like
 from ...numpy.linalg.spectral import (
     svd_pullback_of,
     svd_pushforward_of,
@@ -61,7 +61,7 @@ def _polar_rrule(a, side="right"):
     w, s, vh, u, basis, p = _polar_factors(a, side)
 
     def polar_pullback(dy):
-        g_u, g_p = output_fields(dy, ("u", "p"))
+        g_u, g_p = output_fields(dy, ("u", "p"), (u, p), sla.polar)
         g_w: Any = ZERO_TANGENT
         g_vh: Any = ZERO_TANGENT
         g_s: Any = ZERO_TANGENT
@@ -77,7 +77,7 @@ def _polar_rrule(a, side="right"):
                 g_w = g_w + g_basis
         return NO_TANGENT, project_a(svd_pullback_of(w, s, vh, g_w, g_s, g_vh))
 
-    return (u, p), polar_pullback
+    return as_returned((u, p), a), polar_pullback
 
 
 @frule.register(sla.polar)
@@ -87,13 +87,14 @@ def _polar_frule(tangents, a, side="right"):
     s_c = xp.astype(s, basis.dtype)
     da = tangents[1]
     if is_zero(da):
-        return (u, p), da
+        return as_returned((u, p), a), da
     dw, ds, dvh = svd_pushforward_of(a, w, s, vh, da)
     du = xp.matmul(dw, vh) + xp.matmul(w, dvh)
     d_basis = mH(dvh) if side == "right" else dw
     half = xp.matmul(d_basis * s_c[..., None, :], mH(basis))
     dp = half + mH(half) + xp.matmul(basis * xp.astype(ds, basis.dtype)[..., None, :], mH(basis))
-    return (u, p), Tangent(tuple, du, dp)
+    y = as_returned((u, p), a)
+    return y, tangent_like(y, du, dp)
 
 
 # ---- orthogonal_procrustes, signm ---------------------------------------------------------
@@ -108,7 +109,7 @@ def _orthogonal_procrustes_rrule(a, b, *, check_finite=True):
     scale = xp.real(scale) if is_complex(scale) else scale
 
     def orthogonal_procrustes_pullback(dy):
-        g_r, g_scale = output_fields(dy, ("R", "scale"))
+        g_r, g_scale = output_fields(dy, ("R", "scale"), (r, scale), sla.orthogonal_procrustes)
         g_m = polar_pullback(Tangent(tuple, g_r, ZERO_TANGENT))[1]
         if not is_zero(g_scale):
             g_m = g_m + g_scale * r

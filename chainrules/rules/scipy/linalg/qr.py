@@ -31,9 +31,9 @@ import scipy.linalg as sla
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
-from ...matrices import mH, output_fields
+from ...matrices import as_returned, mH, output_fields, tangent_like
 from ...numpy.linalg.decompositions import (
     cut_complete_qr_cotangents,
     qr_pullback_of,
@@ -77,10 +77,10 @@ def _qr_rrule(a, *, mode="full", check_finite=True):
 
     def qr_pullback(dy):
         if mode == "r":
-            (g_r,) = output_fields(dy, ("R",))
+            (g_r,) = output_fields(dy, ("R",), result, sla.qr)
             g_q = ZERO_TANGENT
         else:
-            g_q, g_r = output_fields(dy, ("Q", "R"))
+            g_q, g_r = output_fields(dy, ("Q", "R"), result, sla.qr)
         g_q, g_r = cut_complete_qr_cotangents(
             a, g_q, g_r, "scipy.linalg.qr(mode='full')", "economic"
         )
@@ -107,8 +107,8 @@ def _qr_frule(tangents, a, *, mode="full", check_finite=True):
     if mode == "r":
         if m > n:
             dr = xp.concat((dr, xp.zeros((m - n, n), dtype=dr.dtype)), axis=-2)
-        return result, Tangent(tuple, dr)
-    return result, Tangent(tuple, dq, dr)
+        return result, tangent_like(result, dr)
+    return result, tangent_like(result, dq, dr)
 
 
 # ---- rq (over qr) -------------------------------------------------------------------------
@@ -150,13 +150,15 @@ def _rq_rrule(a, *, mode="full", check_finite=True):
     r, q, m_, q1, r1 = _rq_as_qr(a, mode)
 
     def rq_pullback(dy):
-        g_r, g_q = (dy, ZERO_TANGENT) if mode == "r" else output_fields(dy, ("R", "Q"))
+        g_r, g_q = (
+            (dy, ZERO_TANGENT) if mode == "r" else output_fields(dy, ("R", "Q"), (r, q), sla.rq)
+        )
         g_q1 = g_q if is_zero(g_q) else xp.flip(mH(g_q), axis=-1)
         g_r1 = g_r if is_zero(g_r) else _flip_both(mH(g_r))
         g_m = qr_pullback_of(m_, q1, r1, g_q1, g_r1)
         return NO_TANGENT, project_a(mH(xp.flip(g_m, axis=-1)))
 
-    return (r if mode == "r" else (r, q)), rq_pullback
+    return (r if mode == "r" else as_returned((r, q), a)), rq_pullback
 
 
 @frule.register(sla.rq)
@@ -164,10 +166,10 @@ def _rq_frule(tangents, a, *, mode="full", check_finite=True):
     _rq_check_mode(a, mode)
     xp = array_namespace(a)
     r, q, m_, q1, r1 = _rq_as_qr(a, mode)
-    result = r if mode == "r" else (r, q)
+    result = r if mode == "r" else as_returned((r, q), a)
     da = tangents[1]
     if is_zero(da):
         return result, da
     dq1, dr1 = qr_pushforward_of(m_, q1, r1, xp.flip(mH(da), axis=-1))
     dr, dq = _flip_both(mH(dr1)), xp.flip(mH(dq1), axis=-2)
-    return result, (dr if mode == "r" else Tangent(tuple, dr, dq))
+    return result, (dr if mode == "r" else tangent_like(result, dr, dq))

@@ -141,7 +141,7 @@ def _qr_multiply_rrule(
     a_p = a if p is None else a[:, p]
 
     def qr_multiply_pullback(dy):
-        g_cq, g_r = output_fields(dy, ("CQ", "R", "P"))[:2]
+        g_cq, g_r = output_fields(dy, ("CQ", "R", "P"), result, sla.qr_multiply)[:2]
         xp = array_namespace(a, c)
         g_q: Any = ZERO_TANGENT
         g_c: Any = ZERO_TANGENT
@@ -244,7 +244,7 @@ class _Refactored:
 
     def pullback(self, dy: Any) -> Any:
         """The cotangent of ``a1`` from that of ``(q1, r1)`` (a zero when both are zero)."""
-        g_q, g_r = output_fields(dy, ("Q1", "R1"))
+        g_q, g_r = output_fields(dy, ("Q1", "R1"), (self.q1, self.r1), self.call)
         if not is_zero(g_q):
             extra = g_q[:, self.k :]
             if type(extra) is np.ndarray and np.any(extra != 0):

@@ -271,7 +271,7 @@ def _qz_rrule(A, B, output="real", lwork=None, sort=None, *, check_finite=True):
     schur = _generalized_schur(A, B, *result)
 
     def qz_pullback(dy):
-        g = output_fields(dy, ("AA", "BB", "Q", "Z"))
+        g = output_fields(dy, ("AA", "BB", "Q", "Z"), result, sla.qz)
         g_a, g_b = schur.pullback(*g)
         return NO_TANGENT, project_a(g_a), project_b(g_b)
 
@@ -310,7 +310,7 @@ def _ordqz_rrule(A, B, sort="lhp", output="real", *, check_finite=True):
 
     def ordqz_pullback(dy):
         g_aa, g_bb, g_alpha, g_beta, g_q, g_z = output_fields(
-            dy, ("AA", "BB", "alpha", "beta", "Q", "Z")
+            dy, ("AA", "BB", "alpha", "beta", "Q", "Z"), result, sla.ordqz
         )
         g_aa, g_bb = densify(g_aa, schur.aa), densify(g_bb, schur.bb)
         if not is_zero(g_alpha):

@@ -34,9 +34,9 @@ from ....core.arguments import positional_cotangents
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
-from ...matrices import output_fields
+from ...matrices import as_returned, output_fields, tangent_like
 from ...numpy.linalg.spectral import (
     svd_pullback_of,
     svd_pushforward_of,
@@ -67,7 +67,7 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, *, check_finite=True, lap
 
     def svd_pullback(dy):
         if compute_uv:
-            g_u, g_s, g_vh = output_fields(dy, ("U", "s", "Vh"))
+            g_u, g_s, g_vh = output_fields(dy, ("U", "s", "Vh"), (u, s, vh), sla.svd)
         else:
             g_u, g_s, g_vh = ZERO_TANGENT, dy, ZERO_TANGENT
         if full_matrices and m != n:
@@ -84,7 +84,7 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, *, check_finite=True, lap
                 g_vh = g_vh[..., :k, :]
         return NO_TANGENT, project_a(svd_pullback_of(u_k, s, vh_k, g_u, g_s, g_vh))
 
-    return ((u, s, vh) if compute_uv else s), svd_pullback
+    return (as_returned((u, s, vh), a) if compute_uv else s), svd_pullback
 
 
 @frule.register(sla.svd)
@@ -94,7 +94,7 @@ def _svd_frule(
     m, n = a.shape[-2:]
     k = min(m, n)
     u, s, vh = _svd(a, full_matrices and compute_uv, lapack_driver)
-    y = (u, s, vh) if compute_uv else s
+    y = as_returned((u, s, vh), a) if compute_uv else s
     da = tangents[1]
     if is_zero(da):
         return y, da
@@ -107,7 +107,7 @@ def _svd_frule(
             "non-square matrix beyond the first min(m, n) are not determined by the matrix; "
             "call svd with full_matrices=False"
         )
-    return y, Tangent(tuple, du, ds, dvh)
+    return y, tangent_like(y, du, ds, dvh)
 
 
 @rrule.register(sla.svdvals)
@@ -126,6 +126,14 @@ def _svdvals_frule(tangents, a, *, check_finite=True):
 def _orth(a: Any, rcond: Any) -> tuple[Any, Any, Any, int]:
     """The reduced SVD ``(u, s, vh)`` of ``a`` and its numerical rank, as ``orth`` cuts it."""
     xp = array_namespace(a)
+    if a.ndim != 2:
+        # each matrix of a stack has its own rank, so its own number of columns
+        raise ValueError(
+            f"scipy.linalg.orth: the rule takes argument A as one matrix (no stacks), "
+            f"not shape {a.shape}"
+        )
+    if 0 in a.shape:
+        return xp.zeros((a.shape[0], 0), dtype=a.dtype), None, None, 0
     if is_numpy(a):
         u, s, vh = sla.svd(a, full_matrices=False, check_finite=False)
     else:
@@ -142,6 +150,8 @@ def _orth_rrule(A, rcond=None):
     u, s, vh, rank = _orth(A, rcond)
 
     def orth_pullback(dy):
+        if rank == 0:  # an empty basis: nothing depends on A
+            return NO_TANGENT, project_a(ZERO_TANGENT)
         dropped = xp.zeros((u.shape[0], u.shape[1] - rank), dtype=dy.dtype)
         g_u = xp.concat([dy, dropped], axis=1)
         return NO_TANGENT, project_a(svd_pullback_of(u, s, vh, g_u, ZERO_TANGENT, ZERO_TANGENT))
@@ -153,7 +163,7 @@ def _orth_rrule(A, rcond=None):
 def _orth_frule(tangents, A, rcond=None):
     u, s, vh, rank = _orth(A, rcond)
     da = tangents[1]
-    if is_zero(da):
-        return u[:, :rank], da
+    if is_zero(da) or rank == 0:
+        return u[:, :rank], ZERO_TANGENT if rank == 0 else da
     du = svd_pushforward_of(A, u, s, vh, da)[0]
     return u[:, :rank], du[:, :rank]

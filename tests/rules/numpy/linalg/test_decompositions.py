@@ -78,3 +78,13 @@ def test_qr_complete_rejects_a_cotangent_on_undetermined_columns():
 def test_qr_raw_has_no_rule():
     with pytest.raises(ValueError, match="raw"):
         cr.rrule(np.linalg.qr, sample((3, 3)), "raw")
+
+
+@pytest.mark.parametrize("f", [np.linalg.cholesky, np.linalg.qr], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("shape", [(0, 3, 3), (2, 0, 0), (0, 0)], ids=str)
+def test_empty_stacks(f, shape):
+    """SciPy's triangular solver refuses empty stacks; the rules answer them with empty
+    cotangents."""
+    a = np.zeros(shape) + np.eye(shape[-1])
+    test_rrule(f, a, check_second_order=False)
+    test_frule(f, a)

@@ -1,5 +1,9 @@
 """Tests of the rules for np.linalg.det and np.linalg.slogdet, singular matrices included."""
 
+import itertools
+import math
+
+import mpmath
 import numpy as np
 import pytest
 import scipy.linalg
@@ -7,7 +11,9 @@ from chainrules_testing import test_frule, test_rrule
 from samples import DTYPES, ids, sample
 
 import chainrules as cr
-from chainrules.rules.matrices import adjugate
+from chainrules.core.zeros import is_zero
+from chainrules.engines import call, hessian, reverse
+from chainrules.rules.numpy.linalg.determinants import _cofactor_adjugate, adjugate
 
 
 @pytest.mark.parametrize("f", [np.linalg.det, np.linalg.slogdet], ids=lambda f: f.__name__)
@@ -90,3 +96,158 @@ def test_float32_stays_float32():
         test_rrule(f, a)
     _, pullback = cr.rrule(np.linalg.det, a)
     assert pullback(np.float32(1.0))[1].dtype == np.float32
+
+
+# ---- second derivatives, and what slogdet does at singular matrices ------------------------
+
+
+def logabsdet_hessian(a):
+    """d^2 log|det a| / da_ij da_kl = -inv(a)_jk inv(a)_li, in 40-digit arithmetic."""
+    n = a.shape[0]
+    with mpmath.workdps(40):
+        inverse = mpmath.inverse(mpmath.matrix(a.tolist()))
+        hess = np.zeros((n, n, n, n))
+        for i, j, k, m in itertools.product(range(n), repeat=4):
+            hess[i, j, k, m] = float(-inverse[j, k] * inverse[m, i])
+    return hess
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_slogdet_hessian(n):
+    """A stack of two well-conditioned matrices (the second, negated, has a negative
+    determinant for odd n); both orders of the engines. Tolerance: condition numbers below
+    ~10, so LAPACK's rounding stays far below 1e-10 relative."""
+    well_conditioned = [sample((n, n), seed=s) + 3 * np.eye(n) for s in (n, 9)]
+    stack = np.stack([well_conditioned[0], -well_conditioned[1]])
+
+    def total(a):
+        return np.sum(np.linalg.slogdet(a).logabsdet)
+
+    for hess in (hessian(total)(stack), reverse.jacobian(reverse.grad(total))(stack)):
+        for b in range(2):
+            np.testing.assert_allclose(hess[b, :, :, b], logabsdet_hessian(stack[b]), atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "a", [np.zeros((2, 2)), np.array([[1.0, 2.0], [2.0, 4.0]]), np.zeros((2, 3, 3))], ids=str
+)
+def test_slogdet_derivative_at_a_singular_matrix_is_an_error(a):
+    """The value is (0, -inf); the derivative of -inf does not exist (adj(a) / det(a) is inf or
+    0 / 0): the pullback and the frule say so, naming slogdet and its argument."""
+    y, pullback = cr.rrule(np.linalg.slogdet, a)
+    assert np.all(y.sign == 0) and np.all(y.logabsdet == -np.inf)
+    match = "slogdet.*singular.*argument a"
+    with pytest.raises(np.linalg.LinAlgError, match=match):
+        pullback(cr.Tangent(type(y), logabsdet=np.ones_like(y.logabsdet)))
+    with pytest.raises(np.linalg.LinAlgError, match=match):
+        cr.frule((cr.NoTangent(), np.ones_like(a)), np.linalg.slogdet, a)
+    with pytest.raises(np.linalg.LinAlgError, match=match):
+        reverse.grad(lambda m: np.sum(np.linalg.slogdet(m)[1]))(a)
+    # the sign of a real matrix is piecewise constant: its cotangent is ignored, as elsewhere
+    assert is_zero(pullback(cr.Tangent(type(y), sign=np.ones_like(y.sign)))[1])
+
+
+def test_slogdet_of_a_complex_singular_matrix_sign_cotangent_is_an_error():
+    a = np.zeros((2, 2), np.complex128)
+    y, pullback = cr.rrule(np.linalg.slogdet, a)
+    with pytest.raises(np.linalg.LinAlgError, match="slogdet"):
+        pullback(cr.Tangent(type(y), sign=1j))
+
+
+def test_inv_of_a_singular_matrix_raises_as_numpy_does():
+    with pytest.raises(np.linalg.LinAlgError):
+        cr.rrule(np.linalg.inv, np.array([[1.0, 2.0], [2.0, 4.0]]))
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (0, 3), (3,)], ids=str)
+def test_slogdet_of_a_non_square_argument_raises_as_numpy_does(shape):
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.slogdet(np.ones(shape))
+    with pytest.raises(np.linalg.LinAlgError, match=r"slogdet.*argument a.*square"):
+        cr.rrule(np.linalg.slogdet, np.ones(shape))
+    with pytest.raises(np.linalg.LinAlgError, match=r"slogdet.*argument a.*square"):
+        cr.frule((cr.NoTangent(), np.ones(shape)), np.linalg.slogdet, np.ones(shape))
+
+
+@pytest.mark.parametrize("f", [np.linalg.det, np.linalg.slogdet], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3, 3), (2, 0, 0)], ids=str)
+def test_det_and_slogdet_of_empty_matrices_and_stacks(f, shape):
+    """det of a 0 x 0 matrix is 1 (a constant: zero gradient); an empty stack has empty
+    results and cotangents. LAPACK refuses empty stacks, the rules do not."""
+    a = np.zeros(shape)
+    test_rrule(f, a, check_second_order=False)
+    test_frule(f, a)
+
+
+# ---- det's Hessian at every rank, against the Leibniz formula ---------------------------------
+
+
+def leibniz(a):
+    """det, its gradient and its Hessian of a real ``n x n`` matrix (``n <= 4``) by summing
+    over permutations: with integer entries, every value is exact."""
+    n = a.shape[0]
+    det, grad, hess = 0.0, np.zeros((n, n)), np.zeros((n, n, n, n))
+    for perm in itertools.permutations(range(n)):
+        sign = np.linalg.det(np.eye(n)[list(perm)]).round()
+        factors = [a[i, perm[i]] for i in range(n)]
+        det += sign * math.prod(factors)
+        for i in range(n):
+            grad[i, perm[i]] += sign * math.prod(factors[:i] + factors[i + 1 :])
+            for k in range(n):
+                if k != i:
+                    rest = [f for m, f in enumerate(factors) if m not in (i, k)]
+                    hess[i, perm[i], k, perm[k]] += sign * math.prod(rest)
+    return det, grad, hess
+
+
+def of_rank(n, r, seed):
+    """Two integer ``n x n`` matrices of rank exactly ``r``: ``L D U`` with unimodular ``L``,
+    ``U`` and ``D`` the projector on the first ``r`` axes, and ``D`` itself (a repeated
+    singular value, the hard case for an SVD)."""
+    rng = np.random.default_rng(seed)
+    lower = np.tril(rng.integers(-2, 3, (n, n)), -1) + np.eye(n)
+    upper = np.triu(rng.integers(-2, 3, (n, n)), 1) + np.eye(n)
+    d = np.diag([1.0] * r + [0.0] * (n - r))
+    return [lower @ d @ upper, d]
+
+
+DETS = [np.linalg.det, scipy.linalg.det]
+
+
+@pytest.mark.parametrize("det", DETS, ids=["numpy", "scipy"])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_det_hessian_at_every_rank(det, n):
+    """A stack of matrices of every rank 0..n: forward over reverse and reverse over reverse
+    give Leibniz's Hessian, block by block. Tolerance: the rules go through LAPACK (SVD, LU)
+    on matrices with entries up to ~30, so rounding of order 1e-13 relative to that scale."""
+    stack = np.stack([m for r in range(n + 1) for m in of_rank(n, r, seed=n * 10 + r)])
+    assert [np.linalg.matrix_rank(m) for m in stack] == [r for r in range(n + 1) for _ in (0, 1)]
+
+    def total(a):
+        return np.sum(call(det, a))
+
+    expected = [leibniz(m) for m in stack]
+    grad = reverse.grad(total)(stack)
+    for hess in (hessian(total)(stack), reverse.jacobian(reverse.grad(total))(stack)):
+        for b, (_, g, h) in enumerate(expected):
+            scale = 1 + np.abs(stack[b]).max() ** n
+            np.testing.assert_allclose(grad[b], g, atol=1e-12 * scale)
+            np.testing.assert_allclose(hess[b, :, :, b], h, atol=1e-12 * scale)
+        off_diagonal = hess.copy()
+        for b in range(len(stack)):
+            off_diagonal[b, :, :, b] = 0
+        assert np.all(off_diagonal == 0)
+
+
+def test_det_hessian_of_the_2x2_zero_matrix():
+    """d^2 det / da_00 da_11 = 1 and d^2 det / da_01 da_10 = -1, exactly."""
+    h = hessian(np.linalg.det)(np.zeros((2, 2))).reshape(4, 4)
+    np.testing.assert_array_equal(h, np.fliplr(np.diag([1.0, -1.0, -1.0, 1.0])))
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_cofactor_adjugate_is_the_adjugate(n):
+    """The path that tracked rank-deficient matrices take, on plain arrays."""
+    a = of_rank(n, max(n - 1, 0), seed=3)[0] if n else np.zeros((0, 0))
+    expected = leibniz(a)[1].T if n else np.zeros((0, 0))
+    np.testing.assert_allclose(_cofactor_adjugate(a), expected, atol=1e-12)

@@ -106,3 +106,20 @@ def test_cond(p, dtype):
         fkwargs={"p": p},
         fdm=SMALL_STEPS,
     )
+
+
+@pytest.mark.parametrize("p", [None, 2, -2, "fro", 1, np.inf], ids=str)
+@pytest.mark.parametrize("x", [np.zeros((2, 2)), np.diag([1.0, 0.0])], ids=["zero", "rank-one"])
+def test_cond_of_a_singular_matrix_has_no_derivative(p, x):
+    """cond = inf there; its gradient came out NaN. A clear error, from the pullback and the
+    frule (-2 of the rank-one matrix is 0, a kink with a subgradient, not an error)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y, pullback = cr.rrule(np.linalg.cond, x, p)
+        if p == -2 and np.any(x):
+            assert y == 0 and np.all(np.isfinite(pullback(1.0)[1]))
+            return
+        assert np.isinf(y)
+        with pytest.raises(np.linalg.LinAlgError, match=r"cond.*singular argument x"):
+            pullback(1.0)
+        with pytest.raises(np.linalg.LinAlgError, match=r"cond.*singular argument x"):
+            cr.frule((cr.NoTangent(), np.ones((2, 2)), cr.NoTangent()), np.linalg.cond, x, p)

@@ -3,6 +3,7 @@ singular values and eigenvalues too."""
 
 import numpy as np
 import pytest
+import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
 from chainrules_testing.strategies import distinct_eigenvalues, distinct_singular_values
 from fdm import central_fdm
@@ -11,6 +12,7 @@ from samples import DTYPES, ids, sample
 
 import chainrules as cr
 from chainrules import NoTangent
+from chainrules.engines import hessian, reverse
 from chainrules.rules.matrices import mH
 
 
@@ -199,3 +201,87 @@ def test_eig_of_real_input_gives_real_cotangents():
 def test_matrix_rank_has_no_derivative():
     rank, pullback = cr.rrule(np.linalg.matrix_rank, np.eye(3))
     assert rank == 3 and pullback(1.0) == (NoTangent(), NoTangent())
+
+
+@pytest.mark.parametrize("f", [np.linalg.eigvals, np.linalg.eig], ids=lambda f: f.__name__)
+def test_eig_of_an_empty_stack(f):
+    a = np.zeros((0, 3, 3))
+    test_rrule(f, a, check_second_order=False)
+    test_frule(f, a)
+
+
+# ---- repeated singular values: the finite half of the couplings, and second derivatives -------
+
+W = np.array([[0.3, 1.0, -0.5], [0.2, -0.7, 0.4], [1.1, 0.6, 0.9]])
+
+
+def polar_factor_loss(a):
+    u, _, vh = np.linalg.svd(a)
+    return np.sum(W * (u @ vh))
+
+
+@pytest.mark.parametrize("a", [np.eye(3), np.diag([2.0, 2.0, 1.0]), 2 * np.eye(3)], ids=str)
+def test_polar_factor_through_svd_at_repeated_singular_values(a):
+    """U V^H is smooth wherever a is invertible, ties or not: at a = s I its derivative along
+    E is (E - E^T) / (2 s), so the gradient of <W, U V^H> is (W - W^T) / (2 s); at diag(2, 2,
+    1) the finite differences of scipy's polar factor decide. The coupling 1 / (s_j^2 - s_i^2)
+    must be masked only in its 1 / (s_j - s_i) half: masking the whole gave zero."""
+    g = reverse.grad(polar_factor_loss)(a)
+    if np.all(a == a[0, 0] * np.eye(3)):
+        expected = (W - W.T) / (2 * a[0, 0])
+    else:
+        expected = np.zeros((3, 3))
+        for i, j in np.ndindex(3, 3):
+            e = np.zeros((3, 3))
+            e[i, j] = 1e-6
+            plus, minus = scipy.linalg.polar(a + e)[0], scipy.linalg.polar(a - e)[0]
+            expected[i, j] = np.sum(W * (plus - minus)) / 2e-6
+    # central differences of a smooth function at step 1e-6: about 1e-9
+    np.testing.assert_allclose(g, expected, atol=1e-12 if a[0, 0] == a[1, 1] == a[2, 2] else 1e-8)
+    da = sample((3, 3), seed=4)
+    _, (du, _, dvh) = cr.frule((NoTangent(), da), np.linalg.svd, a)
+    u, _, vh = np.linalg.svd(a)
+    np.testing.assert_allclose(np.sum(W * (du @ vh + u @ dvh)), np.sum(g * da), atol=1e-9)
+
+
+def test_nuclear_norm_hessian_at_the_identity():
+    """sum(svdvals(I + t K)) = 2 sqrt(1 + t^2) for K = [[0, 1], [-1, 0]]: second derivative 2,
+    all of it through the finite half of the couplings; along I it is 0."""
+    k = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    for f in (lambda a: np.sum(np.linalg.svdvals(a)), lambda a: np.linalg.norm(a, "nuc")):
+        for h in (hessian(f)(np.eye(2)), reverse.jacobian(reverse.grad(f))(np.eye(2))):
+            np.testing.assert_allclose(np.einsum("ij,ijkl,kl", k, h, k), 2.0, rtol=1e-12)
+            np.testing.assert_allclose(
+                np.einsum("ij,ijkl,kl", np.eye(2), h, np.eye(2)), 0.0, atol=1e-12
+            )
+
+
+@pytest.mark.parametrize(
+    "f, a",
+    [
+        (lambda a: np.sum(np.linalg.svdvals(a) ** 2), np.zeros((2, 2))),
+        (lambda a: np.sum(np.linalg.svd(a)[1] ** 2), np.diag([1.0, 0.0, 0.0])),
+        (lambda a: np.sum(np.linalg.eigvalsh(a) ** 2), np.eye(3)),
+        (lambda a: np.sum(np.linalg.eigh(a)[0] ** 2), np.zeros((2, 2))),
+        (lambda a: np.sum(np.real(np.linalg.eigvals(a)) ** 2), np.eye(2)),
+    ],
+    ids=["svdvals-zero", "svd-rank-one", "eigvalsh-identity", "eigh-zero", "eigvals-identity"],
+)
+def test_second_derivative_at_repeated_values_is_an_error(f, a):
+    """The Hessian of sum(f(values)) at a tie has cross terms f'' that the rules cannot see
+    (its cotangent g = f'(values) is all they get): before, they came out zero (the Hessian of
+    ||a||_F^2 at 0 was 0, not 2 I). Now a clear error; the first derivative stays available."""
+    assert np.all(np.isfinite(reverse.grad(f)(a)))
+    for second in (hessian(f), reverse.jacobian(reverse.grad(f))):
+        with pytest.raises(
+            ValueError,
+            match=r"second derivative through the (svd|eigh|eig) of argument a at repeated",
+        ):
+            second(a)
+
+
+def test_second_derivative_of_squared_singular_values_off_ties():
+    """||a||_F^2 through the singular values: Hessian 2 I at distinct values of every rank."""
+    for a in (np.diag([3.0, 2.0, 1.0]), np.diag([3.0, 1.0, 0.0])):
+        h = hessian(lambda m: np.sum(np.linalg.svdvals(m) ** 2))(a).reshape(9, 9)
+        np.testing.assert_allclose(h, 2 * np.eye(9), atol=1e-12)

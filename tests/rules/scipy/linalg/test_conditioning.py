@@ -31,3 +31,11 @@ def test_expm_cond_is_scale_free_along_a_for_a_scalar():
     # For a 1x1 a, K = exp(a), kappa = |a|: d kappa / d a = sign(a).
     _, pullback = cr.rrule(scipy.linalg.expm_cond, np.array([[-0.5]]))
     np.testing.assert_allclose(pullback(1.0)[1], [[-1.0]], rtol=1e-12)
+
+
+def test_expm_cond_of_a_stack_is_refused():
+    a = 0.3 * sample((2, 3, 3))
+    with pytest.raises(ValueError, match=r"expm_cond.*argument A.*stacks.*\(2, 3, 3\)"):
+        cr.rrule(scipy.linalg.expm_cond, a)
+    with pytest.raises(ValueError, match=r"expm_cond.*argument A.*stacks"):
+        cr.frule((None, a), scipy.linalg.expm_cond, a)

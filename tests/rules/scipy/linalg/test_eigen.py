@@ -143,3 +143,21 @@ def test_eigvalsh_reads_one_triangle():
     a = np.array([[2.0, 5.0], [1.0, 3.0]])
     _, pullback = cr.rrule(scipy.linalg.eigvalsh, a, lower=False)
     assert pullback(np.ones(2))[1][1, 0] == 0.0
+
+
+@pytest.mark.parametrize("f", [scipy.linalg.eigh, scipy.linalg.eig], ids=lambda f: f.__name__)
+def test_eigh_and_eig_of_a_stack_return_scipy_list(f):
+    """The container follows SciPy's; the stacked pullback and frule are the per-matrix ones."""
+    a = sample((2, 3, 3)) + 3 * np.eye(3)
+    a = a + np.swapaxes(a, -1, -2)
+    y, pullback = cr.rrule(f, a)
+    assert type(y) is type(f(a)) is list
+    g = [np.ones(y[0].shape), np.zeros(y[1].shape)]
+    da = sample((2, 3, 3), seed=5)
+    _, dy = cr.frule((cr.NoTangent(), da), f, a)
+    assert type(dy) is cr.Tangent and dy.primal_type is list
+    for i in range(2):
+        _, single = cr.rrule(f, a[i])
+        np.testing.assert_allclose(pullback(g)[1][i], single([x[i] for x in g])[1], rtol=1e-13)
+        _, d_single = cr.frule((cr.NoTangent(), da[i]), f, a[i])
+        np.testing.assert_allclose(cr.unthunk(dy[0])[i], cr.unthunk(d_single[0]), rtol=1e-13)

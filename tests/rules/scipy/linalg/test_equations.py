@@ -75,3 +75,16 @@ def test_schur_complex_frule_and_rrule_agree():
     np.testing.assert_allclose(
         (diagonal[0] - diagonal[1])[order] / (2 * h), np.diagonal(tangent[0]), rtol=1e-5
     )
+
+
+def test_schur_of_a_stack_is_refused():
+    """SciPy accepts stacks; the rule's Sylvester system is built for one matrix, and was a
+    broadcasting crash inside it."""
+    a = sample((2, 3, 3))
+    a = a + np.swapaxes(a, -1, -2)
+    for rule in (
+        lambda: cr.rrule(scipy.linalg.schur, a),
+        lambda: cr.frule((None, a), scipy.linalg.schur, a),
+    ):
+        with pytest.raises(ValueError, match=r"schur.*argument a.*stacks.*\(2, 3, 3\)"):
+            rule()

@@ -22,6 +22,18 @@ def test_lu_factor(shape, dtype):
     test_frule(scipy.linalg.lu_factor, a, fdm=SMALL_STEPS)
 
 
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (2, 2, 4), (1, 3)], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=ids)
+def test_lu_factor_of_non_square_matrices(shape, dtype):
+    """The packed ``lu`` of an m x n matrix is m x n, with L's strict lower triangle in its
+    first min(m, n) columns and U in its first min(m, n) rows. The second-order check
+    (slow: elimination on tracked values) runs on one case."""
+    a = sample(shape, dtype)
+    second = shape == (3, 5) and dtype is np.float64
+    test_rrule(scipy.linalg.lu_factor, a, fdm=SMALL_STEPS, check_second_order=second)
+    test_frule(scipy.linalg.lu_factor, a, fdm=SMALL_STEPS)
+
+
 def test_lu_factor_permutation_is_not_an_involution():
     """The pivots of this matrix form a 3-cycle: rows must go back the right way round."""
     a = np.array([[1.0, 2.0, 0.5], [3.0, 1.0, 2.0], [2.0, 5.0, 1.0]])
@@ -70,3 +82,13 @@ def test_traceable_elimination_matches_lapack(shape, dtype):
     expected_lu, expected_piv = scipy.linalg.lu_factor(a)
     np.testing.assert_array_equal(piv, expected_piv)
     np.testing.assert_allclose(lu, expected_lu, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (3, 0), (2, 0, 0)], ids=str)
+def test_lu_factor_of_empty_matrices(shape):
+    a = np.zeros(shape)
+    (lu, _), pullback = cr.rrule(scipy.linalg.lu_factor, a)
+    assert lu.shape == shape
+    np.testing.assert_array_equal(pullback((np.ones(shape), None))[1], np.zeros(shape))
+    test_rrule(scipy.linalg.lu_factor, a, check_second_order=False)
+    test_frule(scipy.linalg.lu_factor, a)

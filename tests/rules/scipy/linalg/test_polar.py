@@ -37,3 +37,11 @@ def test_orthogonal_procrustes_scale_gradient_is_the_rotation():
     _, da, db = pullback(cr.Tangent(tuple, cr.ZeroTangent(), 1.0))
     np.testing.assert_allclose(db, r)
     np.testing.assert_allclose(da, b @ r.T)
+
+
+def test_polar_of_a_stack_returns_scipy_list():
+    a = sample((2, 3, 3)) + 3 * np.eye(3)
+    y, _ = cr.rrule(scipy.linalg.polar, a)
+    assert type(y) is type(scipy.linalg.polar(a)) is list
+    test_rrule(scipy.linalg.polar, a, check_second_order=False)
+    test_frule(scipy.linalg.polar, a)

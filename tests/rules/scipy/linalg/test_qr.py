@@ -42,3 +42,12 @@ def test_rq(dtype, shape, mode):
 def test_rq_of_undetermined_factors_raises():
     with pytest.raises(ValueError, match="economic"):
         cr.rrule(scipy.linalg.rq, sample((2, 4)))
+
+
+@pytest.mark.parametrize("f", [scipy.linalg.qr, scipy.linalg.rq], ids=lambda f: f.__name__)
+def test_qr_and_rq_of_a_stack_return_scipy_list(f):
+    a = sample((2, 3, 3)) + 3 * np.eye(3)
+    y, _ = cr.rrule(f, a)
+    assert type(y) is type(f(a)) is list
+    test_rrule(f, a, check_second_order=False)
+    test_frule(f, a)
