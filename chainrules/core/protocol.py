@@ -242,12 +242,28 @@ shape (2, 3) for an output of shape (3,)
         )
     shape = output_shape(y)
     if shape is None:
-        if isinstance(y, tuple) and isinstance(dy, tuple | list) and len(dy) == len(y):
-            for i, (y_i, dy_i) in enumerate(zip(y, dy, strict=True)):
-                if not isinstance(dy_i, AbstractZero) and dy_i is not None:
-                    _check_shape(f, output_shape(y_i), dy_i, f" {i}")
+        for which, y_i, dy_i in _components(y, dy):
+            if not isinstance(dy_i, AbstractZero) and dy_i is not None:
+                _check_shape(f, output_shape(y_i), dy_i, which)
         return
     _check_shape(f, shape, dy, "")
+
+
+def _components(y: Any, dy: Any) -> list[tuple[str, Any, Any]]:
+    """The (name, output, cotangent) of each component of a tuple or list output that ``dy``
+    gives in the same layout: by position, or by field for a named tuple's ``Tangent``."""
+    if not isinstance(y, tuple | list):
+        return []
+    if isinstance(dy, Tangent):
+        if dy.is_positional and len(dy) == len(y):
+            return [(f" {i}", y_i, dy_i) for i, (y_i, dy_i) in enumerate(zip(y, dy, strict=True))]
+        fields = getattr(y, "_fields", None)
+        if fields is not None and not dy.is_positional:
+            return [(f" {name!r}", getattr(y, name), dy[name]) for name in fields]
+        return []
+    if isinstance(dy, tuple | list) and len(dy) == len(y):
+        return [(f" {i}", y_i, dy_i) for i, (y_i, dy_i) in enumerate(zip(y, dy, strict=True))]
+    return []
 
 
 def _check_shape(f: Any, shape: Any, dy: Any, which: str) -> None:

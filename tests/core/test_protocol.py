@@ -279,3 +279,16 @@ def test_array_subclasses_with_numpy_arithmetic_pass():
     x = X3.view(Plain)
     _, pullback = cr.rrule(np.sin, x)
     np.testing.assert_allclose(pullback(np.ones(3))[1], np.cos(X3), rtol=1e-15)
+
+
+def test_structured_cotangents_are_checked_by_position_and_by_field():
+    (sign, logabsdet), pullback = cr.rrule(np.linalg.slogdet, M3)
+    result_type = type(np.linalg.slogdet(M3))
+    for dy in (
+        cr.Tangent(tuple, cr.ZeroTangent(), np.ones((2, 3))),
+        cr.Tangent(result_type, logabsdet=np.ones((2, 3))),
+        [cr.ZeroTangent(), np.ones((2, 3))],
+    ):
+        with pytest.raises(ProjectionError, match=r"numpy.linalg.slogdet.*\(2, 3\)"):
+            pullback(dy)
+    assert len(pullback(cr.Tangent(result_type, logabsdet=1.0))) == 2

@@ -124,7 +124,7 @@ def test_second_order_through_the_reverse_engine(f, kwargs):
         (fastmath.exp, 0.0, 1.0),
         (fastmath.expm1, 0.0, 1.0),
         (fastmath.tanh, 0.0, 1.0),
-        (fastmath.tanh, 40.0, 0.0),
+        (fastmath.tanh, 40.0, 4 * math.exp(-80)),  # saturated, yet representable: not 0
         (fastmath.sigmoid, 0.0, 0.25),
         (fastmath.sigmoid, -800.0, 0.0),
         (fastmath.erf, 0.0, 2 / math.sqrt(math.pi)),
@@ -139,7 +139,9 @@ def test_hard_points_of_derivatives(f, x, expected):
     for dtype in (F32, F64):
         with np.errstate(divide="ignore"):
             _, pullback = rrule(f, np.array([x], dtype))
-            assert pullback(np.ones(1, dtype))[1][0] == np.array(expected, dtype)
+            got = pullback(np.ones(1, dtype))[1][0]
+            # exact where the value is (0, 1, 0.5, inf); within a few roundings elsewhere
+            assert got == pytest.approx(np.array(expected, dtype), rel=4 * float(np.finfo(dtype).eps))
 
 
 def test_zero_cotangent_gives_zero_cotangents():
