@@ -25,6 +25,7 @@ import scipy.special as sc
 
 from ...._compat import scipy_lambertw_ufunc
 from ....core.define import scalar_rule
+from ....core.dtypes import is_complex
 from ....core.namespace import is_numpy
 from ....core.parametric import parametric_rule
 
@@ -74,7 +75,7 @@ def _pseudo_huber_dr(delta: Any, r: Any, y: Any) -> Any:
 scalar_rule(sc.cbrt, lambda x, y: np.reciprocal(3 * y * y))
 scalar_rule(sc.exp2, lambda x, y: y * math.log(2))
 scalar_rule(sc.exp10, lambda x, y: y * math.log(10))
-scalar_rule(sc.expm1, lambda x, y: y + 1)
+scalar_rule(sc.expm1, lambda x, y: np.exp(x))  # not y + 1, which is 0 once y rounds to -1
 scalar_rule(sc.log1p, lambda x, y: np.reciprocal(1 + x))
 scalar_rule(sc.cosm1, lambda x, y: -np.sin(x))
 scalar_rule(sc.exprel, _exprel_derivative)
@@ -104,7 +105,18 @@ scalar_rule(sc.pseudo_huber, _pseudo_huber_ddelta, _pseudo_huber_dr)
 
 # ---- Lambert W and Wright omega: derivatives from the outputs -------------------------------
 
-scalar_rule(sc.wrightomega, lambda z, y: y / (1 + y))
+
+def _wrightomega_derivative(z: Any, y: Any) -> Any:
+    # y / (1 + y), as 1 - 1 / (1 + y) for y > 1: the quotient's derivative
+    # (y' (1 + y) - y y') / (1 + y)**2 cancels to 0 at large y
+    if is_complex(z):
+        return y / (1 + y)
+    large = y > 1
+    y_small = np.where(large, 1.0, y)
+    return np.where(large, 1 - 1 / (1 + np.where(large, y, 2.0)), y_small / (1 + y_small))
+
+
+scalar_rule(sc.wrightomega, _wrightomega_derivative)
 
 
 def _lambertw_derivative(z: Any, *rest: Any) -> Any:

@@ -30,11 +30,12 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.parametric import SharedPartial, parametric_rule
-from .incomplete import betainc_da_db, gammainc_da
+from .incomplete import beta_x_density, betainc_da_db, gamma_x_density, gammainc_da
 
 
 def gamma_density(a: Any, x: Any) -> Any:
-    return np.exp(sc.xlogy(np.subtract(a, 1), x) - x - sc.gammaln(a))
+    # the incomplete gamma function's, in products of powers where they are in range
+    return gamma_x_density(a, x)
 
 
 def student_density(df: Any, t: Any) -> Any:
@@ -119,9 +120,7 @@ parametric_rule(
 
 
 def beta_density(a: Any, b: Any, x: Any) -> Any:
-    return np.exp(
-        sc.xlogy(np.subtract(a, 1), x) + sc.xlog1py(np.subtract(b, 1), -x) - sc.betaln(a, b)
-    )
+    return beta_x_density(a, b, x)
 
 
 def f_density(dfn: Any, dfd: Any, x: Any) -> Any:

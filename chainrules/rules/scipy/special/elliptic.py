@@ -52,7 +52,7 @@ def _rd_dx_at_z(y: Any, z: Any) -> Any:
     y_safe = np.where(same | zero, z + 1.0, y)
     rd_safe = sc.elliprd(z, y_safe, z)
     y_dy = np.where(zero, 0.0, y_safe * (sc.elliprd(z, z, y_safe) - rd_safe) / (2 * (y_safe - z)))
-    return np.where(same, -0.3 * z**-2.5, (-1.5 * sc.elliprd(z, y, z) - y_dy) / (4 * z))
+    return np.where(same, -0.3 * np.power(z, -2.5), (-1.5 * sc.elliprd(z, y, z) - y_dy) / (4 * z))
 
 
 def _times_rd_dx(x: Any, y: Any, z: Any) -> Any:

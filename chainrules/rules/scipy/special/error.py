@@ -5,6 +5,11 @@ holomorphic, so their pullbacks are ``conj(f'(z)) * dy``; erfinv, erfcinv, ndtri
 are real. Partials go through functions with rules of their own, so pullbacks differentiate
 again; ``scipy.special`` computes on NumPy arrays only.
 
+Accuracy far out: beyond |x| = 7 ``dawsn'`` and ``erfcx'`` are their asymptotic series (the
+closed forms cancel to 0); ``log_ndtr'`` in the left tail is ``sqrt(2/pi) / erfcx(-x/sqrt 2)``;
+the inverses' ``exp(y**2)`` is divided through by the exactly known tail probability with
+``erfcx`` in the tails, so that it does not amplify the rounding of ``y``.
+
 ``voigt_profile(x, sigma, gamma)`` is the real part of Faddeeva's ``wofz`` scaled,
 differentiated through ``wofz' = 2i/sqrt(pi) - 2 z wofz``.
 
@@ -23,6 +28,7 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.define import scalar_rule
+from ....core.dtypes import is_complex
 from ....core.parametric import SharedPartial, parametric_rule
 
 _TWO_OVER_SQRT_PI = 2 / np.sqrt(np.pi)
@@ -34,20 +40,121 @@ _LOG_SQRT_TWO_PI = np.log(_SQRT_TWO_PI)
 
 scalar_rule(sc.erf, lambda x, y: _TWO_OVER_SQRT_PI * np.exp(-x * x))
 scalar_rule(sc.erfc, lambda x, y: -_TWO_OVER_SQRT_PI * np.exp(-x * x))
-scalar_rule(sc.erfcx, lambda x, y: 2 * x * y - _TWO_OVER_SQRT_PI)
+# Beyond |x| = 7 the closed forms of dawsn' and erfcx' cancel (2x y tends to 1, resp. 2/sqrt(pi)),
+# losing all digits by 1e8; their asymptotic series, 30 terms, are exact to 1e-17 there.
+_FAR = 7.0
+
+
+def _far_tail(x: Any, sign: float) -> Any:
+    """sum_{n=1..30} sign**n (2n-1)!! / (2 x**2)**n, the asymptotic tail of 2x dawsn(x) - 1."""
+    inverse = 1 / x  # through 1/x, so that 1/x**2 underflows to 0 instead of x**2 overflowing
+    q = inverse * inverse / 2
+    term = sign * q
+    total = term
+    for n in range(2, 31):
+        term = term * (sign * (2 * n - 1)) * q
+        total = total + term
+    return total
+
+
+def _dawsn_derivative(x: Any, y: Any) -> Any:
+    far = np.abs(x) > _FAR
+    tail = _far_tail(np.where(far, x, _FAR), 1.0)
+    return np.where(far, -tail, 1 - 2 * x * y)
+
+
+def _erfcx_derivative(x: Any, y: Any) -> Any:
+    if is_complex(x):
+        return 2 * x * y - _TWO_OVER_SQRT_PI
+    far = x > _FAR  # for x < 0, erfcx grows like 2 exp(x**2): no cancellation
+    tail = _far_tail(np.where(far, x, _FAR), -1.0)
+    return np.where(far, _TWO_OVER_SQRT_PI * tail, 2 * x * y - _TWO_OVER_SQRT_PI)
+
+
+# The inverses' derivatives are 1 / f'(y), an exp(y**2) that amplifies y's rounding y**2-fold
+# far out; there exp(-y**2) = erfc(|y|) / erfcx(|y|) with erfc(|y|) known exactly (the
+# argument's distance to the end of the domain), and erfcx is smooth. Below 1e-150 that
+# quotient's own derivative would overflow in its parts (erfcx / p**2), where the second
+# derivative is an honest infinity: exp(y**2) again there.
+_TINY_TAIL = 1e-150
+
+
+def _erfinv_derivative(p: Any, y: Any) -> Any:
+    inner = np.abs(p) < 0.5
+    edge = np.where(inner, 0.75, np.abs(p))
+    far = sc.erfcx(np.where(inner, sc.erfinv(0.75), np.abs(y))) / (1 - edge)
+    return _SQRT_PI_OVER_TWO * np.where(inner, np.exp(y * y), far)
+
+
+def _erfcinv_derivative(p: Any, y: Any) -> Any:
+    tail = np.minimum(p, 2 - p)
+    inner = (np.abs(1 - p) < 0.5) | ~(tail >= _TINY_TAIL)
+    edge = np.where(inner, 0.25, tail)
+    far = sc.erfcx(np.where(inner, sc.erfcinv(0.25), np.abs(y))) / edge
+    return -_SQRT_PI_OVER_TWO * np.where(inner, np.exp(y * y), far)
+
+
+scalar_rule(sc.erfcx, _erfcx_derivative)
 scalar_rule(sc.erfi, lambda x, y: _TWO_OVER_SQRT_PI * np.exp(x * x))
-scalar_rule(sc.dawsn, lambda x, y: 1 - 2 * x * y)
+scalar_rule(sc.dawsn, _dawsn_derivative)
 scalar_rule(sc.wofz, lambda z, y: _TWO_OVER_SQRT_PI * 1j - 2 * z * y)
-scalar_rule(sc.erfinv, lambda x, y: _SQRT_PI_OVER_TWO * np.exp(y * y))
-scalar_rule(sc.erfcinv, lambda x, y: -_SQRT_PI_OVER_TWO * np.exp(y * y))
+scalar_rule(sc.erfinv, _erfinv_derivative)
+scalar_rule(sc.erfcinv, _erfcinv_derivative)
 
 # ---- the normal distribution ----------------------------------------------------------------
 
 scalar_rule(sc.ndtr, lambda x, y: np.exp(-x * x / 2) / _SQRT_TWO_PI)
-scalar_rule(sc.ndtri, lambda p, y: _SQRT_TWO_PI * np.exp(y * y / 2))
-scalar_rule(sc.ndtri_exp, lambda t, y: _SQRT_TWO_PI * np.exp(t + y * y / 2))
-# phi(x) / Phi(x) in log space: finite far into the left tail, where both underflow.
-scalar_rule(sc.log_ndtr, lambda x, y: np.exp(-x * x / 2 - _LOG_SQRT_TWO_PI - y))
+_ROOT_HALF = np.sqrt(0.5)
+
+
+def _ndtri_derivative(p: Any, y: Any) -> Any:
+    # 1 / phi(y), with exp(-y**2 / 2) = 2 min(p, 1 - p) / erfcx(|y| / sqrt(2)) in the tails
+    tail = np.minimum(p, 1 - p)
+    inner = (np.abs(p - 0.5) < 0.25) | ~(tail >= _TINY_TAIL)
+    tail = np.where(inner, 0.25, tail)
+    far = sc.erfcx(np.where(inner, 0.5, np.abs(y) * _ROOT_HALF)) / (2 * tail)
+    return _SQRT_TWO_PI * np.where(inner, np.exp(y * y / 2), far)
+
+
+def _ndtri_exp_derivative(t: Any, y: Any) -> Any:
+    # p / phi(y) for p = exp(t): exp(t + y**2 / 2) cancels in both tails, where t + y**2 / 2
+    # is small against t; there the tail p or 1 - p = -expm1(t) is divided out exactly.
+    # (Within 1e-150 of t = 0 the quotient's derivative would overflow in its parts.)
+    left = y < -0.675
+    right = (y > 0.675) & (t <= -_TINY_TAIL)
+    inner = ~(left | right)
+    t_right = np.where(right, t, -1.0)
+    far_left = sc.erfcx(np.where(left, -y, 1.0) * _ROOT_HALF) / 2
+    far_right = (
+        np.exp(t_right) * sc.erfcx(np.where(right, y, 1.0) * _ROOT_HALF) / (-2 * np.expm1(t_right))
+    )
+    t_inner, y_inner = np.where(inner, t, np.log(0.5)), np.where(inner, y, 0.0)
+    return _SQRT_TWO_PI * np.where(
+        left, far_left, np.where(right, far_right, np.exp(t_inner + y_inner * y_inner / 2))
+    )
+
+
+def _log_ndtr_derivative(x: Any, y: Any) -> Any:
+    # phi(x) / Phi(x): for x < 0 this is sqrt(2/pi) / erfcx(-x / sqrt(2)) with no cancellation,
+    # where exp(-x**2/2 - log(sqrt(2 pi)) - y) would subtract two huge numbers; beyond
+    # x = -7 sqrt(2) erfcx's asymptotic series itself, -x / (1 + tail), whose derivative
+    # does not underflow in its parts as erfcx' / erfcx**2 does.
+    if is_complex(x):
+        return np.exp(-x * x / 2 - _LOG_SQRT_TWO_PI - y)
+    far = x < -_FAR / _ROOT_HALF
+    left = (x < 0) & ~far
+    x_right = np.where(x < 0, 0.0, x)
+    right = np.exp(-x_right * x_right / 2 - _LOG_SQRT_TWO_PI - np.where(x < 0, np.log(0.5), y))
+    x_left = np.where(left, x, -1.0)
+    x_far = np.where(far, x, -_FAR / _ROOT_HALF)
+    asymptotic = -x_far / (1 + _far_tail(-x_far * _ROOT_HALF, -1.0))
+    near = np.sqrt(2 / np.pi) / sc.erfcx(-x_left * _ROOT_HALF)
+    return np.where(far, asymptotic, np.where(left, near, right))
+
+
+scalar_rule(sc.ndtri, _ndtri_derivative)
+scalar_rule(sc.ndtri_exp, _ndtri_exp_derivative)
+scalar_rule(sc.log_ndtr, _log_ndtr_derivative)
 
 # ---- Owen's T: T(h, a) = (1/2pi) integral_0^a exp(-h^2 (1 + t^2) / 2) / (1 + t^2) dt ------------
 

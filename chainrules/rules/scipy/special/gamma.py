@@ -6,7 +6,8 @@ differentiates the pullbacks again. ``scipy.special`` computes on NumPy arrays o
 rules serve NumPy inputs (and engines' arrays that dispatch NumPy ufuncs).
 
 Hard points: ``rgamma`` at the poles of gamma (0, -1, -2, ...) has the finite derivative
-``(-1)**n * n!``, which the rule gives exactly where ``y * digamma(x)`` would be ``0 * inf``.
+``(-1)**n * n!``, which the rule gives exactly where ``y * digamma(x)`` would be ``0 * inf``,
+through the reflection formula, so that its second derivative is right there too.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -95,15 +96,27 @@ def trigamma(z: Any) -> Any:
 
 
 def _rgamma_derivative(x: Any, y: Any) -> Any:
-    """d/dx 1/gamma(x): ``-y * digamma(x)``, and ``(-1)**n * n!`` at the poles x = -n."""
+    """d/dx 1/gamma(x): ``-y * digamma(x)`` for x >= 1/2; below, by reflection.
+
+    1/gamma(x) = gamma(1 - x) sin(pi x) / pi, so its derivative is
+    gamma(1 - x) (cos(pi x) - digamma(1 - x) sin(pi x) / pi): smooth through the poles of
+    gamma (where it is ``(-1)**n n!``, and ``-y * digamma(x)`` would be ``0 * inf``), and its
+    own derivative is right there too. sin and cos take ``x - n`` with ``n`` the nearest
+    integer, exact, so that the zeros of sin(pi x) keep their relative accuracy.
+    """
     if is_complex(x):
         return -y * sc.digamma(x)
-    pole = (x <= 0) & (x == np.floor(x))
-    if not np.any(pole):
-        return -y * sc.digamma(x)
-    n = np.where(pole, -x, 0.0)
-    derivative = -y * sc.digamma(np.where(pole, 0.5, x))
-    return np.where(pole, np.where(n % 2 == 0, 1.0, -1.0) * sc.gamma(n + 1), derivative)
+    left = (x < 0.5) & (x > -170.0)  # below -170, gamma(1 - x) overflows
+    x_left = np.where(left, x, 0.0)
+    n = ignore_derivatives(np.rint(x_left))
+    r = x_left - n
+    parity = np.where(np.remainder(n, 2) == 0, 1.0, -1.0)
+    reflected = (
+        parity
+        * sc.gamma(1 - x_left)
+        * (np.cos(np.pi * r) - sc.digamma(1 - x_left) * np.sin(np.pi * r) / np.pi)
+    )
+    return np.where(left, reflected, -y * sc.digamma(np.where(left, 1.0, x)))
 
 
 # ---- gamma and its logarithms ---------------------------------------------------------------

@@ -36,7 +36,7 @@ import scipy.special as sc
 
 from ....core.parametric import SharedPartial, parametric_rule
 
-__all__ = ["betainc_da_db", "gammainc_da"]
+__all__ = ["beta_x_density", "betainc_da_db", "gamma_x_density", "gammainc_da"]
 
 _QUAD = {"epsabs": 0.0, "epsrel": 1e-12, "limit": 200}
 
@@ -143,13 +143,48 @@ def betainc_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     return (da[()], db[()]) if a.ndim == 0 else (da, db)
 
 
+# The densities as products of powers wherever every factor is within the float range: exp of
+# the log-density amplifies rounding |log-density|-fold (1e-13 at x = 1e-116), and underflows
+# with it where the density's derivative is still representable (x**2 at x = 1e-300). In log
+# space beyond, where the density is at the ends of the float range itself.
+_LOG_RANGE = 700.0
+
+
 def _gammainc_dx(a: Any, x: Any, y: Any) -> Any:
-    return np.exp(sc.xlogy(np.subtract(a, 1), x) - x - sc.gammaln(a))
+    a1 = np.subtract(a, 1)
+    log_power = sc.xlogy(a1, x)
+    log_gamma = sc.gammaln(a)
+    log_density = log_power - x - log_gamma
+    # x**(a-1) may underflow: 1/gamma(a) <= 1.13 and exp(-x) <= 1 keep the product below
+    # the smallest normal float then, and its derivative (a-1) x**(a-2) is right.
+    inside = (log_power < _LOG_RANGE) & (x < _LOG_RANGE) & (log_gamma < _LOG_RANGE)
+    x_in = np.where(inside, x, 1.0)
+    a_in = np.where(inside, a, 1.0)
+    products = np.power(x_in, np.subtract(a_in, 1)) * np.exp(-x_in) / sc.gamma(a_in)
+    return np.where(inside, products, np.exp(np.where(inside, 0.0, log_density)))
 
 
 def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
-    log_density = sc.xlogy(np.subtract(a, 1), x) + sc.xlog1py(np.subtract(b, 1), -x)
-    return np.exp(log_density - sc.betaln(a, b))
+    log_left = sc.xlogy(np.subtract(a, 1), x)
+    log_right = sc.xlog1py(np.subtract(b, 1), -x)
+    log_beta = sc.betaln(a, b)
+    log_density = log_left + log_right - log_beta
+    # the powers may underflow where 1/beta(a, b) cannot lift them back above the
+    # smallest normal float by more than e**30
+    inside = (
+        (log_left < _LOG_RANGE)
+        & (log_right < _LOG_RANGE)
+        & (np.abs(log_beta) < _LOG_RANGE)
+        & ((log_left + log_right > -_LOG_RANGE) | (log_beta > -30))
+    )
+    x_in = np.where(inside, x, 0.5)
+    a_in, b_in = np.where(inside, a, 1.0), np.where(inside, b, 1.0)
+    products = (
+        np.power(x_in, np.subtract(a_in, 1))
+        * np.power(1 - x_in, np.subtract(b_in, 1))
+        / sc.beta(a_in, b_in)
+    )
+    return np.where(inside, products, np.exp(np.where(inside, 0.0, log_density)))
 
 
 # ---- incomplete gamma -----------------------------------------------------------------------
@@ -194,12 +229,18 @@ parametric_rule(
 # complemented inverses solve P = 1 - q, so only the sign of dx/dq changes.
 
 
-def _gamma_density(a: Any, x: Any) -> Any:
+def gamma_x_density(a: Any, x: Any) -> Any:
+    """The gamma(a) density at ``x``, d/dx gammainc(a, x), accurate to the float range's ends."""
     return _gammainc_dx(a, x, None)
 
 
-def _beta_density(a: Any, b: Any, x: Any) -> Any:
+def beta_x_density(a: Any, b: Any, x: Any) -> Any:
+    """The beta(a, b) density at ``x``, d/dx betainc(a, b, x), likewise."""
     return _betainc_dx(a, b, x, None)
+
+
+_gamma_density = gamma_x_density
+_beta_density = beta_x_density
 
 
 parametric_rule(

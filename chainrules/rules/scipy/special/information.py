@@ -11,7 +11,8 @@ Hard points, each chosen so that no derivative divides by an argument that may b
 
 ``scipy.special`` computes on NumPy arrays only.
 
-``softplus' = expit``.
+``softplus' = expit``. ``expit' = expit(x) expit(-x)``, never 0 where the true value is a
+float (``y (1 - y)`` is 0 once y rounds to 1).
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -55,8 +56,30 @@ def _boxcox_dlmbda(log_x: Any, lmbda: Any, y: Any) -> Any:
 
 # ---- logistic -------------------------------------------------------------------------------
 
-scalar_rule(sc.expit, lambda x, y: y * (1 - y))
-scalar_rule(sc.logit, lambda p, y: np.reciprocal(p * (1 - p)))
+
+def _expit_derivative(x: Any, y: Any) -> Any:
+    """expit(x) expit(-x): y (1 - y) would be 0 once y rounds to 1, from x = 37 on.
+
+    Near 0 it is 1 / (4 cosh(x/2)**2), whose derivative needs no difference
+    expit(-x) - expit(x) (which cancels to 0 at tiny x).
+    """
+    near = np.abs(x) < 1
+    half_cosh = np.cosh(np.where(near, x, 0.0) / 2)
+    return np.where(near, 0.25 / (half_cosh * half_cosh), sc.expit(x) * sc.expit(-x))
+
+
+def _logit_derivative(p: Any, y: Any) -> Any:
+    # 1 / (p (1 - p)) near 1/2, whose derivative's 1 - 2p is exact there; in the tails
+    # 1/p + 1/(1 - p), whose derivative -1/p**2 + 1/(1 - p)**2 overflows to the right
+    # infinity (the product form's overflowing parts would cancel to NaN).
+    centre = np.abs(p - 0.5) < 0.25
+    tail = np.where(centre, 0.125, p)
+    p_centre = np.where(centre, p, 0.5)
+    return np.where(centre, np.reciprocal(p_centre * (1 - p_centre)), 1 / tail + 1 / (1 - tail))
+
+
+scalar_rule(sc.expit, _expit_derivative)
+scalar_rule(sc.logit, _logit_derivative)
 scalar_rule(sc.log_expit, lambda x, y: sc.expit(-x))
 
 # ---- x log y --------------------------------------------------------------------------------
@@ -82,12 +105,13 @@ scalar_rule(
 
 scalar_rule(
     sc.boxcox,
-    lambda x, lmbda, y: np.exp(sc.xlogy(lmbda - 1, x)),
+    # a power, not exp(xlogy), which amplifies rounding log(x)-fold at huge x
+    lambda x, lmbda, y: np.power(x, np.subtract(lmbda, 1.0)),
     lambda x, lmbda, y: _boxcox_dlmbda(np.log(x), lmbda, y),
 )
 scalar_rule(
     sc.boxcox1p,
-    lambda x, lmbda, y: np.exp(sc.xlog1py(lmbda - 1, x)),
+    lambda x, lmbda, y: np.power(np.add(x, 1.0), np.subtract(lmbda, 1.0)),
     lambda x, lmbda, y: _boxcox_dlmbda(np.log1p(x), lmbda, y),
 )
 

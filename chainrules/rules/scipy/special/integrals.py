@@ -33,6 +33,7 @@ import scipy.special as sc
 
 from ...._compat import scipy_private_ufunc
 from ....core.define import ignore_derivatives, scalar_rule
+from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace
 from ....core.parametric import parametric_rule
 
@@ -55,11 +56,11 @@ def _where_zero(x: Any, at_zero: Any, f: Any) -> Any:
 
 
 def _elliptic_series(m: Any, kind: str) -> Any:
-    """dK/dm or dE/dm by their power series in m, for |m| < 0.1 (30 terms)."""
+    """dK/dm or dE/dm by their power series in m, for |m| < 1/4 (36 terms, below 1e-17)."""
     total = 0.0 * m
     c2 = 1.0  # c_n**2 with c_n = (2n)! / (2**(2n) n!**2)
     power = 1.0 + 0.0 * m  # m**(n-1)
-    for n in range(1, 31):
+    for n in range(1, 37):
         c2 = c2 * ((2 * n - 1) / (2 * n)) ** 2
         term = n * c2 * power
         total = total + (term if kind == "K" else term / (1 - 2 * n))
@@ -68,23 +69,28 @@ def _elliptic_series(m: Any, kind: str) -> Any:
 
 
 def _ellipk_derivative(m: Any, k: Any) -> Any:
-    small = np.abs(m) < 0.1
+    small = np.abs(m) < 0.25
     safe = np.where(small, 0.5, m)
-    closed = (sc.ellipe(safe) - (1 - safe) * sc.ellipk(safe)) / (2 * safe * (1 - safe))
-    return np.where(small, _elliptic_series(m, "K"), closed)
+    # E / (1 - m) first: m (1 - m) would overflow for m below -1e154
+    closed = (sc.ellipe(safe) / (1 - safe) - sc.ellipk(safe)) / (2 * safe)
+    # the series at a safe m too: m**30 of a huge m would put NaN into the unused branch
+    return np.where(small, _elliptic_series(np.where(small, m, 0.0), "K"), closed)
 
 
 def _ellipe_derivative(m: Any, e: Any) -> Any:
-    small = np.abs(m) < 0.1
+    small = np.abs(m) < 0.25
     safe = np.where(small, 0.5, m)
     closed = (sc.ellipe(safe) - sc.ellipk(safe)) / (2 * safe)
-    return np.where(small, _elliptic_series(m, "E"), closed)
+    # the series at a safe m too: m**30 of a huge m would put NaN into the unused branch
+    return np.where(small, _elliptic_series(np.where(small, m, 0.0), "E"), closed)
 
 
 def _expn_derivative(n: Any, x: Any, y: Any) -> Any:
     # E_n' = -E_{n-1}; E_0(x) = exp(-x)/x, whose derivative is -exp(-x) (x + 1) / x**2.
     lower = sc.expn(np.maximum(np.subtract(n, 1), 0), x)
-    e0_derivative = -np.exp(-x) * (x + 1) / (x * x)
+    # at a safe x where n > 0: the unused branch's 1/x**2 would put NaN into the gradient
+    x0 = np.where(np.equal(n, 0), x, 1.0)
+    e0_derivative = -np.exp(-x0) * (x0 + 1) / (x0 * x0)
     return np.where(np.equal(n, 0), e0_derivative, -lower)
 
 
@@ -191,9 +197,26 @@ scalar_rule(
 
 # ---- dilogarithm and elliptic integrals -----------------------------------------------------
 
-scalar_rule(
-    sc.spence, lambda z, y: np.where(z == 1, -1.0, np.log(z) / (1 - np.where(z == 1, 0, z)))
-)
+
+def _spence_derivative(z: Any, y: Any) -> Any:
+    """log(z) / (1 - z); near z = 1, -sum_n (1 - z)**n / (n + 1), whose derivatives are exact.
+
+    (The quotient's own derivative cancels as z -> 1, and is 0 / 0 at 1.)
+    """
+    if is_complex(z):
+        return np.where(z == 1, -1.0, np.log(z) / (1 - np.where(z == 1, 0, z)))
+    near = np.abs(z - 1) < 0.25
+    u = np.where(near, 1 - z, 0.0)
+    series = 0.0 * u
+    power = 1.0 + 0.0 * u
+    for n in range(30):  # 0.25**30 / 31 < 1e-19
+        series = series - power / (n + 1)
+        power = power * u
+    safe = np.where(near, 0.5, z)
+    return np.where(near, series, np.log(safe) / (1 - safe))
+
+
+scalar_rule(sc.spence, _spence_derivative)
 scalar_rule(sc.ellipk, _ellipk_derivative)
 scalar_rule(sc.ellipe, _ellipe_derivative)
 

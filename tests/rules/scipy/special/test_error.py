@@ -75,3 +75,20 @@ def test_voigt_profile_limits():
     dx = cotangents(sc.voigt_profile, x, sigma, 0.0)[0]
     assert dx == pytest.approx(-x / sigma**2 * sc.voigt_profile(x, sigma, 0.0), rel=1e-13)
     assert cotangents(sc.voigt_profile, 0.0, sigma, 0.4)[0] == pytest.approx(0.0, abs=1e-17)
+
+
+# True values (mpmath, 30 digits): the asymptotic series take over beyond |x| = 7, where the
+# closed forms 1 - 2x dawsn(x) and 2x erfcx(x) - 2/sqrt(pi) cancel to 0 (exactly, by 1e8).
+@pytest.mark.parametrize(
+    ("f", "x", "exact"),
+    [
+        (sc.dawsn, 1e7, -5.0000000000000075e-15),
+        (sc.dawsn, 1e8, -5.0000000000000001e-17),
+        (sc.dawsn, -1e150, -5e-301),
+        (sc.erfcx, 1e8, -5.641895835477563e-17),
+    ],
+)
+def test_far_derivatives_do_not_cancel(f, x, exact):
+    from chainrules.engines import reverse
+
+    assert reverse.grad(f)(x) == pytest.approx(exact, rel=1e-14)

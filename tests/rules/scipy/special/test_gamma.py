@@ -96,3 +96,14 @@ def test_gammasgn_is_non_differentiable():
 def test_zero_cotangent():
     assert cotangent(sc.gamma, np.array([1.5]), dy=ZeroTangent()) is ZeroTangent()
     assert cotangent(sc.multigammaln, np.array([3.0]), 2, dy=ZeroTangent()) is ZeroTangent()
+
+
+@pytest.mark.parametrize(
+    ("pole", "exact"), [(0.0, 2 * np.euler_gamma), (-1.0, 2 - 2 * np.euler_gamma)]
+)
+def test_rgamma_second_derivative_at_poles(pole, exact):
+    # 1/gamma(x) = x + gamma x**2 + ... at 0 and -(x+1) + (1 - gamma) (x+1)**2 + ... at -1:
+    # the reflection formula makes the rule smooth there (a constant gave 0)
+    from chainrules.engines import reverse
+
+    assert reverse.grad(reverse.grad(sc.rgamma))(pole) == pytest.approx(exact, rel=1e-13)

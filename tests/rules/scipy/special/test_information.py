@@ -106,3 +106,14 @@ def argument_cotangents(f, *args):
 
 def test_softplus_derivative_at_zero():
     assert argument_cotangents(sc.softplus, 0.0)[0] == 0.5
+
+
+def test_expit_derivative_does_not_saturate():
+    # expit(40) rounds to 1, so y (1 - y) was exactly 0; exp(-40) / (1 + exp(-40))**2
+    from chainrules.engines import reverse
+
+    assert reverse.grad(sc.expit)(40.0) == pytest.approx(math.exp(-40.0), rel=1e-14)
+    assert reverse.grad(reverse.grad(sc.expit))(40.0) == pytest.approx(-math.exp(-40.0), rel=1e-14)
+    assert reverse.grad(reverse.grad(sc.log_expit))(-40.0) == pytest.approx(
+        -math.exp(-40.0), rel=1e-14
+    )

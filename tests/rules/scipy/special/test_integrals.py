@@ -146,3 +146,9 @@ def test_modified_fresnel_values():
     kp = -np.exp(-0.25j * np.pi) / np.sqrt(np.pi)
     assert output_derivative(sc.modfresnelp, 0.0, 1, 2) == pytest.approx(kp.real)
     assert isinstance(output_derivative(sc.modfresnelm, 0.5, 1, 2), float)
+
+
+def test_spence_second_derivative_at_one():
+    # log(z) / (1 - z) = -1 + (z - 1)/2 - ..., so spence''(1) = 1/2 (its quotient form gave 0)
+    assert reverse.grad(reverse.grad(sc.spence))(1.0) == pytest.approx(0.5, rel=1e-15)
+    assert reverse.grad(reverse.grad(sc.spence))(1.0 + 1e-9) == pytest.approx(0.5, rel=1e-8)
