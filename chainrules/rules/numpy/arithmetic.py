@@ -14,10 +14,11 @@ Hard points, each a documented choice:
   an integral exponent, and is ``0`` for ``p = 0``; ``d/dp = y log(x)`` is ``0`` where
   ``x = 0`` (no ``0 * log 0``), and uses ``log|x|`` for a negative real base, the derivative
   of ``Re(x**p)`` (as ChainRules does); integer exponents have no tangent.
-* ``clip(a, lo, hi)``: the cotangent passes to ``a`` on the closed interval ``[lo, hi]``,
-  at exactly a bound too (as PyTorch's ``clamp``), and is 0 outside it. The bounds are
-  parameters without tangent, like ``where``'s condition: their cotangents are
-  ``NoTangent()`` (as in autograd).
+* ``clip(a, lo, hi)`` is ``minimum(maximum(a, lo), hi)``: each element of the result is
+  one of ``a``, ``lo`` or ``hi``, and the cotangent goes to the one returned. At exactly a
+  bound it goes to ``a`` (as PyTorch's ``clamp``); where ``lo > hi`` the result is ``hi``.
+  Array or float bounds are differentiable (summed over their broadcast, like any argument);
+  integer bounds, and bounds given by keyword, get no tangent.
 * ``arctan2`` and ``hypot`` have derivative ``0`` at the origin.
 
 >>> import numpy as np
@@ -206,28 +207,39 @@ def _clip_bounds(bounds, min, max):
     return (min if a_min is None else a_min), (max if a_max is None else a_max)
 
 
-def _clipped(a, lo, hi):
-    """Where clip replaces ``a`` by a bound (a NaN in ``a`` is kept, and so passes)."""
-    below = None if lo is None else a < lo
-    above = None if hi is None else a > hi
-    if below is None or above is None:
-        return above if below is None else below
-    return below | above
+def _clip_sources(xp, a, lo, hi):
+    """Where clip returns ``hi``, and where it returns ``lo`` (None for an absent bound).
+
+    A NaN in ``a`` compares false with both, so it is returned and keeps its cotangent.
+    """
+    to_hi = None if hi is None else (a if lo is None else xp.maximum(a, lo)) > hi
+    to_lo = None if lo is None else a < lo
+    if to_lo is not None and to_hi is not None:
+        to_lo = to_lo & ~to_hi
+    return to_hi, to_lo
+
+
+def _select(xp, mask, chosen, other):
+    return other if mask is None else xp.where(mask, chosen, other)
 
 
 @rrule.register(np.clip)
 def _clip_rrule(a, *bounds, min=None, max=None):
-    """clip(a, lo, hi): the cotangent passes to ``a`` on [lo, hi]; the bounds have none."""
+    """clip(a, lo, hi): the cotangent goes to whichever of ``a``, ``lo``, ``hi`` is returned."""
     lo, hi = _clip_bounds(bounds, min, max)
     xp = array_namespace(a, lo, hi)
-    project_a = ProjectTo(a)
-    clipped = _clipped(a, lo, hi)
-    no_tangents = (NO_TANGENT,) * len(bounds)
+    projectors = [ProjectTo(a), *(ProjectTo(b) for b in bounds)]
+    to_hi, to_lo = _clip_sources(xp, a, lo, hi)
+    masks = (to_lo, to_hi)
 
     def clip_pullback(dy):
-        if clipped is None:
-            return NO_TANGENT, project_a(dy), *no_tangents
-        return NO_TANGENT, project_a(xp.where(clipped, 0.0, dy)), *no_tangents
+        da = _select(xp, to_lo, 0.0, _select(xp, to_hi, 0.0, dy))
+        cotangents = [projectors[0](da)]
+        for bound, mask, project in zip(bounds, masks, projectors[1:], strict=False):
+            cotangents.append(
+                project(ZERO_TANGENT) if bound is None else project(xp.where(mask, dy, 0.0))
+            )
+        return NO_TANGENT, *cotangents
 
     return np.clip(a, lo, hi), clip_pullback
 
@@ -237,9 +249,10 @@ def _clip_frule(tangents, a, *bounds, min=None, max=None):
     lo, hi = _clip_bounds(bounds, min, max)
     xp = array_namespace(a, lo, hi)
     y = np.clip(a, lo, hi)
-    da = _value_or_zero(tangents[1])
-    clipped = _clipped(a, lo, hi)
-    return y, _fit(xp, da if clipped is None else xp.where(clipped, 0.0, da), y)
+    to_hi, to_lo = _clip_sources(xp, a, lo, hi)
+    da, *dbounds = (_value_or_zero(t) for t in tangents[1 : 2 + len(bounds)])
+    dlo, dhi = (*dbounds, 0.0, 0.0)[:2]
+    return y, _fit(xp, _select(xp, to_hi, dhi, _select(xp, to_lo, dlo, da)), y)
 
 
 # ---- where ----------------------------------------------------------------------------------

@@ -32,10 +32,16 @@ from .products import conj, multilinear_frule
 __all__: list[str] = []
 
 
-def _full_offset(n: int, m: int, mode: str) -> int:
-    """Where a ``mode`` result starts inside the full convolution of lengths ``n`` and ``m``."""
+def _full_offset(n: int, m: int, mode: str, reverse: bool) -> int:
+    """Where a ``mode`` result starts inside the full convolution (``reverse``: correlation)
+    of lengths ``n`` and ``m``.
+
+    ``correlate`` with the longer array second centres "same" the other way for an even
+    shorter length (NumPy swaps the arguments and reverses the result).
+    """
     shorter = min(n, m)
-    return {"full": 0, "same": (shorter - 1) // 2, "valid": shorter - 1}[mode]
+    centre = shorter // 2 if reverse and n < m else (shorter - 1) // 2
+    return {"full": 0, "same": centre, "valid": shorter - 1}[mode]
 
 
 def _embed(dy: Any, offset: int, length: int) -> Any:
@@ -53,21 +59,25 @@ def _convolution_rrule(f: Any) -> Any:
         mode = args[0] if args else kwargs.get("mode", "valid" if reverse else "full")
         y = f(a, v, mode)
         project_a, project_v = argument_projector(a), argument_projector(v)
-        n, m = shape_of(a)[0], shape_of(v)[0]
-        offset = _full_offset(n, m, mode)
+        # NumPy takes a 0-d argument as a sequence of one element.
+        a_shape, v_shape = shape_of(a), shape_of(v)
+        n, m = (shape[0] if shape else 1 for shape in (a_shape, v_shape))
+        offset = _full_offset(n, m, mode, reverse)
         rest = (NO_TANGENT,) * len(args)
 
         def convolution_pullback(dy: Any) -> tuple[Any, ...]:
             xp = array_namespace(dy, a, v)
             full = _embed(xp.asarray(dy), offset, n + m - 1)
+            a_line, v_line = xp.reshape(xp.asarray(a), (n,)), xp.reshape(xp.asarray(v), (m,))
             # correlate(a, v) = convolve(a, w) with w = conj(v[::-1]).
-            w = conj(xp, xp.flip(v)) if reverse else v
+            w = conj(xp, xp.flip(v_line)) if reverse else v_line
 
             def d_v() -> Any:
-                d_w = np.correlate(full, a, "valid")
-                return project_v(conj(xp, xp.flip(d_w)) if reverse else d_w)
+                d_w = np.correlate(full, a_line, "valid")
+                d_v = conj(xp, xp.flip(d_w)) if reverse else d_w
+                return project_v(xp.reshape(d_v, v_shape))
 
-            d_a = Thunk(lambda: project_a(np.correlate(full, w, "valid")))
+            d_a = Thunk(lambda: project_a(xp.reshape(np.correlate(full, w, "valid"), a_shape)))
             return NO_TANGENT, d_a, Thunk(d_v), *rest
 
         return y, convolution_pullback

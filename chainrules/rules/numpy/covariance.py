@@ -63,6 +63,12 @@ class _Observations:
         self.ddof = (0 if bias else 1) if ddof is None else ddof
         # Frequency weights are counts: integers, without a tangent.
         frequency = None if fweights is None else np.asarray(fweights, dtype=float)
+        if aweights is not None:
+            # NumPy computes with the weights as float64: float32 weights would cost the
+            # derivatives their precision.
+            aweights = xp.asarray(aweights)
+            if aweights.dtype in (xp.float16, xp.float32):
+                aweights = xp.astype(aweights, xp.float64)
         self.frequency = frequency
         self.analytic = aweights
         self.weights: Any = None

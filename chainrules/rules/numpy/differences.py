@@ -5,9 +5,10 @@ and each pullback applies its transpose, written with slices, concatenations and
 
 * ``diff``: the transpose of a forward difference is a backward difference of the cotangent
   padded with zeros; ``prepend=`` and ``append=`` values get their share of it.
-* ``gradient``: the transpose of its three-point stencil (any spacing, either ``edge_order``),
-  the stencil coefficients read off by applying ``np.gradient`` to three probe vectors. The
-  spacings (``varargs``) have no tangent.
+* ``gradient``: the transpose of its stencil, whose rows differentiate the polynomials that
+  interpolate ``f`` on three (at an edge of order 1, two) neighbouring points. The spacings
+  are differentiable: a scalar ``h`` scales its axis's result by ``1 / h``; moving one of the
+  coordinates moves the interpolating polynomials that read it.
 * ``trapezoid``: differentiable in ``y``, in the sample points ``x`` and in the spacing ``dx``.
 
 >>> import numpy as np
@@ -77,8 +78,16 @@ def _diff_rrule(a, n=1, axis=-1, prepend=None, append=None):
     n_pre = 0 if prepend is None else (np.shape(prepend)[axis] if np.ndim(prepend) else 1)
     projectors = [ProjectTo(v) for v in (a, prepend, append)]
 
+    extra = (NO_TANGENT, NO_TANGENT) if options else ()
+    # diff(a, 0) is ``a`` itself (NumPy ignores prepend and append then); a result empty
+    # along the axis (n at least the length) depends on nothing.
+    passes_a, empty = n == 0, np.shape(y)[axis] == 0
+
     def diff_pullback(dy):
-        extra = (NO_TANGENT, NO_TANGENT) if options else ()
+        if passes_a or empty:
+            da = projectors[0](dy if passes_a else ZERO_TANGENT)
+            edges = [project(ZERO_TANGENT) for project in projectors[1:] if options]
+            return NO_TANGENT, da, *extra, *edges
         xp = array_namespace(dy)
         dx = xp.asarray(dy)
         for _ in range(n):
@@ -134,7 +143,12 @@ def _ediff1d_rrule(ary, to_end=None, to_begin=None):
         xp = array_namespace(dy)
         dy = xp.asarray(dy)
         middle = dy[n_begin : dy.shape[0] - n_end]
-        da = xp.reshape(_difference_transpose(middle, 0), shape)
+        # An empty ary has no differences (not minus one).
+        da = (
+            ZERO_TANGENT
+            if not np.size(ary)
+            else xp.reshape(_difference_transpose(middle, 0), shape)
+        )
         d_end = xp.reshape(dy[dy.shape[0] - n_end :], np.shape(to_end)) if n_end else NO_TANGENT
         d_begin = xp.reshape(dy[:n_begin], np.shape(to_begin)) if n_begin else NO_TANGENT
         return NO_TANGENT, projectors[0](da), projectors[1](d_end), projectors[2](d_begin)
@@ -163,48 +177,6 @@ def _ediff1d_frule(tangents, ary, to_end=None, to_begin=None):
 # ---- gradient -------------------------------------------------------------------------------
 
 
-def _stencil(n: int, spacing: Any, edge_order: Any) -> dict[int, np.ndarray]:
-    """The coefficients of ``np.gradient`` along one axis of length ``n``, by offset.
-
-    ``result[o][i]`` multiplies ``f[i + o]`` in output ``i``. Rows use offsets ``-1, 0, 1``
-    inside, ``0, 1, 2`` at the start and ``-2, -1, 0`` at the end; three probe vectors that are
-    one at every third position separate the coefficients, since a row's offsets differ mod 3.
-    """
-    probes = [
-        np.gradient((np.arange(n) % 3 == r).astype(float), spacing, edge_order=edge_order)
-        for r in range(3)
-    ]
-    rows = np.arange(n)
-    coefficients = {}
-    for offset in range(-2, 3):
-        used = (rows + offset >= 0) & (rows + offset < n)
-        if offset in (-2, 2):
-            used &= rows == (n - 1 if offset < 0 else 0)
-        else:
-            used &= ~((rows == 0) & (offset < 0)) & ~((rows == n - 1) & (offset > 0))
-        residue = (rows + offset) % 3
-        values = np.choose(residue, probes)
-        coefficients[offset] = np.where(used, values, 0.0)
-    return coefficients
-
-
-def _stencil_transpose(dy: Any, coefficients: dict[int, np.ndarray], axis: int) -> Any:
-    """``dx[j] = sum_o c[o][j - o] * dy[j - o]``: the stencil's transpose along ``axis``."""
-    xp = array_namespace(dy)
-    layout = [1] * dy.ndim
-    layout[axis] = dy.shape[axis]
-    total: Any = None
-    for offset, c in coefficients.items():
-        term = xp.asarray(c.reshape(layout)) * dy
-        # Row i's term lands on element i + offset.
-        if offset > 0:
-            term = _pad(term, axis, offset, 0)[_along(axis, slice(None, dy.shape[axis]))]
-        elif offset < 0:
-            term = _pad(term, axis, 0, -offset)[_along(axis, slice(-offset, None))]
-        total = term if total is None else total + term
-    return total
-
-
 def _gradient_axes(f: Any, axis: Any) -> tuple[int, ...]:
     ndim = np.ndim(f)
     if axis is None:
@@ -222,6 +194,105 @@ def _spacings(varargs: tuple, axes: tuple[int, ...]) -> list[Any]:
     return list(varargs)
 
 
+def _node_blocks(xp: Any, f: Any, x: Any, edge_order: int) -> list[tuple[int, int, list, list]]:
+    """``np.gradient(f, x)`` along the last axis, row by row, as functions of ``f`` and ``x``.
+
+    Row ``m`` is ``p'(x[m])`` for the polynomial ``p`` interpolating ``f`` on the row's nodes
+    (three; two at an edge of order 1): the weight of ``f`` at node ``t_k`` is ``L_k'(x[m])``,
+    ``L_k`` its Lagrange basis polynomial. Moving ``t_k`` with ``f`` fixed changes ``p`` by
+    ``-p'(t_k) L_k``, and moves the point of evaluation too when ``t_k = x[m]``:
+    ``d g_m / d t_k = -p'(t_k) L_k'(x[m]) + [k = m] p''``. Blocks ``(first row, first node,
+    partials, weights)``: row ``r`` of a block reads the nodes ``first node + (r - first row)
+    + j``, with ``partials[j]`` and ``weights[j]`` at ``[..., r - first row]``.
+    """
+    n = f.shape[-1]
+    x = xp.asarray(x)
+
+    def quadratic(start: int, count: int, at: int) -> tuple[list, list]:
+        t = [x[start + j : start + j + count] for j in range(3)]
+        v = [f[..., start + j : start + j + count] for j in range(3)]
+        d01 = (v[1] - v[0]) / (t[1] - t[0])
+        d012 = ((v[2] - v[1]) / (t[2] - t[1]) - d01) / (t[2] - t[0])
+        te = t[at]
+        weights = [
+            (2 * te - t[1] - t[2]) / ((t[0] - t[1]) * (t[0] - t[2])),
+            (2 * te - t[0] - t[2]) / ((t[1] - t[0]) * (t[1] - t[2])),
+            (2 * te - t[0] - t[1]) / ((t[2] - t[0]) * (t[2] - t[1])),
+        ]
+        slopes = [d01 + d012 * (2 * t[j] - t[0] - t[1]) for j in range(3)]
+        partials = [-slopes[j] * weights[j] + (2 * d012 if j == at else 0) for j in range(3)]
+        return partials, weights
+
+    def linear(start: int) -> tuple[list, list]:
+        step = x[start + 1 : start + 2] - x[start : start + 1]
+        g = (f[..., start + 1 : start + 2] - f[..., start : start + 1]) / step
+        return [g / step, -g / step], [-1 / step, 1 / step]
+
+    blocks = [] if n < 3 else [(1, 0, *quadratic(0, n - 2, 1))]
+    if edge_order == 1:
+        return [(0, 0, *linear(0)), *blocks, (n - 1, n - 2, *linear(n - 2))]
+    return [(0, 0, *quadratic(0, 1, 0)), *blocks, (n - 1, n - 3, *quadratic(n - 3, 1, 2))]
+
+
+def _scatter_blocks(blocks: list, terms: Any, n: int) -> Any:
+    """``sum`` over blocks and ``j`` of ``terms(j, block)`` placed at the nodes it belongs to."""
+    total: Any = 0
+    for block in blocks:
+        node = block[1]
+        for j in range(len(block[2])):
+            term = terms(j, block)
+            rows = term.shape[-1]
+            total = total + _pad(term, term.ndim - 1, node + j, n - node - j - rows)
+    return total
+
+
+def _axis_pullback(xp: Any, f: Any, x: Any, dy: Any, axis: int, edge_order: int):
+    """The cotangents of ``f`` and of the coordinates ``x`` of its ``axis``, given ``dy``."""
+    fm, dym = _moved(xp, f, axis), _moved(xp, dy, axis)
+    n = fm.shape[-1]
+    blocks = _node_blocks(xp, fm, x, edge_order)
+
+    def rows(block: tuple) -> Any:
+        return dym[..., block[0] : block[0] + block[2][0].shape[-1]]
+
+    df = _scatter_blocks(blocks, lambda j, b: b[3][j] * rows(b), n)
+    dx = _scatter_blocks(blocks, lambda j, b: xp.real(xp.conj(b[2][j]) * rows(b)), n)
+    lead = tuple(range(fm.ndim - 1))
+    return xp.moveaxis(df, -1, axis), (xp.sum(dx, axis=lead) if lead else dx)
+
+
+def _coordinates_pushforward(xp: Any, f: Any, x: Any, dx: Any, axis: int, edge_order: int) -> Any:
+    """The change of ``np.gradient(f, x)`` along ``axis`` for a change ``dx`` of ``x``."""
+    dx = xp.asarray(dx)
+    pieces = []
+    for _, node, partials, _ in _node_blocks(xp, _moved(xp, f, axis), x, edge_order):
+        rows = partials[0].shape[-1]
+        terms = [d * dx[node + j : node + j + rows] for j, d in enumerate(partials)]
+        pieces.append(sum(terms[1:], terms[0]))
+    return xp.moveaxis(xp.concat(pieces, axis=-1), -1, axis)
+
+
+def _moved(xp: Any, a: Any, axis: int) -> Any:
+    return xp.moveaxis(xp.asarray(a), axis, -1)
+
+
+def _spacing_slots(varargs: tuple, axes: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """For each argument of ``varargs``, the positions in ``axes`` whose spacing it gives."""
+    if len(varargs) == 1:
+        return [tuple(range(len(axes)))]
+    return [(i,) for i in range(len(varargs))]
+
+
+def _spacing_cotangent(xp: Any, h: Any, parts: list, outputs: list, slots: tuple) -> Any:
+    """d/dh of sum Re <dy, g> over the results ``g`` using the scalar spacing ``h``: each is
+    proportional to 1 / h, so its derivative is -g / h."""
+    total: Any = 0.0
+    for i in slots:
+        if not is_zero(parts[i]):
+            total = total + xp.sum(xp.real(xp.conj(outputs[i]) * parts[i]))
+    return -total / h
+
+
 @rrule.register(np.gradient)
 @positional_cotangents
 def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
@@ -229,18 +300,35 @@ def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
     axes = _gradient_axes(f, axis)
     spacings = _spacings(varargs, axes)
     shape = np.shape(f)
-    stencils = [_stencil(shape[ax], h, edge_order) for ax, h in zip(axes, spacings, strict=True)]
     project_f = ProjectTo(f)
+    projectors = [ProjectTo(h) for h in varargs]
     several = isinstance(y, tuple)
+    outputs = list(y) if several else [y]
+    slots = _spacing_slots(varargs, axes)
 
     def gradient_pullback(dy):
-        no_spacing = (NO_TANGENT,) * len(varargs)
         parts = [unthunk(d) for d in dy] if several else [dy]
         total: Any = ZERO_TANGENT
-        for part, ax, c in zip(parts, axes, stencils, strict=True):
-            if not is_zero(part):
-                total = total + _stencil_transpose(array_namespace(part).asarray(part), c, ax)
-        return (NO_TANGENT, project_f(total), *no_spacing)
+        d_coordinates: dict[int, Any] = {}
+        for i, (part, ax, h) in enumerate(zip(parts, axes, spacings, strict=True)):
+            if is_zero(part):
+                continue
+            xp = array_namespace(part, f, h)
+            if np.ndim(h) == 0:
+                # The stencil of spacing h is that of unit spacing over h.
+                unit = np.arange(shape[ax], dtype=np.float64)
+                total = total + _axis_pullback(xp, f, unit, part, ax, edge_order)[0] / h
+            else:
+                df, d_coordinates[i] = _axis_pullback(xp, f, h, part, ax, edge_order)
+                total = total + df
+        d_spacings = []
+        for h, project, where in zip(varargs, projectors, slots, strict=True):
+            if np.ndim(h) != 0:
+                d_spacings.append(project(d_coordinates.get(where[0], ZERO_TANGENT)))
+            else:
+                xp = array_namespace(*outputs, h)
+                d_spacings.append(project(_spacing_cotangent(xp, h, parts, outputs, where)))
+        return (NO_TANGENT, project_f(total), *d_spacings)
 
     return y, gradient_pullback
 
@@ -248,13 +336,33 @@ def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
 @frule.register(np.gradient)
 def _gradient_frule(tangents, f, *varargs, axis=None, edge_order=1):
     y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
-    df = tangents[1]
+    df, d_spacings = tangents[1], tangents[2 : 2 + len(varargs)]
+    several = isinstance(y, tuple)
+    outputs = list(y) if several else [y]
+    if not outputs:  # a 0-d f has no axes, and no derivatives
+        return y, NO_TANGENT
     if is_zero(df):
+        changes: list[Any] = [ZERO_TANGENT] * len(outputs)
+    else:
+        dy = np.gradient(df, *varargs, axis=axis, edge_order=edge_order)
+        changes = list(dy) if several else [dy]
+    axes = _gradient_axes(f, axis)
+    slots = _spacing_slots(varargs, axes)
+    for h, dh, where in zip(varargs, d_spacings, slots, strict=False):
+        if is_zero(dh):
+            continue
+        if np.ndim(h) != 0:
+            (i,) = where
+            xp = array_namespace(f, h, dh)
+            change = _coordinates_pushforward(xp, f, h, dh, axes[i], edge_order)
+            changes[i] = changes[i] + change
+            continue
+        for i in where:
+            changes[i] = changes[i] + outputs[i] * (-dh / h)
+    if all(is_zero(c) for c in changes):
         return y, ZERO_TANGENT
-    dy = np.gradient(df, *varargs, axis=axis, edge_order=edge_order)
-    if isinstance(y, tuple):
-        return y, Tangent(tuple, *(ProjectTo(v)(d) for v, d in zip(y, dy, strict=True)))
-    return y, ProjectTo(y)(dy)
+    projected = [ProjectTo(v)(densify(c, v)) for v, c in zip(outputs, changes, strict=True)]
+    return y, Tangent(tuple, *projected) if several else projected[0]
 
 
 # ---- trapezoid ------------------------------------------------------------------------------
@@ -306,6 +414,10 @@ def _trapezoid_rrule(y, x=None, dx=1.0, axis=-1):
     project_y, project_x, project_dx = ProjectTo(y), ProjectTo(x), ProjectTo(dx)
 
     def trapezoid_pullback(dv):
+        if n == 0:  # the integral over no samples is 0, whatever y, x and dx are
+            if x is None:
+                return NO_TANGENT, project_y(ZERO_TANGENT), NO_TANGENT, project_dx(ZERO_TANGENT)
+            return NO_TANGENT, project_y(ZERO_TANGENT), project_x(ZERO_TANGENT), NO_TANGENT
         xp = array_namespace(y, dv)
         dv = xp.expand_dims(xp.asarray(dv), axis=axis)
         dy = xp.conj(rule.y_weights(n, ndim)) * dv

@@ -67,7 +67,9 @@ def _einsum_sizes(terms: list[str], shapes: list[tuple[int, ...]]) -> dict[str, 
     sizes: dict[str, int] = {}
     for term, shape in zip(terms, shapes, strict=True):
         for c, n in zip(term, shape, strict=True):
-            sizes[c] = max(sizes.get(c, 1), n)
+            # A length of 1 broadcasts against any other, 0 (an empty axis) among them.
+            if sizes.get(c, 1) == 1:
+                sizes[c] = n
     return sizes
 
 

@@ -26,9 +26,10 @@ from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
-from ...core.shapes import expand_reduced, normalize_axes, shape_of
+from ...core.shapes import expand_reduced, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.zeros import is_zero
+from .reductions import reduced_axes
 
 __all__: list[str] = []
 
@@ -125,7 +126,7 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
     @positional_cotangents
     def extremum_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
         shape = shape_of(a)
-        axes = normalize_axes(axis, len(shape))
+        axes = reduced_axes(axis, len(shape))
         y = f(a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
         project_a = ProjectTo(a)
         selection = _Selection(a, y, axes, keepdims, where, nan_selected)
@@ -140,7 +141,7 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
         da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
-        axes = normalize_axes(axis, len(shape_of(a)))
+        axes = reduced_axes(axis, len(shape_of(a)))
         selection = _Selection(a, y, axes, keepdims, where, nan_selected)
         return y, ProjectTo(y)(selection.pushforward(da, axes, keepdims))
 
@@ -157,7 +158,7 @@ _register_extremum(np.nanmin, False)
 @positional_cotangents
 def _ptp_rrule(a, axis=None, *, keepdims=False):
     shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
+    axes = reduced_axes(axis, len(shape))
     options = given_options(keepdims=keepdims)
     high, low = np.max(a, axis, **options), np.min(a, axis, **options)
     project_a = ProjectTo(a)
@@ -179,7 +180,7 @@ def _ptp_frule(tangents, a, axis=None, *, keepdims=False):
     da = tangents[1]
     if is_zero(da):
         return y, ZERO_TANGENT
-    axes = normalize_axes(axis, len(shape_of(a)))
+    axes = reduced_axes(axis, len(shape_of(a)))
     top = _Selection(a, high, axes, keepdims, None, True).pushforward(da, axes, keepdims)
     bottom = _Selection(a, low, axes, keepdims, None, True).pushforward(da, axes, keepdims)
     return y, ProjectTo(y)(top - bottom)

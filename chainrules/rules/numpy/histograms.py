@@ -76,7 +76,8 @@ class _Binning:
         result: list = []
         for d, (column, e) in enumerate(zip(self.columns, self.edges, strict=True)):
             de = edge_cotangents[d]
-            if not self.from_data[d] or is_zero(de):
+            # Edges of empty data are NumPy's fixed (0, 1): they depend on no sample.
+            if not self.from_data[d] or is_zero(de) or 0 in shape_of(column):
                 result.append(None)
                 continue
             n = len(e) - 1
@@ -95,7 +96,7 @@ class _Binning:
         for column, e, dc, on in zip(
             self.columns, self.edges, sample_tangents, self.from_data, strict=True
         ):
-            if not on or is_zero(dc):
+            if not on or is_zero(dc) or 0 in shape_of(column):
                 result.append(None)
                 continue
             n = len(e) - 1

@@ -295,7 +295,8 @@ def _bincount_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
     if "weights" in kwargs:
         return None
     y = np.bincount(x, *args, **kwargs)
-    if not args or args[0] is None:
+    # Empty weights give NumPy's integer result, which has no tangent either.
+    if not args or args[0] is None or not has_tangent(y):
         return y, NO_TANGENT
     d_weights = tangents[2]
     if is_zero(d_weights):

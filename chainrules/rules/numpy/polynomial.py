@@ -304,7 +304,8 @@ def _poly_without_each(xq, r):
     """``poly(r without r_i)`` for each ``i``, as the rows of an array."""
     n = shape_of(r)[0]
     rows = [np.poly(xq.take(r, np.delete(np.arange(n), i))) for i in range(n)]
-    return xq.stack([xq.asarray(row) for row in rows], axis=0)
+    # poly of no roots is the 0-d 1.0: each row has n coefficients.
+    return xq.stack([xq.reshape(xq.asarray(row), (n,)) for row in rows], axis=0)
 
 
 @rrule.register(np.poly)

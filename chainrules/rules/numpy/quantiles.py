@@ -8,8 +8,11 @@ tied at that value: ``median([1, 2, 2, 3])`` gives ``[0, 0.5, 0.5, 0]``. frule a
 same weights. The NaN forms skip NaN elements, whose cotangent is zero.
 
 For the ``linear`` method the result is also differentiable in ``q``:
-``d/dq = (n - 1) * (s[hi] - s[lo])`` (divided by 100 for percentiles); the other methods are
-piecewise constant in ``q``. An integer ``q`` has no tangent.
+``d/dq = (n - 1) * (s[hi] - s[lo])`` (divided by 100 for percentiles) between order
+statistics. Where ``q (n - 1)`` is an integer (the median of an odd count) the result has a
+kink in ``q``; the derivative there is the mean of the two one-sided slopes, and at ``q = 0``
+and ``q = 1`` the one-sided slope inside the domain. The other methods are piecewise constant
+in ``q``. An integer ``q`` has no tangent.
 
 The weights depend on the data only through comparisons (boolean and integer results, plain
 NumPy values even for an engine's tracked data), so they enter the pullback as constants. For
@@ -33,10 +36,11 @@ from ...core.arguments import positional_cotangents
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
-from ...core.shapes import count_reduced, normalize_axes, reduced_shape, shape_of
+from ...core.shapes import count_reduced, reduced_shape, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
+from .reductions import reduced_axes
 
 __all__: list[str] = []
 
@@ -50,7 +54,7 @@ class _OrderWeights:
     reduced axes kept as length one) is the derivative with respect to ``q``.
     """
 
-    __slots__ = ("axes", "q_shape", "shape", "slope", "weights")
+    __slots__ = ("axes", "empty", "q_shape", "shape", "slope", "weights")
 
     def __init__(self, a: Any, q: Any, axis: Any, method: str, skip_nan: bool) -> None:
         if method not in _METHODS:
@@ -63,7 +67,7 @@ class _OrderWeights:
         q = qxp.asarray(q)
         self.shape = shape_of(x)
         ndim = len(self.shape)
-        self.axes = normalize_axes(axis, ndim)
+        self.axes = reduced_axes(axis, ndim)
         self.q_shape = shape_of(q)
         kept_axes = tuple(i for i in range(ndim) if i not in self.axes)
         order = (*kept_axes, *self.axes)
@@ -71,6 +75,9 @@ class _OrderWeights:
         moved = x if order == tuple(range(ndim)) else xp.permute_dims(x, order)
         flat = xp.reshape(moved, (*lead, count_reduced(self.shape, self.axes)))
         n = flat.shape[-1]
+        # Empty slices have NaN quantiles, on which nothing depends (NumPy's result may then
+        # lack the axes of q: nanquantile of an empty array is one NaN).
+        self.empty = n == 0
         # Only comparisons and counts of the data enter the weights (boolean and integer
         # results, plain NumPy arrays even when the data are tracked): the weights are constants.
         missing = np.asarray(xp.isnan(flat))
@@ -86,7 +93,7 @@ class _OrderWeights:
         weights = _share(flat, s_lo, 1 - g) + _share(flat, s_hi, g)
         # A slice with no valid element (or, without skipping, holding a NaN) has a NaN
         # quantile: no derivative flows through it.
-        defined = np.asarray(valid > 0 if skip_nan else ~missing.any(axis=-1))
+        defined = np.asarray(valid > 0 if skip_nan else ~missing.any(axis=-1) & (n > 0))
         weights = weights * defined[..., None]
         restore = tuple(order.index(i) for i in range(ndim))
         wxp = array_namespace(weights)
@@ -95,8 +102,16 @@ class _OrderWeights:
         self.weights = wxp.permute_dims(weights, (*range(q_ndim), *(q_ndim + i for i in restore)))
         kept = self.q_shape + reduced_shape(self.shape, self.axes)
         if method == "linear":
-            slope = xp.where(xp.asarray(defined), xp.asarray(last) * (s_hi - s_lo), 0)
-            self.slope = xp.reshape(slope, kept)
+            # Between order statistics the slope is last * (s[lo + 1] - s[lo]). On one of
+            # them (q (n - 1) an integer: the median of an odd count, q = 0, q = 1) the two
+            # one-sided slopes differ: they are averaged, as ties are, and at q = 0 and q = 1
+            # the one side inside [0, 1] is taken.
+            on_knot = np.asarray(position == lo) & (lo > 0)
+            down = lo - on_knot
+            s_down = xp.where(xp.asarray(on_knot), _pick(ordered, down), s_lo)
+            steps = np.maximum(hi - down, 1)
+            slope = (s_hi - s_down) * xp.asarray(last / steps)
+            self.slope = xp.reshape(xp.where(xp.asarray(defined), slope, 0), kept)
         else:
             self.slope = np.zeros(kept)
 
@@ -136,6 +151,8 @@ def _fraction(method: str, position: Any, fraction: Any, lo: Any) -> Any:
 def _pick(ordered: Any, index: np.ndarray) -> Any:
     """``ordered[..., index]`` for each quantile: shape ``index.shape``."""
     xp = array_namespace(ordered)
+    if ordered.shape[-1] == 0:  # an empty slice: its quantiles are NaN
+        return xp.full(index.shape, xp.nan, dtype=ordered.dtype)
     source = xp.broadcast_to(ordered, index.shape + tuple(ordered.shape[-1:]))
     return xp.take_along_axis(source, xp.asarray(index[..., None]), axis=-1)[..., 0]
 
@@ -159,6 +176,9 @@ def _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, per, has_q):
     project_q = ProjectTo(q)  # median passes its fixed q = 0.5, which gets no cotangent
 
     def quantile_pullback(dy):
+        if order.empty:
+            zeros = (project_a(ZERO_TANGENT), project_q(ZERO_TANGENT))
+            return NO_TANGENT, *zeros[: 2 if has_q else 1]
         da = project_a(order.spread(dy))
         if not has_q:
             return NO_TANGENT, da
@@ -179,6 +199,8 @@ def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, ha
     # q as NumPy turns it into a fraction (q / 100 for percentiles), so the order statistics
     # picked match NumPy's even where q (n - 1) is an integer.
     order = _OrderWeights(a, np.true_divide(q, per), axis, method, skip_nan)
+    if order.empty:
+        return y, ProjectTo(y)(ZERO_TANGENT)
     dy: Any = ZERO_TANGENT
     if not is_zero(da):
         if skip_nan:

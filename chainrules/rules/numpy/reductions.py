@@ -37,7 +37,19 @@ from ...core.shapes import count_reduced, expand_reduced, normalize_axes, normal
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.zeros import is_zero
 
-__all__ = ["prod_of_others"]
+__all__ = ["prod_of_others", "reduced_axes"]
+
+
+def reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """The axes a reduction sums over, as ``normalize_axes`` gives them; none for a 0-d array.
+
+    NumPy's reductions accept ``axis=0`` and ``axis=-1`` on a 0-d array and reduce nothing
+    (``np.sum(np.array(2.0), axis=0)`` is ``2.0``), so a 0-d input has no reduced axis.
+
+    >>> reduced_axes(-1, 0), reduced_axes(-1, 2)
+    ((), (1,))
+    """
+    return () if ndim == 0 else normalize_axes(axis, ndim)
 
 
 def _masked_sum(x: Any, axes: tuple[int, ...], keepdims: bool, where: Any) -> Any:
@@ -167,7 +179,7 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
     @positional_cotangents
     def total_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
         shape = shape_of(a)
-        axes = normalize_axes(axis, len(shape))
+        axes = reduced_axes(axis, len(shape))
         options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
         mask = _used(a, where, nan)
         y = _total(f, a, axis, axes, options, mask)
@@ -182,7 +194,7 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
         tangents, a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None
     ):
         options = given_options(dtype=dtype, keepdims=keepdims, initial=initial, where=where)
-        axes = normalize_axes(axis, len(shape_of(a)))
+        axes = reduced_axes(axis, len(shape_of(a)))
         mask = _used(a, where, nan)
         y = _total(f, a, axis, axes, options, mask)
         da = tangents[1]
@@ -237,7 +249,7 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
     @positional_cotangents
     def mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
         shape = shape_of(a)
-        axes = normalize_axes(axis, len(shape))
+        axes = reduced_axes(axis, len(shape))
         mask = _used(a, where, nan)
         count = _mean_count(shape, axes, mask, nan)
         options = given_options(dtype=dtype, keepdims=keepdims, where=where)
@@ -254,7 +266,7 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
 
     def mean_frule(tangents, a, axis=None, dtype=None, *, keepdims=False, where=None):
         shape = shape_of(a)
-        axes = normalize_axes(axis, len(shape))
+        axes = reduced_axes(axis, len(shape))
         mask = _used(a, where, nan)
         count = _mean_count(shape, axes, mask, nan)
         options = given_options(dtype=dtype, keepdims=keepdims, where=where)

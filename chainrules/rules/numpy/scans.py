@@ -64,10 +64,11 @@ def linear_recurrence(a: Any, b: Any, axis: int) -> Any:
 
 
 def _flat_axis(x: Any, axis: Any) -> tuple[Any, int]:
-    """The array a scan runs over and its axis: ``axis=None`` scans the flattened array."""
+    """The array a scan runs over and its axis: ``axis=None`` scans the flattened array, and
+    so does any axis of a 0-d array (NumPy scans it as one element, with axis 0 or -1)."""
     xp = array_namespace(x)
     x = xp.asarray(x)
-    if axis is None:
+    if axis is None or x.ndim == 0:
         return xp.reshape(x, (-1,)), 0
     return x, normalize_axis(axis, x.ndim)
 

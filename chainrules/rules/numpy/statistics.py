@@ -45,7 +45,6 @@ from ...core.registry import frule, rrule
 from ...core.shapes import (
     count_reduced,
     expand_reduced,
-    normalize_axes,
     normalize_axis,
     reduced_shape,
     shape_of,
@@ -53,6 +52,7 @@ from ...core.shapes import (
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
+from .reductions import reduced_axes
 
 __all__: list[str] = []
 
@@ -76,7 +76,7 @@ class _Spread:
         if dtype is not None:
             x = xp.astype(x, dtype)
         self.shape = shape_of(x)
-        self.axes = normalize_axes(axis, len(self.shape))
+        self.axes = reduced_axes(axis, len(self.shape))
         self.keepdims = keepdims
         self.where = where
         if where is None:
@@ -225,7 +225,7 @@ def _average_rrule(a, axis=None, weights=None, returned=False, *, keepdims=False
 
         return y, average_pullback
     shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
+    axes = reduced_axes(axis, len(shape))
     project_a, project_w = ProjectTo(a), ProjectTo(weights)
     xp = array_namespace(a, weights)
     w, spread_axes = _weights_layout(a, weights, axis)
@@ -262,7 +262,7 @@ def _average_frule(tangents, a, axis=None, weights=None, returned=False, *, keep
         _, dy = frule(tangents[:2], np.mean, a, axis, keepdims=keepdims)
         return y, Tangent(tuple, dy, ZERO_TANGENT) if returned else dy
     shape = shape_of(a)
-    axes = normalize_axes(axis, len(shape))
+    axes = reduced_axes(axis, len(shape))
     da = tangents[1]
     dw = unthunk(tangents[3]) if len(tangents) > 3 else ZERO_TANGENT
     xp = array_namespace(a, weights)

@@ -52,3 +52,38 @@ def test_second_order() -> None:
     a, v = sample(5, np.float64, rng), sample(3, np.float64, rng)
     test_rrule(np.convolve, a, v, with_tangent("same", NoTangent()), check_second_order=True)
     test_rrule(np.correlate, a, v, check_second_order=True, seed=1)
+
+
+# ---- 0-d arguments, and "same" with the longer array second ----------------------------------
+
+EDGE_CONVOLUTIONS = [
+    # f, a, v, mode: NumPy's convolve takes a 0-d argument as one element; correlate's "same"
+    # centres the other way when the longer array comes second and the shorter has even length.
+    (np.convolve, np.array(2.0), np.array([0.5, 1.25, -0.75]), "full"),
+    (np.convolve, np.array([0.5, 1.25, -0.75]), np.array(-1.5), "same"),
+    (np.convolve, np.array(2.0), np.array(3.0), "valid"),
+    (np.correlate, np.array([0.5, 1.25]), np.array([1.0, -2.0, 0.25, 3.0]), "same"),
+    (
+        np.correlate,
+        np.array([0.5, 1.25, 2.0, -1.0]),
+        np.array([1.0, -2.0, 0.25, 3.0, 0.5, 1.5]),
+        "same",
+    ),
+    (np.correlate, np.array([0.5 + 1j, 1.25]), np.array([1.0, -2.0j, 0.25]), "same"),
+]
+
+
+@pytest.mark.parametrize("f, a, v, mode", EDGE_CONVOLUTIONS, ids=range(len(EDGE_CONVOLUTIONS)))
+def test_edge_shapes(f, a, v, mode):
+    test_rrule(f, a, v, mode)
+    test_frule(f, a, v, mode)
+
+
+def test_correlate_same_with_the_longer_array_second_values():
+    # Here "same" starts one place into "full" (NumPy swaps the arguments, then reverses):
+    # its first element is 0.25 a0 + 3 a1 (full's first is 3 a0). Exact products of binary
+    # fractions: compared exactly.
+    a, v = np.array([0.5, 1.25]), np.array([1.0, -2.0, 0.25, 3.0])
+    _, pullback = cr.rrule(np.correlate, a, v, "same")
+    da = unthunk(pullback(np.array([1.0, 0.0, 0.0, 0.0]))[1])
+    np.testing.assert_array_equal(da, [0.25, 3.0])

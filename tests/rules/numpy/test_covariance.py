@@ -107,3 +107,14 @@ SECOND_ORDER = [
 def test_second_order(f, args, kwargs):
     test_rrule(f, *args, fkwargs=kwargs, check_second_order=True)
     test_frule(f, *args, fkwargs=kwargs, check_second_order=True)
+
+
+def test_float32_analytic_weights_keep_float64_precision():
+    # NumPy computes with the weights as float64; so do the rules (float32 weights once cost
+    # the derivatives with respect to m their last eight digits).
+    m = np.random.default_rng(4).uniform(-1.0, 1.0, (2, 3))
+    w = np.array([0.5, 1.0, 2.0], dtype=np.float32)
+    for kwargs in ({"aweights": w}, {"aweights": w, "ddof": 0}):
+        test_rrule(np.cov, m, fkwargs=kwargs)
+        test_frule(np.cov, m, fkwargs=kwargs)
+    test_rrule(np.cov, m, None, True, False, None, None, w)

@@ -6,6 +6,7 @@ from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
+from chainrules.core.zeros import vanishes
 
 
 def sample(shape, dtype=np.float64, seed=0):
@@ -82,9 +83,59 @@ GRADIENTS = [
 @pytest.mark.parametrize("edge_order", [1, 2])
 def test_gradient(args, kwargs, edge_order):
     kwargs = {**kwargs, "edge_order": edge_order}
-    spacings = [with_tangent(a, NoTangent()) for a in args]  # spacings are not differentiated
-    test_rrule(np.gradient, X, *spacings, fkwargs=kwargs)
+    # Scalar spacings are differentiated; the cotangent of coordinates is not implemented
+    # (NotImplementedTangent), so the frule gets them without a tangent.
+    test_rrule(np.gradient, X, *args, fkwargs=kwargs)
+    spacings = [a if np.ndim(a) == 0 else with_tangent(a, NoTangent()) for a in args]
     test_frule(np.gradient, X, *spacings, fkwargs=kwargs)
+
+
+def test_gradient_scalar_spacing_values():
+    # gradient(f, h) = gradient(f) / h, so d/dh <dy, gradient(f, h)> = -<dy, gradient(f, h)> / h.
+    f = np.array([1.0, 4.0, 9.0, 16.0])
+    y, pullback = cr.rrule(np.gradient, f, 0.5)
+    dy = np.array([1.0, -2.0, 0.5, 3.0])
+    assert pullback(dy)[2] == pytest.approx(-np.dot(dy, y) / 0.5, rel=1e-15)
+    _, tangent = cr.frule((NoTangent(), ZeroTangent(), 1.0), np.gradient, f, 0.5)
+    np.testing.assert_allclose(tangent, -y / 0.5, rtol=1e-15)
+    # One spacing per axis; each scales only its own axis's result.
+    _, pullback = cr.rrule(np.gradient, X[0], 0.5, 2.0)
+    gx, _ = np.gradient(X[0], 0.5, 2.0)
+    _, _, d_first, d_second = pullback((np.ones_like(gx), ZeroTangent()))
+    assert d_first == pytest.approx(-gx.sum() / 0.5, rel=1e-14) and d_second == 0.0
+
+
+GRADIENT_COORDINATES = [
+    # f, coordinates, keywords: edges of order 1 and 2, the shortest axes each allows
+    (X[0, :, 0], COORDINATES, {}),
+    (X[0, :, 0], COORDINATES, {"edge_order": 2}),
+    (X[0, :2, 0], COORDINATES[:2], {}),
+    (X[0, :3, 0], COORDINATES[:3], {"edge_order": 2}),
+    (X[0, :, 0] + 1j * X[0, ::-1, 1], COORDINATES, {}),
+]
+
+
+@pytest.mark.parametrize("f, x, kwargs", GRADIENT_COORDINATES, ids=range(len(GRADIENT_COORDINATES)))
+def test_gradient_coordinates(f, x, kwargs):
+    test_rrule(np.gradient, f, x, fkwargs=kwargs, check_second_order=True)
+    test_frule(np.gradient, f, x, fkwargs=kwargs, check_second_order=True)
+
+
+def test_gradient_coordinates_values():
+    # f = x^2 on nodes 0, 1, 3: the quadratic through them is x^2 itself, so every row is
+    # exactly 2 x. Moving a node with f fixed: g = (f1 - f0) / (x1 - x0) at the edge.
+    x, f = np.array([0.0, 1.0, 3.0]), np.array([0.0, 1.0, 9.0])
+    np.testing.assert_allclose(np.gradient(f, x, edge_order=2), 2 * x, atol=1e-14)
+    _, pullback = cr.rrule(np.gradient, f, x)
+    # d g0 / d x0 = g0 / (x1 - x0) = 1 and d g0 / d x1 = -1; exact in binary.
+    np.testing.assert_array_equal(pullback(np.array([1.0, 0.0, 0.0]))[2], [1.0, -1.0, 0.0])
+
+
+def test_gradient_of_a_0d_array_has_no_results():
+    y, tangent = cr.frule((NoTangent(), 1.0), np.gradient, np.array(0.5))
+    assert y == [] or y == ()
+    assert tangent is NoTangent()
+    test_rrule(np.gradient, np.array(0.5))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.complex128], ids=lambda d: np.dtype(d).name)
@@ -140,3 +191,57 @@ SECOND_ORDER = [
 def test_second_order(f, args):
     test_rrule(f, *args, check_second_order=True)
     test_frule(f, *args, check_second_order=True)
+
+
+# ---- degenerate orders and empty results ------------------------------------------------------
+
+V = np.array([0.5, 1.25, -0.75, 2.0])
+M = V[:3] * V[:, None]  # (4, 3)
+DEGENERATE_DIFFS = [
+    # args, keywords: n = 0 returns a itself (NumPy then ignores prepend and append); n at
+    # least the length gives an empty result, which depends on nothing.
+    ((V, 0), {"prepend": 0.5, "append": np.array([0.25])}),
+    ((M, 0, 0, M[:1], M[:2]), {}),
+    ((M, 0, 0), {"append": M[:2]}),
+    ((V, 4), {}),
+    ((V, 7), {"prepend": 0.5}),
+    ((M, 5, 0, M[:1], M[:1]), {}),
+    ((M, 3, 1), {}),
+    ((np.zeros((2, 0)), 1), {}),
+    ((np.zeros((2, 0)), 2), {"prepend": 1.5}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", DEGENERATE_DIFFS, ids=range(len(DEGENERATE_DIFFS)))
+def test_diff_degenerate_orders(args, kwargs):
+    test_rrule(np.diff, *args, fkwargs=kwargs)
+    test_frule(np.diff, *args, fkwargs=kwargs)
+
+
+def test_diff_degenerate_order_values():
+    _, pullback = cr.rrule(np.diff, V, 0, -1, 0.5, np.array([0.25]))
+    _, da, _, _, d_pre, d_app = pullback(np.arange(4.0))
+    np.testing.assert_array_equal(da, np.arange(4.0))
+    assert vanishes(d_pre) and vanishes(d_app)
+    _, pullback = cr.rrule(np.diff, V, 5)
+    assert vanishes(pullback(np.zeros(0))[1])
+
+
+EMPTY_INTEGRALS = [
+    (np.ediff1d, (np.zeros(0),), {}),
+    (np.ediff1d, (np.zeros((2, 0)),), {"to_begin": np.array([1.5]), "to_end": 2.5}),
+    (np.trapezoid, (np.zeros(0),), {}),
+    (np.trapezoid, (np.zeros((2, 0)),), {"dx": 0.5}),
+    (np.trapezoid, (np.zeros(0), np.zeros(0)), {}),
+]
+
+
+@pytest.mark.parametrize("f, args, kwargs", EMPTY_INTEGRALS, ids=range(len(EMPTY_INTEGRALS)))
+def test_empty_inputs(f, args, kwargs):
+    test_rrule(f, *args, fkwargs=kwargs)
+    test_frule(f, *args, fkwargs=kwargs)
+    _, pullback = cr.rrule(f, *args, **kwargs)
+    y = f(*args, **kwargs)
+    cotangents = pullback(np.ones(np.shape(y)))
+    # An empty array has nothing to receive; only the values put around it get a cotangent.
+    assert vanishes(cotangents[1])

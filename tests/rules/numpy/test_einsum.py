@@ -98,3 +98,25 @@ def test_real_and_complex_operands() -> None:
     a, b = normal((3, 4), np.float64, rng), normal((4, 2), np.complex128, rng)
     test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b, seed=1)
     test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b.real, check_second_order=True)
+
+
+# ---- empty axes -------------------------------------------------------------------------------
+
+EMPTY_EINSUMS = [
+    ("ij->", np.zeros((2, 0))),
+    ("ij->i", np.zeros((2, 0))),
+    ("ij,jk->ik", np.zeros((2, 0)), np.zeros((0, 3))),
+    ("i,j->ij", np.zeros(0), np.ones(3)),
+    ("...i,...i", np.ones((1, 3)), np.arange(12.0).reshape(4, 3)),
+]
+
+
+@pytest.mark.parametrize("args", EMPTY_EINSUMS, ids=range(len(EMPTY_EINSUMS)))
+def test_empty_and_broadcast_axes(args):
+    # A letter of length 0 stays 0 (it does not broadcast like a length of 1).
+    test_rrule(np.einsum, *args)
+    test_frule(np.einsum, *args)
+    _, pullback = cr.rrule(np.einsum, *args)
+    y = np.einsum(*args)
+    for operand, cotangent in zip(args[1:], pullback(np.ones(np.shape(y)))[2:], strict=True):
+        assert np.shape(unthunk(cotangent)) == np.shape(operand)

@@ -96,3 +96,21 @@ def test_axis_given_by_position():
 def test_second_order(f):
     test_rrule(f, distinct((3, 4)), fkwargs={"axis": 1}, check_second_order=True)
     test_frule(f, distinct((3, 4)), fkwargs={"axis": 1}, check_second_order=True)
+
+
+# ---- a 0-d array reduced over axis 0 or -1 ------------------------------------------------------
+
+ZERO_D_AXES = [{"axis": 0}, {"axis": -1}, {"axis": 0, "keepdims": True}, {"axis": ()}]
+
+
+@pytest.mark.parametrize("kwargs", ZERO_D_AXES, ids=range(len(ZERO_D_AXES)))
+@pytest.mark.parametrize(
+    "f", [np.max, np.amin, np.nanmax, np.nanmin, np.ptp], ids=lambda f: f.__name__
+)
+def test_0d_input_with_an_axis(f, kwargs):
+    # NumPy takes axis 0 and -1 on a 0-d array and reduces nothing.
+    x = np.array(0.7)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+    _, pullback = cr.rrule(f, x, **kwargs)
+    assert pullback(2.5)[1] == (0.0 if f is np.ptp else 2.5)

@@ -76,3 +76,19 @@ def test_weighted_counts_are_linear_in_the_weights():
 def test_keyword_weights_have_no_rule():
     assert cr.rrule(np.histogram, A, 5, weights=W) is None
     assert cr.frule((NoTangent(), A, ZeroTangent()), np.histogram, A, 5, weights=W) is None
+
+
+# ---- empty data -----------------------------------------------------------------------------
+
+EMPTY_HISTOGRAMS = [
+    (np.histogram, (np.zeros(0),), {"bins": 3}),
+    (np.histogram_bin_edges, (np.zeros(0),), {"bins": 3}),
+    (np.histogram2d, (np.zeros(0), np.zeros(0)), {"bins": 2}),
+]
+
+
+@pytest.mark.parametrize("f, args, kwargs", EMPTY_HISTOGRAMS, ids=range(len(EMPTY_HISTOGRAMS)))
+def test_empty_data(f, args, kwargs):
+    # NumPy's edges for no data are the fixed range (0, 1): they depend on no sample.
+    test_rrule(f, *args, fkwargs=kwargs)
+    test_frule(f, *args, fkwargs=kwargs)

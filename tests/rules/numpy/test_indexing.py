@@ -147,3 +147,12 @@ def test_index_functions_are_non_differentiable() -> None:
     assert y == (1, 2)
     assert pullback(None) == (NO, NO, NO)
     assert cr.frule((NO, NO), np.tril_indices, 3)[1] == NO
+
+
+def test_bincount_of_empty_weights():
+    # NumPy's bincount with empty weights returns integers, which have no tangent.
+    x, w = np.zeros(0, dtype=np.int64), np.zeros(0)
+    y, dy = cr.frule((NoTangent(), NoTangent(), np.zeros(0)), np.bincount, x, w)
+    assert y.dtype == np.int64 and dy is NoTangent()
+    test_rrule(np.bincount, x, w)
+    test_frule(np.bincount, x, w)

@@ -111,3 +111,14 @@ def test_polyfit_options_have_no_rule():
 def test_integer_exponent_has_no_tangent():
     _, pullback = cr.rrule(np.polyder, P, 2)
     assert pullback(np.ones(2))[2] == NoTangent()
+
+
+def test_poly_of_two_roots_second_order():
+    # poly of the roots without one of them is poly of one root, whose rows once lost their
+    # length when poly of no roots (the 0-d 1.0) appeared in the second-order pullback.
+    r = np.array([0.5, 2.0])
+    test_rrule(np.poly, r, check_second_order=True)
+    test_frule(np.poly, r, check_second_order=True)
+    _, pullback = cr.rrule(np.poly, r)
+    # c = [1, -(r0 + r1), r0 r1]: dc/dr0 = [0, -1, r1], dc/dr1 = [0, -1, r0].
+    np.testing.assert_array_equal(pullback(np.array([0.0, 1.0, 1.0]))[1], [1.0, -0.5])

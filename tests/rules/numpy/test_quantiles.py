@@ -1,5 +1,7 @@
 """Tests of the rules for median, quantile, percentile and their NaN forms."""
 
+import warnings
+
 import numdifftools as nd
 import numpy as np
 import pytest
@@ -7,6 +9,7 @@ from chainrules_testing import test_frule, test_rrule, with_tangent
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
+from chainrules.core.zeros import vanishes
 
 
 def distinct(shape, seed=0):
@@ -141,3 +144,60 @@ def test_second_order():
     test_rrule(np.median, x, fkwargs={"axis": 1}, check_second_order=True)
     test_frule(np.nanmedian, x, check_second_order=True)
     test_rrule(np.quantile, x, 0.3, fkwargs={"axis": 1}, fdm=small_steps, check_second_order=True)
+
+
+# ---- q on an order statistic, q at 0 and 1, 0-d and empty data --------------------------------
+
+
+def test_q_slope_on_an_order_statistic():
+    # q (n - 1) an integer is a kink in q: the derivative is the mean of the two one-sided
+    # slopes (n - 1) (s[k+1] - s[k]) and (n - 1) (s[k] - s[k-1]); at q = 0 and q = 1 the one
+    # side inside the domain. Exact sums of small binary fractions: compared exactly.
+    x = np.array([4.0, 1.0, 2.0])
+    for q, slope in ((0.5, 2 * (4.0 - 1.0) / 2), (0.0, 2 * (2.0 - 1.0)), (1.0, 2 * (4.0 - 2.0))):
+        _, pullback = cr.rrule(np.quantile, x, q)
+        assert pullback(1.0)[2] == slope
+        assert cr.frule((NoTangent(), ZeroTangent(), 1.0), np.quantile, x, q)[1] == slope
+    _, pullback = cr.rrule(np.percentile, x, 50.0)
+    assert pullback(1.0)[2] == 3.0 / 100
+
+
+@pytest.mark.parametrize("f, per", [(np.quantile, 1.0), (np.nanpercentile, 100.0)], ids=str)
+@pytest.mark.parametrize("kwargs", [{}, {"axis": 0}, {"axis": -1, "keepdims": True}], ids=str)
+def test_q_on_order_statistics_against_finite_differences(f, per, kwargs):
+    # Shapes whose slices have 3 and 5 elements: q = 0.5 and 0.25 fall on order statistics.
+    x = np.random.default_rng(11).uniform(-1.0, 1.0, (3, 5))
+    for q in (0.5, np.array([0.25, 0.5, 0.6])):
+        test_rrule(f, x, q * per, fkwargs=kwargs)
+        test_frule(f, x, q * per, fkwargs=kwargs)
+
+
+EDGE_DATA = [
+    # data, q, keywords
+    (np.array(0.7), 0.3, {"axis": ()}),
+    (np.zeros(0), 0.3, {}),
+    (np.zeros((2, 0)), np.array([0.2, 0.5]), {"axis": -1}),
+    (np.zeros((0, 3)), 0.5, {"axis": 0, "keepdims": True}),
+]
+
+
+@pytest.mark.parametrize("x, q, kwargs", EDGE_DATA, ids=range(len(EDGE_DATA)))
+@pytest.mark.parametrize("f", [np.quantile, np.nanquantile], ids=lambda f: f.__name__)
+def test_0d_and_empty_data(f, x, q, kwargs):
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy warns: the mean of nothing
+        if f is np.quantile and x.size == 0:
+            with pytest.raises(IndexError):  # NumPy's own refusal, passed on
+                cr.rrule(f, x, q, **kwargs)
+            return
+        y, pullback = cr.rrule(f, x, q, **kwargs)
+        np.testing.assert_array_equal(y, f(x, q, **kwargs))
+        _, dx, dq = pullback(np.ones(np.shape(y)))
+        if x.size == 0:
+            # NaN quantiles of no data: nothing depends on the data or on q.
+            assert vanishes(dx) and vanishes(dq)
+        else:
+            test_rrule(f, x, q, fkwargs=kwargs)
+            test_frule(f, x, q, fkwargs=kwargs)
+        _, dy = cr.frule((NoTangent(), np.ones(x.shape), 1.0), f, x, q, **kwargs)
+        assert x.size != 0 or vanishes(dy)

@@ -222,3 +222,22 @@ def test_trace_method_and_value():
     test_frule(np.ndarray.trace, x, 1)
     _, pullback = cr.rrule(np.trace, x)
     assert np.array_equal(pullback(2.0)[1], 2.0 * np.eye(3))
+
+
+# ---- a 0-d array reduced over axis 0 or -1 ------------------------------------------------------
+
+# NumPy's reductions take axis=0 and axis=-1 on a 0-d array and reduce nothing.
+ZERO_D_AXES = [{"axis": 0}, {"axis": -1}, {"axis": 0, "keepdims": True}, {"axis": ()}]
+
+
+@pytest.mark.parametrize("kwargs", ZERO_D_AXES, ids=range(len(ZERO_D_AXES)))
+@pytest.mark.parametrize(
+    "f", [np.sum, np.prod, np.nansum, np.nanprod, np.nanmean], ids=lambda f: f.__name__
+)
+def test_0d_input_with_an_axis(f, kwargs):
+    x = np.array(0.7)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+    y, pullback = cr.rrule(f, x, **kwargs)
+    assert np.shape(y) == () and pullback(2.5)[1] == 2.5
+    assert cr.frule((NoTangent(), 1.5), f, x, **kwargs)[1] == 1.5

@@ -147,3 +147,26 @@ def test_second_order(f):
     x = sample((3, 4))
     test_rrule(f, x, fkwargs={"axis": 1}, check_second_order=True)
     test_frule(f, x, fkwargs={"axis": 1}, check_second_order=True)
+
+
+# ---- a 0-d array: NumPy scans it as one element ------------------------------------------------
+
+SCANS_0D = [
+    (np.cumsum, {"axis": 0}),
+    (np.cumprod, {"axis": 0}),
+    (np.cumprod, {"axis": -1}),
+    (np.nancumprod, {"axis": 0}),
+    (np.cumulative_prod, {"axis": -1}),
+    (np.cumulative_prod, {"axis": 0, "include_initial": True}),
+]
+
+
+@pytest.mark.parametrize("f, kwargs", SCANS_0D, ids=range(len(SCANS_0D)))
+def test_0d_input_with_an_axis(f, kwargs):
+    x = np.array(0.7)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+    y, pullback = cr.rrule(f, x, **kwargs)
+    dy = np.arange(1.0, 1.0 + y.size)
+    # The result is [x] (or [1, x] with the initial 1): the last entry's cotangent reaches x.
+    assert pullback(dy)[1] == dy[-1]

@@ -212,3 +212,18 @@ SECOND_ORDER = [
 def test_second_order(f, args, kwargs):
     test_rrule(f, *args, fkwargs=kwargs, check_second_order=True)
     test_frule(f, *args, fkwargs=kwargs, check_second_order=True)
+
+
+# ---- a 0-d array reduced over axis 0 or -1 ------------------------------------------------------
+
+ZERO_D_AXES = [{"axis": 0}, {"axis": -1}, {"axis": 0, "keepdims": True}, {"axis": ()}]
+
+
+@pytest.mark.parametrize("kwargs", ZERO_D_AXES, ids=range(len(ZERO_D_AXES)))
+@pytest.mark.parametrize("f", [np.nanstd, np.nanvar], ids=lambda f: f.__name__)
+def test_0d_input_with_an_axis(f, kwargs):
+    # NumPy's NaN forms take axis 0 and -1 on a 0-d array: one element, no spread.
+    x = np.array(0.7)
+    test_rrule(f, x, fkwargs=kwargs)
+    test_frule(f, x, fkwargs=kwargs)
+    assert cr.rrule(f, x, **kwargs)[1](1.0)[1] == 0.0
