@@ -2,8 +2,9 @@
 
 Elementwise functions share their twin's ``scalar_rule`` row through ``scalar_rule_like``:
 the partials are written once, as functions of the input and the output, and evaluated on
-the fast output where the ideal derivative is a function of it (exp: ``y``; tanh:
-``1 - y*y``; sigmoid: ``y*(1 - y)``). The result is the derivative of the ideal function
+the fast output where the ideal derivative is a function of it (exp: ``y``; sigmoid:
+``y*(1 - y)``), and on the input where that keeps its accuracy (tanh: ``sech(x)**2``, which
+``1 - y*y`` rounds to 0 at saturation). The result is the derivative of the ideal function
 at the input, with a relative error bounded by the primal's stated accuracy.
 
 The reductions get their rules from the factories that define the rules of their SciPy twins

@@ -41,7 +41,7 @@ from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
 
-__all__ = ["power_base_partial", "power_exponent_partial"]
+__all__ = ["over_hypot", "power_base_partial", "power_exponent_partial"]
 
 _LN2 = math.log(2.0)
 
@@ -142,38 +142,72 @@ scalar_rule(np.fmin, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(b)
 
 
 def _arctan2_partials():
-    """arctan2(x1, x2) = angle of (x2, x1): partials x2/r^2 and -x1/r^2, 0 at the origin."""
+    """arctan2(x1, x2) = angle of (x2, x1): partials x2/r^2 and -x1/r^2, 0 at the origin.
 
-    def safe_r2(x1, x2):
-        r2 = x1 * x1 + x2 * x2
-        return array_namespace(x1, x2).where(r2 == 0, 1.0, r2)
+    Divided twice by r = hypot(x1, x2), never by x1^2 + x2^2, which overflows from 1e154 and
+    underflows below 1e-154.
+    """
+
+    def safe_r(x1, x2):
+        xp = array_namespace(x1, x2)
+        r = xp.hypot(x1, x2)
+        return xp.where(r == 0, 1.0, r)
 
     return (
-        lambda x1, x2, y: x2 / safe_r2(x1, x2),
-        lambda x1, x2, y: -x1 / safe_r2(x1, x2),
+        lambda x1, x2, y: x2 / safe_r(x1, x2) / safe_r(x1, x2),
+        lambda x1, x2, y: -x1 / safe_r(x1, x2) / safe_r(x1, x2),
     )
 
 
-def _hypot_partials():
-    """hypot(x1, x2) = r: partials x1/r and x2/r, 0 at the origin (where both are 0)."""
+def over_hypot(a, b):
+    """a / hypot(a, b), written so that its derivatives do not cancel; 0 at the origin.
 
-    def safe(y):
-        return array_namespace(y).where(y == 0, 1.0, y)
+    a / r differentiates to 1/r - a^2/r^3, which cancels where |a| >> |b| (to b^2/r^3). Where
+    |a| >= |b| it is sign(a) / sqrt(1 + (b/a)^2), whose derivative is one product; elsewhere
+    (a/|b|) / sqrt(1 + (a/b)^2), whose derivative's two terms differ by a factor 2 at least.
 
-    return (lambda x1, x2, y: x1 / safe(y), lambda x1, x2, y: x2 / safe(y))
+    >>> float(over_hypot(3.0, 4.0)), float(over_hypot(-4.0, 3.0)), float(over_hypot(0.0, 0.0))
+    (0.6, -0.8, 0.0)
+    """
+    xp = array_namespace(a, b)
+    big = xp.abs(a) >= xp.abs(b)
+    # Safe divisors: the origin takes the first branch, with b / 1 = 0 and sign(0) = 0.
+    a_safe = xp.where(big & (a != 0), a, 1.0)
+    b_safe = xp.where(big, 1.0, b)
+    s, t = b / a_safe, a / b_safe
+    return xp.where(big, xp.sign(a) / xp.sqrt(1 + s * s), a / xp.abs(b_safe) / xp.sqrt(1 + t * t))
 
 
 scalar_rule(np.arctan2, *_arctan2_partials())
-scalar_rule(np.hypot, *_hypot_partials())
+scalar_rule(
+    np.hypot,
+    lambda x1, x2, y: over_hypot(x1, x2),
+    lambda x1, x2, y: over_hypot(x2, x1),
+)
+
+
+def _sigmoid(d):
+    """1 / (1 + exp(-d)), from exp of a non-positive argument on both sides of 0.
+
+    The partials of logaddexp are sigmoids of the difference of the arguments. Written so,
+    and not as ``exp(x1 - y)``, their own derivatives (second derivatives of logaddexp) keep
+    their accuracy at saturation, where ``1 - exp(x1 - y)`` would cancel to 0.
+    """
+    xp = array_namespace(d)
+    positive = d >= 0
+    e = xp.exp(xp.where(positive, -d, d))
+    return xp.where(positive, 1 / (1 + e), e / (1 + e))
+
+
 scalar_rule(
     np.logaddexp,
-    lambda x1, x2, y: array_namespace(x1, y).exp(x1 - y),
-    lambda x1, x2, y: array_namespace(x2, y).exp(x2 - y),
+    lambda x1, x2, y: _sigmoid(x1 - x2),
+    lambda x1, x2, y: _sigmoid(x2 - x1),
 )
 scalar_rule(
     np.logaddexp2,
-    lambda x1, x2, y: array_namespace(x1, y).exp((x1 - y) * _LN2),
-    lambda x1, x2, y: array_namespace(x2, y).exp((x2 - y) * _LN2),
+    lambda x1, x2, y: _sigmoid((x1 - x2) * _LN2),
+    lambda x1, x2, y: _sigmoid((x2 - x1) * _LN2),
 )
 
 # ---- sign and bit manipulation --------------------------------------------------------------

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.special
 
 from ...core.define import scalar_rule
+from ...core.dtypes import is_complex
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -31,7 +32,14 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.zeros import is_zero
 
-__all__: list[str] = []
+# The partials that math.py shares.
+__all__ = [
+    "arcsinh_derivative",
+    "arctan_derivative",
+    "one_minus_square",
+    "sinpi_cospi",
+    "tanh_derivative",
+]
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
@@ -49,11 +57,14 @@ def _reciprocal(v):
 # ---- exponentials and logarithms ------------------------------------------------------------
 
 scalar_rule(np.exp, lambda x, y: y)
-scalar_rule(np.exp2, lambda x, y: y * _LN2)
-scalar_rule(np.expm1, lambda x, y: y + 1)
+# 2**(x - 1) * 2 ln 2, not y ln 2: 2**x overflows from x = 1024, its derivative only at 1024.53.
+scalar_rule(np.exp2, lambda x, y: _xp(x).exp2(x - 1) * (2 * _LN2))
+# exp(x), not y + 1: below x = -37, expm1(x) rounds to -1 and y + 1 to 0.
+scalar_rule(np.expm1, lambda x, y: _xp(x).exp(x))
 scalar_rule(np.log, lambda x, y: _reciprocal(x))
-scalar_rule(np.log2, lambda x, y: _reciprocal(x * _LN2))
-scalar_rule(np.log10, lambda x, y: _reciprocal(x * _LN10))
+# (1 / ln b) / x: x * ln 10 overflows for x near the largest float, whose log10' is normal.
+scalar_rule(np.log2, lambda x, y: _xp(x).divide(1 / _LN2, x))
+scalar_rule(np.log10, lambda x, y: _xp(x).divide(1 / _LN10, x))
 scalar_rule(np.log1p, lambda x, y: _reciprocal(x + 1))
 
 # ---- powers and roots -----------------------------------------------------------------------
@@ -68,16 +79,60 @@ scalar_rule(np.reciprocal, lambda x, y: -y * y)
 scalar_rule(np.sin, lambda x, y: _xp(x).cos(x))
 scalar_rule(np.cos, lambda x, y: -_xp(x).sin(x))
 scalar_rule(np.tan, lambda x, y: 1 + y * y)
-scalar_rule(np.arcsin, lambda x, y: 1 / _xp(x).sqrt(1 - x * x))
-scalar_rule(np.arccos, lambda x, y: -1 / _xp(x).sqrt(1 - x * x))
-scalar_rule(np.arctan, lambda x, y: _reciprocal(1 + x * x))
+scalar_rule(np.arcsin, lambda x, y: 1 / _xp(x).sqrt(one_minus_square(x)))
+scalar_rule(np.arccos, lambda x, y: -1 / _xp(x).sqrt(one_minus_square(x)))
+scalar_rule(np.arctan, lambda x, y: arctan_derivative(x))
 scalar_rule(np.sinh, lambda x, y: _xp(x).cosh(x))
 scalar_rule(np.cosh, lambda x, y: _xp(x).sinh(x))
-scalar_rule(np.tanh, lambda x, y: 1 - y * y)
-scalar_rule(np.arcsinh, lambda x, y: 1 / _xp(x).sqrt(x * x + 1))
+scalar_rule(np.tanh, lambda x, y: tanh_derivative(x))
+scalar_rule(np.arcsinh, lambda x, y: arcsinh_derivative(x))
 # Two square roots, not sqrt(x*x - 1): they agree with arccosh's branch cut for complex x.
 scalar_rule(np.arccosh, lambda x, y: 1 / (_xp(x).sqrt(x - 1) * _xp(x).sqrt(x + 1)))
-scalar_rule(np.arctanh, lambda x, y: _reciprocal(1 - x * x))
+scalar_rule(np.arctanh, lambda x, y: _reciprocal(one_minus_square(x)))
+
+
+def one_minus_square(x):
+    """1 - x^2, as (1 - x)(1 + x) from |x| = 1/2: exact factors near +-1, where x * x is not.
+
+    Below 1/2, 1 - x * x: its derivative -2x, which the product's -(1 + x) + (1 - x) loses.
+    """
+    xp = _xp(x)
+    return xp.where(xp.abs(x) < 0.5, 1 - x * x, (1 - x) * (1 + x))
+
+
+def arctan_derivative(x):
+    """1 / (1 + x^2) as (1 / hypot(x, 1))^2 for real x: x * x overflows from |x| = 1e154."""
+    xp = _xp(x)
+    if is_complex(x):
+        return _reciprocal(1 + x * x)
+    r = 1 / xp.hypot(x, 1.0)
+    return r * r
+
+
+def arcsinh_derivative(x):
+    """1 / sqrt(x^2 + 1) as 1 / hypot(x, 1) for real x, which does not overflow."""
+    xp = _xp(x)
+    if is_complex(x):
+        return 1 / xp.sqrt(x * x + 1)
+    return 1 / xp.hypot(x, 1.0)
+
+
+def tanh_derivative(x):
+    """sech(x)^2, not 1 - tanh(x)^2: tanh(x) rounds to +-1 from |x| = 19, where sech^2 is
+    still 1e-16 (and representable up to |x| = 355).
+
+    From |x| = 1, 4u / (1 + u)^2 with u = exp(-2|x|): 1 / cosh(x) squared would underflow
+    in the second derivative's intermediate products well before sech^2 itself does.
+    """
+    xp = _xp(x)
+    if is_complex(x):
+        sech = 1 / xp.cosh(x)
+        return sech * sech
+    near = xp.abs(x) < 1
+    sech = 1 / xp.cosh(xp.where(near, x, 0.0))
+    u = xp.exp(-2 * xp.abs(xp.where(near, 1.0, x)))
+    return xp.where(near, sech * sech, 4 * u / ((1 + u) * (1 + u)))
+
 
 # ---- linear ---------------------------------------------------------------------------------
 
@@ -92,12 +147,58 @@ scalar_rule(np.degrees, lambda x, y: 180 / math.pi)
 # ---- special functions ----------------------------------------------------------------------
 
 
-def _sinc_derivative(x, y):
-    """d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x, which is 0 at x = 0."""
+def sinpi_cospi(x):
+    """sin(pi x) and cos(pi x) for real x, exact at the integers and halves, for huge x too.
+
+    pi * x is rounded, and from |x| = 1e16 its sine is noise; x reduced modulo 2 is exact
+    instead, and then reflected to [-1/4, 1/4] (exact steps), where sin and cos are accurate.
+    rint has derivative 0, so each branch differentiates to the right pi cos(pi x), -pi sin.
+    """
     xp = _xp(x)
-    at_zero = x == 0
-    safe_x = xp.where(at_zero, 1.0, x)
-    return xp.where(at_zero, 0.0, (xp.cos(math.pi * x) - y) / safe_x)
+    r = x - 2 * xp.rint(x / 2)  # in [-1, 1]
+    a = xp.abs(r)
+    side = xp.sign(r)
+    u = r - 0.5 * side  # in [-1/4, 1/4] where 1/4 <= |r| <= 3/4
+    v = side - r  # in [-1/4, 1/4] where |r| >= 3/4
+    near, far = a <= 0.25, a >= 0.75
+    sin = xp.where(
+        near, xp.sin(math.pi * r), xp.where(far, xp.sin(math.pi * v), side * xp.cos(math.pi * u))
+    )
+    cos = xp.where(
+        near, xp.cos(math.pi * r), xp.where(far, -xp.cos(math.pi * v), -side * xp.sin(math.pi * u))
+    )
+    return sin, cos
+
+
+# sinc'(x) = sum over k >= 1 of (-1)^k 2k pi^2k x^(2k-1) / (2k+1)!: x times a polynomial in
+# x^2, whose terms fall below 1e-21 of the first by k = 12 for |x| < 0.4.
+_SINC_SERIES = tuple(
+    (-1) ** k * 2 * k * math.pi ** (2 * k) / math.factorial(2 * k + 1) for k in range(1, 13)
+)
+_SINC_SERIES_BELOW = 0.4
+
+
+def _sinc_derivative(x, y):
+    """d/dx sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x, by its series near 0.
+
+    The quotient cancels to 0 at x = 0 (losing all digits near it), so below |x| = 0.4 the
+    series is used, with the right second derivative -pi^2/3 at 0 too. Each branch is
+    evaluated at an argument safe for it (no inf or NaN in the other's gradient).
+    """
+    xp = _xp(x)
+    small = xp.abs(x) < _SINC_SERIES_BELOW
+    xs = xp.where(small, x, 0.0)
+    xb = xp.where(small, 1.0, x)
+    x2 = xs * xs
+    series = 0.0 * x2 + _SINC_SERIES[-1]
+    for coefficient in _SINC_SERIES[-2::-1]:
+        series = series * x2 + coefficient
+    if is_complex(x):
+        sin, cos = xp.sin(math.pi * xb), xp.cos(math.pi * xb)
+    else:
+        sin, cos = sinpi_cospi(xb)
+    quotient = (cos - sin / (math.pi * xb)) / xb
+    return xp.where(small, xs * series, quotient)
 
 
 scalar_rule(np.sinc, _sinc_derivative)

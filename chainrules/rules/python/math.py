@@ -35,7 +35,14 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
-from ..numpy.arithmetic import power_base_partial, power_exponent_partial
+from ..numpy.arithmetic import over_hypot, power_base_partial, power_exponent_partial
+from ..numpy.elementwise import (
+    arcsinh_derivative,
+    arctan_derivative,
+    one_minus_square,
+    sinpi_cospi,
+    tanh_derivative,
+)
 
 __all__: list[str] = []
 
@@ -52,10 +59,12 @@ def _xp(*values):
 
 scalar_rule(math.exp, lambda x, y: y)
 scalar_rule(math.exp2, lambda x, y: y * _LN2)
-scalar_rule(math.expm1, lambda x, y: y + 1)
+# exp(x), not y + 1: below x = -37, expm1(x) rounds to -1 and y + 1 to 0.
+scalar_rule(math.expm1, lambda x, y: _xp(x).exp(x))
 scalar_rule(math.log1p, lambda x, y: 1 / (x + 1))
-scalar_rule(math.log2, lambda x, y: 1 / (x * _LN2))
-scalar_rule(math.log10, lambda x, y: 1 / (x * _LN10))
+# (1 / ln b) / x: x * ln 10 overflows for x near the largest float, whose log10' is normal.
+scalar_rule(math.log2, lambda x, y: (1 / _LN2) / x)
+scalar_rule(math.log10, lambda x, y: (1 / _LN10) / x)
 # Through the namespace's divide: 1/0 is inf there, where Python's float division raises.
 scalar_rule(math.sqrt, lambda x, y: _xp(y).divide(0.5, y))
 scalar_rule(math.cbrt, lambda x, y: _xp(y).divide(1.0, 3 * y * y))
@@ -64,17 +73,22 @@ scalar_rule(math.pow, power_base_partial, power_exponent_partial)
 
 @rrule.register(math.log)
 def _log_rrule(x, base=None):
-    """log(x) or log(x, base) = log(x) / log(base); the base's partial is -y / (base log(base))."""
+    """log(x) or log(x, base) = log(x) / log(base).
+
+    The partials are 1 / x / log(base) and -log(x) / log(base)^2 / base: divided in this
+    order, no intermediate overflows (x log(base) near the largest float) or underflows
+    (base log(base)^2 there) before the partial does.
+    """
     y = call(math.log, x) if base is None else call(math.log, x, base)
     project_x, project_base = ProjectTo(x), ProjectTo(base)
     xp = _xp(x, base)
     log_base = 1.0 if base is None else xp.log(base)
 
     def log_pullback(dy):
-        dx = project_x(dy / (x * log_base))
+        dx = project_x(dy / x / log_base)
         if base is None:
             return NO_TANGENT, dx
-        return NO_TANGENT, dx, project_base(-dy * y / (base * log_base))
+        return NO_TANGENT, dx, project_base(-dy * (xp.log(x) / (log_base * log_base)) / base)
 
     return y, log_pullback
 
@@ -83,12 +97,13 @@ def _log_rrule(x, base=None):
 def _log_frule(tangents, x, base=None):
     y = call(math.log, x) if base is None else call(math.log, x, base)
     dx, dbase = (unthunk(t) for t in (*tangents[1:], None)[:2])
-    log_base = 1.0 if base is None else _xp(x, base).log(base)
+    xp = _xp(x, base)
+    log_base = 1.0 if base is None else xp.log(base)
     dy = ZERO_TANGENT
     if not is_zero(dx):
-        dy = dy + dx / (x * log_base)
+        dy = dy + dx / x / log_base
     if not (base is None or is_zero(dbase)):
-        dy = dy - dbase * y / (base * log_base)
+        dy = dy - dbase * (xp.log(x) / (log_base * log_base)) / base
     return y, ProjectTo(y)(dy)
 
 
@@ -97,30 +112,42 @@ def _log_frule(tangents, x, base=None):
 scalar_rule(math.sin, lambda x, y: _xp(x).cos(x))
 scalar_rule(math.cos, lambda x, y: -_xp(x).sin(x))
 scalar_rule(math.tan, lambda x, y: 1 + y * y)
-scalar_rule(math.asin, lambda x, y: 1 / _xp(x).sqrt(1 - x * x))
-scalar_rule(math.acos, lambda x, y: -1 / _xp(x).sqrt(1 - x * x))
-scalar_rule(math.atan, lambda x, y: 1 / (1 + x * x))
+# The partials of NumPy's functions, accurate near +-1, for huge x and at saturation.
+scalar_rule(math.asin, lambda x, y: 1 / _xp(x).sqrt(one_minus_square(x)))
+scalar_rule(math.acos, lambda x, y: -1 / _xp(x).sqrt(one_minus_square(x)))
+scalar_rule(math.atan, lambda x, y: arctan_derivative(x))
 scalar_rule(math.sinh, lambda x, y: _xp(x).cosh(x))
 scalar_rule(math.cosh, lambda x, y: _xp(x).sinh(x))
-scalar_rule(math.tanh, lambda x, y: 1 - y * y)
-scalar_rule(math.asinh, lambda x, y: 1 / _xp(x).sqrt(x * x + 1))
+scalar_rule(math.tanh, lambda x, y: tanh_derivative(x))
+scalar_rule(math.asinh, lambda x, y: arcsinh_derivative(x))
 scalar_rule(math.acosh, lambda x, y: 1 / (_xp(x).sqrt(x - 1) * _xp(x).sqrt(x + 1)))
-scalar_rule(math.atanh, lambda x, y: 1 / (1 - x * x))
+scalar_rule(math.atanh, lambda x, y: 1 / one_minus_square(x))
 scalar_rule(math.degrees, lambda x, y: 180 / math.pi)
 scalar_rule(math.radians, lambda x, y: math.pi / 180)
 
 
-def _safe_r2(x1, x2):
-    r2 = x1 * x1 + x2 * x2
-    return _xp(r2).where(r2 == 0, 1.0, r2)
+def _over_r2(v, x1, x2):
+    """v / r^2 with r = hypot(x1, x2), divided twice: x1^2 + x2^2 over- and underflows."""
+    xp = _xp(x1, x2)
+    r = xp.hypot(x1, x2)
+    safe_r = xp.where(r == 0, 1.0, r)
+    return v / safe_r / safe_r
 
 
 # atan2(y, x): partials x/r^2 and -y/r^2, 0 at the origin.
 scalar_rule(
     math.atan2,
-    lambda x1, x2, y: x2 / _safe_r2(x1, x2),
-    lambda x1, x2, y: -x1 / _safe_r2(x1, x2),
+    lambda x1, x2, y: _over_r2(x2, x1, x2),
+    lambda x1, x2, y: _over_r2(-x1, x1, x2),
 )
+
+
+def _hypot_partials(coordinates):
+    """x_i / r for each coordinate, as over_hypot(x_i, hypot of the others); 0 at the origin."""
+    return [
+        over_hypot(x, call(math.hypot, *coordinates[:i], *coordinates[i + 1 :]))
+        for i, x in enumerate(coordinates)
+    ]
 
 
 @rrule.register(math.hypot)
@@ -128,11 +155,10 @@ def _hypot_rrule(*coordinates):
     """hypot(*x) = r: partials x_i / r, 0 at the origin."""
     r = call(math.hypot, *coordinates)
     projectors = [ProjectTo(x) for x in coordinates]
-    safe_r = 1.0 if r == 0 else r
 
     def hypot_pullback(dy):
-        pairs = zip(projectors, coordinates, strict=True)
-        return (NO_TANGENT, *(project(x * dy / safe_r) for project, x in pairs))
+        pairs = zip(projectors, _hypot_partials(coordinates), strict=True)
+        return (NO_TANGENT, *(project(p * dy) for project, p in pairs))
 
     return r, hypot_pullback
 
@@ -140,12 +166,11 @@ def _hypot_rrule(*coordinates):
 @frule.register(math.hypot)
 def _hypot_frule(tangents, *coordinates):
     r = call(math.hypot, *coordinates)
-    safe_r = 1.0 if r == 0 else r
     dy = ZERO_TANGENT
-    for x, dx in zip(coordinates, tangents[1:], strict=True):
+    for p, dx in zip(_hypot_partials(coordinates), tangents[1:], strict=True):
         dx = unthunk(dx)
         if not is_zero(dx):
-            dy = dy + x * dx / safe_r
+            dy = dy + p * dx
     return r, ProjectTo(r)(dy)
 
 
@@ -258,9 +283,25 @@ def _dist_frule(tangents, p, q):
 
 scalar_rule(math.erf, lambda x, y: _TWO_OVER_SQRT_PI * _xp(x).exp(-x * x))
 scalar_rule(math.erfc, lambda x, y: -_TWO_OVER_SQRT_PI * _xp(x).exp(-x * x))
-# digamma for Python floats, which are all that reach math.gamma and math.lgamma.
-scalar_rule(math.gamma, lambda x, y: y * scipy.special.digamma(x))
-scalar_rule(math.lgamma, lambda x, y: scipy.special.digamma(x))
+
+
+def _digamma(x):
+    """digamma(x), by reflection for x < 0: digamma(1 - x) - pi cos(pi x) / sin(pi x).
+
+    SciPy's digamma loses digits next to the poles at the negative integers (relative error
+    6e-9 at -1 + 1e-8), as pi x is rounded; sinpi_cospi reduces x exactly. scipy.special
+    serves Python floats, which are all that reach math.gamma and math.lgamma.
+    """
+    xp = _xp(x)
+    negative = x < 0
+    xn = xp.where(negative, x, -0.5)
+    sin, cos = sinpi_cospi(xn)
+    reflected = scipy.special.digamma(1 - xn) - math.pi * cos / sin
+    return xp.where(negative, reflected, scipy.special.digamma(xp.where(negative, 1.0, x)))
+
+
+scalar_rule(math.gamma, lambda x, y: y * _digamma(x))
+scalar_rule(math.lgamma, lambda x, y: _digamma(x))
 
 # ---- sign, remainders and the float representation ------------------------------------------
 

@@ -4,6 +4,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import mpmath
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
@@ -298,3 +299,17 @@ def test_ndarray_operators_reach_the_ufunc_rules():
     gradient = reverse.grad(lambda a: np.sum(a**2 / (a + 1.0) - abs(-a) + a % 1.0 + a // 1.0))(a)
     expected = (a * a + 2 * a) / (a + 1.0) ** 2 - np.sign(a) + 1.0
     np.testing.assert_allclose(gradient, expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize("x", [40.0, -40.0, 700.0, 0.0])
+def test_logaddexp_second_derivative_keeps_its_accuracy_at_saturation(x):
+    # d2/dx2 logaddexp(0, x) = s (1 - s), s = sigmoid(x): 4.2e-18 at 40, not 0 (1 - s cancels)
+    from chainrules.engines import reverse
+
+    exact = float(mpmath.exp(-abs(x)) / (1 + mpmath.exp(-abs(x))) ** 2)
+    for f in (lambda x: np.logaddexp(0.0, x), lambda x: np.logaddexp(x, 0.0)):
+        assert reverse.grad(reverse.grad(f))(x) == pytest.approx(exact, rel=1e-14, abs=0)
+    ln2 = math.log(2)
+    exact2 = float(ln2 * mpmath.exp(-abs(x) * ln2) / (1 + mpmath.exp(-abs(x) * ln2)) ** 2)
+    got = reverse.grad(reverse.grad(lambda x: np.logaddexp2(0.0, x)))(x)
+    assert got == pytest.approx(exact2, rel=1e-13, abs=0)  # |x| ln 2's rounding, amplified

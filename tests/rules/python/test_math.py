@@ -8,6 +8,8 @@ from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
+from chainrules.core.calls import call
+from chainrules.engines import reverse
 
 # function, arguments (Python floats inside the domain)
 UNARY = [
@@ -113,6 +115,49 @@ def test_hard_points():
     assert cr.rrule(math.log, 8.0, 2.0)[1](1.0) == pytest.approx(
         (NoTangent(), 1 / (8.0 * math.log(2.0)), -3.0 / (2.0 * math.log(2.0)))
     )
+
+
+# ---- accuracy at the edges (tests/accuracy/test_python.py sweeps the whole ranges) ---------
+
+
+def test_tanh_expm1_and_friends_at_the_edges():
+    # The former partials: 1 - y*y (0 from x = 19), y + 1 (0 below -37), 1 - x*x (8 digits
+    # lost at 1 - 1e-8), 1 / (1 + x*x) and sqrt(x*x + 1) (0 from 1e154).
+    d = lambda f, x: cr.rrule(f, x)[1](1.0)[1]
+    assert d(math.tanh, 20.0) == pytest.approx(4 * math.exp(-40.0), rel=1e-14)
+    assert d(math.expm1, -40.0) == pytest.approx(math.exp(-40.0), rel=1e-15)
+    e = 1 - (1 - 1e-8)  # exact: the distance to 1 of the float 1 - 1e-8
+    assert d(math.asin, 1 - e) == pytest.approx(1 / math.sqrt(e * (2 - e)), rel=1e-15)
+    assert d(math.atanh, 1 - e) == pytest.approx(1 / (e * (2 - e)), rel=1e-15)
+    assert d(math.atan, 1e155) == pytest.approx(1e-155 / 1e155, rel=1e-15)
+    assert d(math.asinh, 1e200) == pytest.approx(1e-200, rel=1e-15)
+
+
+def test_atan2_where_the_squared_radius_underflows():
+    # x^2 + y^2 = 0 at (1e-200, 1e-200) took the origin's branch: partials 1e-200 for 5e199.
+    _, dy, dx = cr.rrule(math.atan2, 1e-200, 1e-200)[1](1.0)
+    assert (dy, dx) == (pytest.approx(5e199, rel=1e-15), pytest.approx(-5e199, rel=1e-15))
+
+
+def test_hypot_second_derivative_where_one_coordinate_dominates():
+    # d/dx (x / r) = y^2 / r^3, which 1/r - x^2/r^3 cancelled to 0 at x = 1e8, y = 1.
+    f = lambda x: call(math.hypot, x, 1.0)
+    assert reverse.grad(reverse.grad(f))(1e8) == pytest.approx(1e-24, rel=1e-14)
+    assert cr.rrule(math.hypot, 0.0, 0.0, 0.0)[1](1.0) == (NoTangent(), 0.0, 0.0, 0.0)
+
+
+def test_gamma_next_to_its_poles():
+    # SciPy's digamma is off by 6e-9 relative at -1 + 1e-8; reflection with exact sinpi is not.
+    x = -1 + 1e-8
+    exact = 9999999899504813.839  # mpmath: gamma(x) digamma(x)
+    assert cr.rrule(math.gamma, x)[1](1.0)[1] == pytest.approx(exact, rel=1e-14)
+    assert cr.rrule(math.lgamma, x)[1](1.0)[1] == pytest.approx(exact / math.gamma(x), rel=1e-14)
+
+
+def test_log_base_where_base_log_base_squared_overflows():
+    big = 1.7976931348623157e308
+    exact = -math.log(2.5) / math.log(big) ** 2 / big  # 1.0e-314, subnormal
+    assert cr.rrule(math.log, 2.5, big)[1](1.0)[2] == pytest.approx(exact, rel=1e-8, abs=0)
 
 
 def test_integer_arguments_and_results():
