@@ -162,7 +162,7 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
 # ---- what a rule is given: arguments, tangents and cotangents it can be right about -----------
 
 # Types whose arithmetic every rule follows, answered by one set lookup on the hot path.
-_PLAIN = frozenset({float, int, bool, complex, str, type(None), np.float64, np.float32})
+_PLAIN = frozenset({float, int, bool, complex, str, tuple, type(None), np.float64, np.float32})
 
 
 def check_arguments(f: Any, args: tuple, skip: int = 0) -> None:
@@ -178,17 +178,19 @@ def check_arguments(f: Any, args: tuple, skip: int = 0) -> None:
     ...
     chainrules.core.errors.ArrayTypeError: numpy.sin: argument 1 is a masked array, ...
     """
-    for i in range(skip, len(args)):
-        a = args[i]
+    for a in args:  # a config or a tangents tuple before the arguments is neither
         cls = type(a)
         if cls is np.ndarray:
             if a.dtype.kind == "O":
-                raise ArrayTypeError(
-                    f"{function_name(f)}: argument {i - skip + 1} is an array of Python objects "
-                    f"(dtype object), which has no tangent space the rules know; convert it with "
-                    f".astype(float) (or complex)"
-                )
+                _refuse(f, args, skip)
         elif cls not in _PLAIN and isinstance(a, np.ndarray):
+            _refuse(f, args, skip)
+
+
+def _refuse(f: Any, args: tuple, skip: int) -> None:
+    for i in range(skip, len(args)):
+        a = args[i]
+        if isinstance(a, np.ndarray) and (type(a) is not np.ndarray or a.dtype.kind == "O"):
             _refuse_subclass(f, a, i - skip + 1)
 
 
@@ -207,7 +209,8 @@ def _refuse_subclass(f: Any, a: Any, position: int) -> None:
     if a.dtype.kind == "O":
         raise ArrayTypeError(
             f"{function_name(f)}: argument {position} is an array of Python objects "
-            f"(dtype object), which has no tangent space the rules know"
+            f"(dtype object), which has no tangent space the rules know; convert it with "
+            f".astype(float) (or complex)"
         )
 
 
