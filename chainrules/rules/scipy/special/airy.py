@@ -34,7 +34,12 @@ scalar_rule(
 
 def _airye_root(z: Any) -> Any:
     """d/dz of 2/3 z^(3/2): sqrt(z), and 0 for real z < 0, where the exponent is imaginary."""
-    return np.sqrt(z) if is_complex(z) else np.sqrt(np.maximum(z, 0))
+    if is_complex(z):
+        return np.sqrt(z)
+    # sqrt at a safe argument where z <= 0, so that its infinite slope at 0 stays out of the
+    # second derivative there.
+    positive = z > 0
+    return np.where(positive, np.sqrt(np.where(positive, z, 1.0)), 0.0)
 
 
 def _airye_bi_root(z: Any) -> Any:

@@ -27,7 +27,7 @@ direction of ``Im z``, from the real Jacobian.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,7 +50,7 @@ from ....core.tangents import (
 from ....core.thunks import Thunk
 from ....core.zeros import is_zero, vanishes
 
-__all__ = ["bessel_order_derivative", "order_not_implemented", "over_x"]
+__all__ = ["bessel_order_derivative", "near_zero", "order_not_implemented", "power_series"]
 
 _QUAD = {"epsabs": 1e-15, "epsrel": 1e-12, "limit": 400}
 
@@ -161,14 +161,46 @@ def order_not_implemented(name: str) -> Any:
     )
 
 
-def over_x(x: Any, numerator: Any, at_zero: Any) -> Any:
-    """``numerator / x``, with the value ``at_zero`` (its limit) where ``x`` is 0.
+def power_series(x: Any, coefficients: Sequence[float], power: int = 0, step: int = 2) -> Any:
+    """``sum_k coefficients[k] x^(power + step k)``, by Horner's rule in ``x^step``.
 
-    >>> float(over_x(0.0, 0.0, 0.5)), float(over_x(2.0, 1.0, 0.5))
-    (0.5, 0.5)
+    Multiplications and additions only, so that an engine differentiates it exactly at 0.
+
+    >>> float(power_series(2.0, (1.0, 3.0), power=1))  # 2 + 3 * 2**3
+    26.0
     """
-    zero = x == 0
-    return np.where(zero, at_zero, numerator / np.where(zero, 1, x))
+    lift = x
+    for _ in range(step - 1):
+        lift = lift * x
+    total = coefficients[-1]
+    for c in reversed(coefficients[:-1]):
+        total = total * lift + c
+    for _ in range(power):
+        total = total * x
+    return total
+
+
+def near_zero(
+    x: Any,
+    radius: float,
+    coefficients: Sequence[float],
+    formula: Callable[[Any], Any],
+    power: int = 0,
+    step: int = 2,
+) -> Any:
+    """``formula(x)`` where ``|x| >= radius``; closer to 0, its power series (``power_series``).
+
+    For a function whose formula divides by ``x`` (a removable singularity) or cancels near 0.
+    Each branch is evaluated at arguments where it is finite (the series at 0, the formula at
+    ``radius``) wherever the other one is taken, so that neither leaks NaN or inf into the
+    derivatives of the other's points.
+
+    >>> float(near_zero(0.0, 1.0, (1.0, -1 / 6), lambda x: np.sin(x) / x))  # sin(x)/x at 0
+    1.0
+    """
+    small = np.abs(x) < radius
+    inner = power_series(np.where(small, x, 0.0), coefficients, power, step)
+    return np.where(small, inner, formula(np.where(small, radius, x)))
 
 
 def _order_partial(name: str) -> Callable[..., Any]:

@@ -28,19 +28,37 @@ from ....core.tangents import not_implemented
 from .harmonics import assoc_legendre_third, ladder_slope, legendre_third, stacked_rules
 
 _NO_FORMULA = "no closed form, not implemented"
+# Closer to +-1 than this, lpmv's derivative comes from its hypergeometric series.
+_NEAR_ONE = 0.9
 
 # ---- Legendre functions: lpmv, and legendre_p family with its diff_n keyword ----------------
 
 
 def _lpmv_partial(m: Any, v: Any, x: Any, y: Any) -> Any:
-    """DLMF 14.10.5: ``(1 - x^2) P' = (m + v) P^m_{v-1} - v x P``; ``v (v+1)/2`` at x = 1, m = 0."""
+    """DLMF 14.10.5: ``(1 - x^2) P' = (m + v) P^m_{v-1} - v x P``, away from ``x = +-1``.
+
+    Near ``x = 1`` (and ``x = -1`` for integer degrees, by ``P_n(-x) = (-1)^n P_n(x)``) the
+    quotient cancels, and at the points its limit is no derivative of the rest: for ``m = 0``
+    the rule differentiates ``P_v(x) = 2F1(-v, v + 1; 1; (1 - x)/2)`` (DLMF 14.3.1) instead,
+    ``P_v' = v (v + 1)/2 2F1(1 - v, v + 2; 2; (1 - x)/2)``, which an engine differentiates again.
+    """
+    order_zero = np.equal(m, 0)
+    integer = np.equal(v, np.floor(v))
+    right = np.logical_and(order_zero, x > _NEAR_ONE)
+    left = np.logical_and(np.logical_and(order_zero, integer), x < -_NEAR_ONE)
+    near = np.logical_or(right, left)
+    t = np.where(right, x, np.where(left, -x, 1.0))
+    series = v * np.add(v, 1) / 2 * sc.hyp2f1(np.subtract(1, v), np.add(v, 2), 2.0, (1 - t) / 2)
+    parity = np.where(np.remainder(np.where(integer, v, 0), 2) == 0, -1.0, 1.0)
+    series = np.where(left, parity * series, series)
     edge = np.abs(x) == 1
-    lower = sc.lpmv(m, np.subtract(v, 1), x)
-    inner = (np.add(m, v) * lower - v * x * y) / np.where(edge, 1.0, 1 - x * x)
+    safe = np.where(near, 0.0, np.where(edge, 0.0, x))
+    lower = sc.lpmv(m, np.subtract(v, 1), safe)
+    inner = (np.add(m, v) * lower - v * safe * np.where(near, 0.0, y)) / (1 - safe * safe)
     end = np.where(
-        np.equal(m, 0), np.where(edge, x, 1.0) ** np.add(v, 1) * v * np.add(v, 1) / 2, np.nan
+        order_zero, np.where(edge, x, 1.0) ** np.add(v, 1) * v * np.add(v, 1) / 2, np.nan
     )
-    return np.where(edge, end, inner)
+    return np.where(near, series, np.where(edge, end, inner))
 
 
 parametric_rule(

@@ -1,7 +1,8 @@
 """Rules for the spherical Bessel functions ``spherical_jn yn in kn`` of ``scipy.special``.
 
-The derivative in ``z`` is ``f(n, z, derivative=True)``; the derivative of that is
-``(n f'_{n-1} -+ (n+1) f'_{n+1}) / (2n+1)`` (DLMF 10.51.2, 10.51.4; no division by ``z``),
+The derivative in ``z`` is ``(n f_{n-1} -+ (n+1) f_{n+1}) / (2n+1)`` (DLMF 10.51.2, 10.51.4;
+no division by ``z``, unlike SciPy's ``derivative=True``, which cancels at small ``z``), and
+the derivative of that the same recurrence of those derivatives,
 written through functions with rules so pullbacks differentiate again. The integer order
 ``n`` has no tangent.
 
@@ -71,13 +72,23 @@ def _spherical(f: Any, n: Any, z: Any, derivative: Any) -> Any:
 def _spherical_rules(f: Any) -> None:
     value, slope, inner, outer = _SPHERICAL[f]
 
-    def second_derivative(n: Any, z: Any, y: Any) -> Any:
-        lower = _spherical(f, np.maximum(np.subtract(n, 1), 0), z, True)
-        upper = _spherical(f, np.add(n, 1), z, True)
-        return outer * (n * lower + inner * np.add(n, 1) * upper) / np.add(np.multiply(2, n), 1)
+    def recurrence(n: Any, z: Any, derivative: bool) -> Any:
+        # f_n' from the values f_{n-1}, f_{n+1}: SciPy's derivative=True is no better than
+        # f_{n-1} - (n+1)/z f_n, which cancels at small z (spherical_in(1, 1e-200, True) = 1,
+        # true 1/3); f_n'' likewise from the f'_{n+-1} of this recurrence.
+        def slope(m: Any) -> Any:
+            return first_derivative(m, z) if derivative else _spherical(f, m, z, False)
 
-    def first_derivative(n: Any, z: Any, y: Any) -> Any:
-        return _spherical(f, n, z, True)
+        lower, upper = slope(np.maximum(np.subtract(n, 1), 0)), slope(np.add(n, 1))
+        # n f_{n-1} is 0 at n = 0, also where f_0 is infinite (yn, kn at 0).
+        lower = np.where(np.greater(n, 0), np.multiply(n, lower), 0.0)
+        return outer * (lower + inner * np.add(n, 1) * upper) / np.add(np.multiply(2, n), 1)
+
+    def first_derivative(n: Any, z: Any, y: Any = None) -> Any:
+        return recurrence(n, z, False)
+
+    def second_derivative(n: Any, z: Any, y: Any = None) -> Any:
+        return recurrence(n, z, True)
 
     def spherical_partial(n: Any, z: Any, *rest: Any) -> Any:
         derivative = len(rest) == 2 and rest[0]

@@ -42,3 +42,14 @@ def test_integrands_are_derivatives():
     assert output_derivative(sc.it2i0k0, x, 1, 2) == pytest.approx(-sc.k0(x) / x)
     assert output_derivative(sc.itairy, x, 3, 4) == sc.airy(-x)[2]
     assert cr.rrule(sc.itstruve0, x)[1](1.0)[1] == sc.struve(0, x)
+
+
+def test_removable_integrands_second_derivative_at_zero():
+    # (1 - J0(x))/x = x/4 - ... and (I0(x) - 1)/x = x/4 + ...: their slopes at 0 are 1/4, not
+    # the 0 of a constant limit; at 1e-9 the quotient's slope would cancel.
+    from chainrules.engines import reverse
+
+    for f in (sc.it2j0y0, sc.it2i0k0):
+        second = reverse.grad(reverse.grad(lambda x, f=f: f(x)[0]))
+        assert second(0.0) == 0.25
+        assert second(1e-9) == pytest.approx(0.25, rel=1e-15, abs=0)

@@ -47,3 +47,15 @@ def test_limits_at_zero():
     assert cr.rrule(sc.beip, 0.0)[1](1.0)[1] == 0.5
     assert output_derivative(sc.kelvin, 0.0, 2, 4) == 0.0
     assert cr.rrule(sc.kelvin, 0.0)[1]((ZeroTangent(), ZeroTangent(), 1j, ZeroTangent()))[1] == 0.5
+
+
+def test_kelvin_second_derivatives_near_zero():
+    # ber'' = -ber'/x - bei and bei'' = -bei'/x + ber: the quotients are taken from their
+    # series near 0, so that their own slopes are exact: ber''' = -3x/8, bei''' = -x^3/32 ...
+    from chainrules.engines import reverse
+
+    berp2 = reverse.grad(reverse.grad(sc.berp))
+    beip2 = reverse.grad(reverse.grad(sc.beip))
+    assert berp2(1e-9) == pytest.approx(-3e-9 / 8, rel=1e-12)
+    assert beip2(0.0) == 0.0
+    assert berp2(0.0) == 0.0

@@ -115,3 +115,17 @@ def test_legendre_rows_through_the_reverse_engine(k):
 
     assert reverse.grad(reverse.grad(legendre))(z) == pytest.approx(expected)
     assert reverse.grad(reverse.grad(normalized))(z) == pytest.approx(np.sqrt(3.5) * expected)
+
+
+def test_lpmv_second_derivative_at_the_ends():
+    # P_2 = (3x^2 - 1)/2: P_2'' = 3 everywhere; the limit v(v+1)/2 of the quotient at x = 1
+    # differentiated as x^(v+1) v(v+1)/2 gave 9, and the quotient cancels at 1 - 1e-8.
+    from chainrules.engines import reverse
+
+    second = reverse.grad(reverse.grad(lambda x: sc.lpmv(0, 2.0, x)))
+    for x in (1.0, 1 - 1e-8, -1.0, -1 + 1e-8):
+        assert second(x) == pytest.approx(3.0, rel=1e-13)
+    # P_3'' = 15 x.
+    third = reverse.grad(reverse.grad(lambda x: sc.lpmv(0, 3.0, x)))
+    assert third(1.0) == pytest.approx(15.0, rel=1e-13)
+    assert third(-1.0) == pytest.approx(-15.0, rel=1e-13)

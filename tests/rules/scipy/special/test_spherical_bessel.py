@@ -39,3 +39,18 @@ def test_spherical_derivative_at_zero():
     dz = cr.rrule(sc.spherical_jn, 0, 0.0, derivative=True)[1](1.0)[2]
     assert dz == pytest.approx(-1 / 3)
     assert cr.rrule(sc.spherical_in, 0, 0.0, True)[1](1.0)[1:] == (NoTangent(), 1 / 3, NoTangent())
+
+
+def test_spherical_derivatives_at_small_arguments():
+    # SciPy's derivative=True cancels at small z (spherical_in(1, 1e-200, True) = 1, true
+    # 1/3); the rules' recurrences on the values do not.
+    import scipy.special._ufuncs as ufuncs
+
+    from chainrules.engines import reverse
+
+    for name, sign in (("_spherical_in", 1), ("_spherical_jn", -1)):
+        ufunc = getattr(ufuncs, name)
+        second = reverse.grad(reverse.grad(lambda z, u=ufunc: u(0, z)))
+        assert second(1e-200) == pytest.approx(sign / 3, rel=1e-14)
+        slope = reverse.grad(lambda z, u=ufunc: u(1, z))
+        assert slope(1e-200) == pytest.approx(1 / 3, rel=1e-14)
