@@ -185,7 +185,7 @@ def markdown_table(rows: Iterable[Sweep]) -> str:
     for row in rows:
         second = f"{row.rtol[1]:.0e}" if row.order >= 2 else f"not checked: {row.why}"
         swept = ", ".join(f"[{lo:.0e}, {hi:.0e}]" for lo, hi in row.ranges) or "-"
-        points = ", ".join(f"{p:g}" for p in row.points) or "-"
+        points = ", ".join(repr(float(p)) for p in row.points) or "-"
         lines.append(f"| `{row.name}` | {row.rtol[0]:.0e} | {second} | {swept} | {points} |")
     return "\n".join(lines)
 
