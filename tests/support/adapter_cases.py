@@ -133,9 +133,9 @@ SECOND_ORDER_UNSUPPORTED: dict[str, str] = {}
 
 # ---- a host function whose rules stop at the first derivative in some arguments -------------
 
-# betainc(a, b, x): dI/dx is closed-form, differentiable again by the rules; dI/da and dI/db
-# are quadratures on NumPy values, which the rules do not differentiate. A point well inside
-# the domain, where d2I/da2 is about 0.058.
+# betainc(a, b, x): dI/dx is closed-form; dI/da and dI/db are quadratures on NumPy values,
+# differentiable once more by quadratures of their own (the third derivatives in a and b are
+# not given). A point well inside the domain, where d2I/da2 is about 0.058.
 BETAINC_POINT = (2.0, 3.0, 0.4)
 
 

@@ -12,9 +12,30 @@ dI/db = I * (E[log(1 - t) | t < x] - digamma(b) + digamma(a + b)). The condition
 expectations are ratios of two integrals over the tail, computed by adaptive quadrature
 (``scipy.integrate.quad``) after a change of variables that keeps the integrand bounded; the
 smaller tail is always the one integrated (the upper tail via Q = 1 - P and the symmetry
-I_x(a, b) = 1 - I_{1-x}(b, a)), so no result comes from cancelling two numbers near 1. The
-relative accuracy is about 1e-10, at some tens of microseconds per element, which is why
-these cotangents are thunked.
+I_x(a, b) = 1 - I_{1-x}(b, a)), so no result comes from cancelling two numbers near 1.
+
+Second derivatives: the logarithm of the tail has the Hessian Cov[log t, log(1 - t) | tail]
+minus that of log beta(a, b) (trigamma), so d2I/da2 = I * ((d log I/da)**2 + Var[log t |
+tail] - trigamma(a) + trigamma(a + b)), and likewise in (a, b), in b, and d2P/da2 for gamma;
+the covariances are integrals of products of centred logarithms, so a narrow tail does not
+cancel them. The derivatives in x of the shape derivatives are the density's derivatives in
+a and b, in closed form: density * (log x - digamma(a) + digamma(a + b)), and so on.
+
+Orders: ``gammainc_da`` and ``betainc_da_db`` are functions with rules of their own, and the
+pullbacks call them through ``call``, so on an engine's tracked values (a second derivative,
+in JAX, PyTorch, autograd or the reference engines) they are recorded as those calls and
+differentiated by those rules. Every second derivative exists, of these functions and of the
+inverses. A third derivative exists where it never differentiates a second-derivative
+quadrature again (in x only); otherwise it is ``NotImplementedTangent``, whose reason names
+``gammainc_da`` or ``betainc_da_db``.
+
+Accuracy and cost: the quadrature's relative tolerance is 1e-12. Against mpmath, first and
+second derivatives reach 3e-13 on the accuracy rows (a, b from 0.1 to 50, x from 1e-3 to
+0.999), and the second ones 1e-9 at worst on a grid of a, b in {0.1, 1, 2.5, 50} and x from
+1e-6 to 1 - 1e-6, where the square of the log-derivative and the curvature of log I cancel
+(the tail's derivative being nearly the whole function's: b = 50, x = 1e-6). First
+derivatives cost two (gamma) or three (beta) quadratures per element, second ones three or
+six, computed only when a cotangent asks: they are thunked.
 
 These rules use SciPy's quadrature and serve NumPy inputs only.
 
@@ -28,54 +49,100 @@ These rules use SciPy's quadrature and serve NumPy inputs only.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 import scipy.integrate
 import scipy.special as sc
 
-from ....core.parametric import SharedPartial, parametric_rule
+from ....core.calls import call
+from ....core.define import fit_to_output
+from ....core.namespace import is_numpy
+from ....core.parametric import SharedPartial, numpy_only, parametric_rule
+from ....core.projection import ProjectTo
+from ....core.registry import frule, function_name, rrule
+from ....core.structure import is_differentiable_leaf
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.thunks import Thunk, unthunk
+from ....core.zeros import is_zero, vanishes
+from .mathieu import linear_pair
 
-__all__ = ["beta_x_density", "betainc_da_db", "gamma_x_density", "gammainc_da"]
+__all__ = [
+    "beta_x_density",
+    "betainc_da_db",
+    "betainc_shape_hessian",
+    "gamma_x_density",
+    "gammainc_da",
+    "gammainc_da2",
+]
 
 _QUAD = {"epsabs": 0.0, "epsrel": 1e-12, "limit": 200}
 
 
-def _ratio(weight: Any, g: Any, lo: float, hi: float) -> float:
-    """E[g] under the (unnormalized) density ``weight`` on [lo, hi], by quadrature."""
-    den = scipy.integrate.quad(weight, lo, hi, **_QUAD)[0]
-    num = scipy.integrate.quad(lambda t: weight(t) * g(t), lo, hi, **_QUAD)[0]
-    return num / den
+def _moments(
+    weight: Any, gs: tuple, lo: float, hi: float, second: bool
+) -> tuple[list[float], list[float]]:
+    """Means of each ``g`` under the unnormalized density ``weight`` on [lo, hi], and, when
+    ``second``, their covariances (upper triangle, row by row), by quadrature.
+
+    The covariances integrate products of centred functions, so that a spread small beside
+    the mean (a narrow tail far from 1) is not the difference of two close numbers."""
+    quad = lambda h: scipy.integrate.quad(h, lo, hi, **_QUAD)[0]
+    den = quad(weight)
+    means = [quad(lambda t, g=g: weight(t) * g(t)) / den for g in gs]
+    if not second:
+        return means, []
+    n = len(gs)
+    covariances = [
+        quad(lambda t, i=i, j=j: weight(t) * (gs[i](t) - means[i]) * (gs[j](t) - means[j])) / den
+        for i in range(n)
+        for j in range(i, n)
+    ]
+    return means, covariances
 
 
-def _gamma_lower_log_mean(a: float, x: float) -> float:
-    """E[log t | t < x] under the gamma(a) density, for x below about a."""
+def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
+    """The density of the smaller tail of gamma(a) beyond ``x`` after a change of variables,
+    and ``g`` with log t = log x + g: (weight, g, lo, hi)."""
+    if x >= a:
+        # t = x (1 + u): density (1 + u)**(a-1) exp(-x u), at most 1 on [0, inf) when x > a - 1.
+        return (lambda u: np.exp(sc.xlog1py(a - 1, u) - x * u)), np.log1p, 0.0, np.inf
     if a < 1:
         # t = x u**(1/a): the density becomes exp(-t), bounded, and log t = log x + log(u)/a.
-        weight = lambda u: np.exp(-x * u ** (1 / a))
-        return np.log(x) + _ratio(weight, lambda u: np.log(u) / a, 0.0, 1.0)
+        return (lambda u: np.exp(-x * u ** (1 / a))), (lambda u: np.log(u) / a), 0.0, 1.0
     # t = x s, density s**(a-1) exp(-x s) scaled by its maximum on [0, 1].
-    mode = min((a - 1) / x, 1.0) if x > 0 else 1.0
+    mode = min((a - 1) / x, 1.0)
     peak = sc.xlogy(a - 1, mode) - x * mode
-    weight = lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)
-    return np.log(x) + _ratio(weight, np.log, 0.0, 1.0)
+    return (lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)), np.log, 0.0, 1.0
 
 
-def _gamma_upper_log_mean(a: float, x: float) -> float:
-    """E[log t | t > x] under the gamma(a) density, for x above about a."""
-    # t = x (1 + u): density (1 + u)**(a-1) exp(-x u), at most 1 on [0, inf) when x > a - 1.
-    weight = lambda u: np.exp(sc.xlog1py(a - 1, u) - x * u)
-    return np.log(x) + _ratio(weight, np.log1p, 0.0, np.inf)
+def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, float]:
+    """dP/da and, when ``second``, d2P/da2: the tail T has d log T/da = E[log t | tail] -
+    digamma(a) and d2 log T/da2 = Var[log t | tail] - trigamma(a)."""
+    if not (a > 0 and x >= 0):
+        return np.nan, np.nan
+    if x == 0 or np.isinf(x):
+        return 0.0, 0.0
+    sign, tail = (1.0, sc.gammainc(a, x)) if x < a else (-1.0, sc.gammaincc(a, x))
+    if tail == 0:
+        # the derivatives underflow with the tail; far beyond a, exp(-x u) would also be too
+        # narrow for the quadrature to find (x = 1e300)
+        return 0.0, 0.0
+    weight, g, lo, hi = _gamma_tail(a, x)
+    means, covariances = _moments(weight, (g,), lo, hi, second)
+    slope = np.log(x) + means[0] - sc.digamma(a)
+    if not second:
+        return sign * tail * slope, np.nan
+    return sign * tail * slope, sign * tail * (slope * slope + covariances[0] - sc.polygamma(1, a))
 
 
-def _gammainc_da_scalar(a: float, x: float) -> float:
-    if not (a > 0 and x >= 0) or np.isinf(x):
-        return 0.0 if (a > 0 and np.isinf(x)) else np.nan
-    if x == 0:
-        return 0.0
-    if x < a:
-        return sc.gammainc(a, x) * (_gamma_lower_log_mean(a, x) - sc.digamma(a))
-    return -sc.gammaincc(a, x) * (_gamma_upper_log_mean(a, x) - sc.digamma(a))
+def _elementwise(scalar: Any, outputs: int, *arrays: Any) -> tuple:
+    values = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in arrays))
+    shape = values[0].shape
+    found = [scalar(*v) for v in zip(*(v.flat for v in values), strict=True)]
+    results = [np.array([r[k] for r in found]).reshape(shape) for k in range(outputs)]
+    return tuple(r[()] if shape == () else r for r in results)
 
 
 def gammainc_da(a: Any, x: Any) -> Any:
@@ -84,21 +151,26 @@ def gammainc_da(a: Any, x: Any) -> Any:
     >>> round(float(gammainc_da(1.0, 1.0)), 10)
     -0.4317297106
     """
-    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
-    out = np.array([_gammainc_da_scalar(ai, xi) for ai, xi in zip(a.flat, x.flat, strict=True)])
-    return out.reshape(a.shape)[()] if a.ndim == 0 else out.reshape(a.shape)
+    return _elementwise(lambda a, x: _gammainc_shape_scalar(a, x, False), 1, a, x)[0]
 
 
-def _beta_lower_log_means(a: float, b: float, x: float) -> tuple[float, float]:
-    """E[log t] and E[log(1 - t)] given t < x under the beta(a, b) density."""
-    log1m = lambda s: np.log1p(-x * s)
+def gammainc_da2(a: Any, x: Any) -> Any:
+    """The second derivative of ``gammainc(a, x)`` in ``a``, on NumPy values.
+
+    >>> round(float(gammainc_da2(1.0, 1.0)), 8)  # mpmath.diff(..., 2)
+    0.03361804
+    """
+    return _elementwise(lambda a, x: _gammainc_shape_scalar(a, x, True), 2, a, x)[1]
+
+
+def _beta_lower_tail(a: float, b: float, x: float) -> tuple[Any, tuple, float, float]:
+    """The beta(a, b) density below ``x`` after a change of variables, with ``g1``, ``g2``:
+    log t = log x + g1 and log(1 - t) = g2: (weight, (g1, g2), lo, hi)."""
     if a < 1:
         # t = x u**(1/a): density (1 - t)**(b-1), bounded by its value at one end.
         peak = max(0.0, (b - 1) * np.log1p(-x))
         weight = lambda u: np.exp((b - 1) * np.log1p(-x * u ** (1 / a)) - peak)
-        mean_log_t = np.log(x) + _ratio(weight, lambda u: np.log(u) / a, 0.0, 1.0)
-        mean_log_1m = _ratio(weight, lambda u: np.log1p(-x * u ** (1 / a)), 0.0, 1.0)
-        return mean_log_t, mean_log_1m
+        return weight, ((lambda u: np.log(u) / a), lambda u: np.log1p(-x * u ** (1 / a))), 0, 1
     # t = x s: density s**(a-1) (1 - x s)**(b-1), scaled by its maximum on [0, 1].
     mode = 1.0
     if b > 1 and a + b > 2:
@@ -106,27 +178,47 @@ def _beta_lower_log_means(a: float, b: float, x: float) -> tuple[float, float]:
     log_density = lambda s: sc.xlogy(a - 1, s) + sc.xlog1py(b - 1, -x * s)
     peak = log_density(mode)
     weight = lambda s: np.exp(log_density(s) - peak)
-    mean_log_t = np.log(x) + _ratio(weight, np.log, 0.0, 1.0)
-    return mean_log_t, _ratio(weight, log1m, 0.0, 1.0)
+    return weight, (np.log, lambda s: np.log1p(-x * s)), 0.0, 1.0
 
 
-def _betainc_da_db_scalar(a: float, b: float, x: float) -> tuple[float, float]:
+def _betainc_shape_scalar(a: float, b: float, x: float, second: bool) -> tuple:
+    """(dI/da, dI/db) and, when ``second``, (d2I/da2, d2I/dadb, d2I/db2)."""
     if not (a > 0 and b > 0 and 0 <= x <= 1):
-        return np.nan, np.nan
+        return (np.nan,) * 5
     if x == 0 or x == 1:
-        return 0.0, 0.0
+        return (0.0,) * 5
     if x > (a + 1) / (a + b + 2):
         # I_x(a, b) = 1 - I_{1-x}(b, a): integrate the upper tail, the smaller one.
-        db, da = _betainc_da_db_scalar_lower(b, a, 1 - x)
-        return -da, -db
-    return _betainc_da_db_scalar_lower(a, b, x)
+        db, da, dbb, dab, daa = _betainc_lower_scalar(b, a, 1 - x, second)
+        return -da, -db, -daa, -dab, -dbb
+    return _betainc_lower_scalar(a, b, x, second)
 
 
-def _betainc_da_db_scalar_lower(a: float, b: float, x: float) -> tuple[float, float]:
+def _betainc_lower_scalar(a: float, b: float, x: float, second: bool) -> tuple:
+    # log I has the gradient (E[log t], E[log(1-t)]) - (digamma(a), digamma(b)) + digamma(a+b)
+    # and the Hessian Cov[log t, log(1-t)] - diag(trigamma(a), trigamma(b)) + trigamma(a+b),
+    # expectations given t < x.
     tail = sc.betainc(a, b, x)
-    mean_log_t, mean_log_1m = _beta_lower_log_means(a, b, x)
+    if tail == 0:
+        return (0.0,) * 5  # the derivatives underflow with the tail
+    weight, gs, lo, hi = _beta_lower_tail(a, b, x)
+    (m1, m2), covariances = _moments(weight, gs, lo, hi, second)
     both = sc.digamma(a + b)
-    return tail * (mean_log_t - sc.digamma(a) + both), tail * (mean_log_1m - sc.digamma(b) + both)
+    ga = np.log(x) + m1 - sc.digamma(a) + both
+    gb = m2 - sc.digamma(b) + both
+    if not second:
+        return tail * ga, tail * gb, np.nan, np.nan, np.nan
+    v11, v12, v22 = covariances
+    both1 = sc.polygamma(1, a + b)
+    haa = v11 - sc.polygamma(1, a) + both1
+    hbb = v22 - sc.polygamma(1, b) + both1
+    return (
+        tail * ga,
+        tail * gb,
+        tail * (ga * ga + haa),
+        tail * (ga * gb + v12 + both1),
+        tail * (gb * gb + hbb),
+    )
 
 
 def betainc_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
@@ -136,11 +228,18 @@ def betainc_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     >>> round(float(da), 10), round(float(db), 10)
     (-0.3465735903, 0.3465735903)
     """
-    a, b, x = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, x)))
-    pairs = [_betainc_da_db_scalar(*v) for v in zip(a.flat, b.flat, x.flat, strict=True)]
-    da = np.array([p[0] for p in pairs]).reshape(a.shape)
-    db = np.array([p[1] for p in pairs]).reshape(a.shape)
-    return (da[()], db[()]) if a.ndim == 0 else (da, db)
+    return _elementwise(lambda *v: _betainc_shape_scalar(*v, False), 2, a, b, x)
+
+
+def betainc_shape_hessian(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
+    """The second derivatives of ``betainc(a, b, x)``: in ``a`` twice, in ``a`` and ``b``, in
+    ``b`` twice; on NumPy values.
+
+    >>> daa, dab, dbb = betainc_shape_hessian(2.0, 3.0, 0.4)
+    >>> round(float(daa), 7)  # mpmath.diff(..., (2, 0))
+    0.0583966
+    """
+    return _elementwise(lambda *v: _betainc_shape_scalar(*v, True), 5, a, b, x)[2:]
 
 
 # The densities as products of powers wherever every factor is within the float range: exp of
@@ -187,25 +286,116 @@ def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
     return np.where(inside, products, np.exp(np.where(inside, 0.0, log_density)))
 
 
+# ---- the shape derivatives' own rules ----------------------------------------------------------
+# The pullbacks below call gammainc_da and betainc_da_db through ``call``, so that on an engine's
+# tracked values they are recorded as calls of these functions and differentiated by these rules.
+# In x their derivatives are the density's derivatives in a and b, in closed form, written with
+# functions that have rules; in a and b, the quadratures above, on NumPy values only.
+
+
+def _gammainc_da_dx(a: Any, x: Any, y: Any) -> Any:
+    density = _gammainc_dx(a, x, None)
+    return sc.xlogy(density, x) - density * sc.digamma(a)
+
+
+parametric_rule(
+    gammainc_da,
+    lambda a, x, y: gammainc_da2(a, x),
+    _gammainc_da_dx,
+    costly=(0,),
+    forward=functools.partial(call, gammainc_da),
+)
+
+
+def _betainc_shape_dx(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
+    density = _betainc_dx(a, b, x, None)
+    both = sc.digamma(np.add(a, b))
+    return (
+        sc.xlogy(density, x) + density * (both - sc.digamma(a)),
+        sc.xlog1py(density, -x) + density * (both - sc.digamma(b)),
+    )
+
+
+_NAME = function_name(betainc_da_db)
+
+
+def _on_numpy(values: tuple, tangents: tuple) -> bool:
+    return is_numpy(*values, *(t for t in tangents if not is_zero(t)))
+
+
+@rrule.register(betainc_da_db)
+def _betainc_da_db_rrule(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
+    y = call(betainc_da_db, a, b, x)
+    projectors = [ProjectTo(v) if is_differentiable_leaf(v) else None for v in (a, b, x)]
+    memo: list[Any] = []
+
+    def shape_cotangent(i: int, da: Any, db: Any) -> Any:
+        if not _on_numpy((a, b, x), (da, db)):
+            return numpy_only(_NAME, i)
+        if not memo:
+            memo.append(betainc_shape_hessian(a, b, x))
+        daa, dab, dbb = memo[0]
+        row = (daa, dab) if i == 0 else (dab, dbb)
+        return projectors[i](linear_pair(*row, da, db))
+
+    def betainc_da_db_pullback(dy: Any) -> tuple[Any, ...]:
+        da, db = (unthunk(d) for d in dy)
+        grads: list[Any] = [NO_TANGENT]
+        for i in (0, 1):
+            on = projectors[i] is not None
+            grads.append(Thunk(functools.partial(shape_cotangent, i, da, db)) if on else NO_TANGENT)
+        if projectors[2] is None:
+            return (*grads, NO_TANGENT)
+        return (*grads, projectors[2](linear_pair(*_betainc_shape_dx(a, b, x), da, db)))
+
+    return y, betainc_da_db_pullback
+
+
+@frule.register(betainc_da_db)
+def _betainc_da_db_frule(tangents: tuple, a: Any, b: Any, x: Any) -> tuple[Any, Any]:
+    y = call(betainc_da_db, a, b, x)
+    ta, tb, tx = (
+        t if is_differentiable_leaf(v) and not vanishes(t) else ZERO_TANGENT
+        for v, t in zip((a, b, x), tangents[1:4], strict=True)
+    )
+    out_a: Any = ZERO_TANGENT
+    out_b: Any = ZERO_TANGENT
+    if not (is_zero(ta) and is_zero(tb)):
+        if not _on_numpy((a, b, x), (ta, tb)):
+            return y, numpy_only(_NAME, 0 if not is_zero(ta) else 1)
+        daa, dab, dbb = betainc_shape_hessian(a, b, x)
+        out_a, out_b = linear_pair(daa, dab, ta, tb), linear_pair(dab, dbb, ta, tb)
+    if not is_zero(tx):
+        slope_a, slope_b = _betainc_shape_dx(a, b, x)
+        out_a, out_b = out_a + slope_a * tx, out_b + slope_b * tx
+    return y, Tangent(tuple, fit_to_output(out_a, y[0]), fit_to_output(out_b, y[1]))
+
+
 # ---- incomplete gamma -----------------------------------------------------------------------
 
-parametric_rule(sc.gammainc, lambda a, x, y: gammainc_da(a, x), _gammainc_dx, costly=(0,))
+
+def _gammainc_da(a: Any, x: Any, y: Any) -> Any:
+    return call(gammainc_da, a, x)
+
+
+parametric_rule(sc.gammainc, _gammainc_da, _gammainc_dx, costly=(0,), traceable=(0,))
 parametric_rule(
     sc.gammaincc,
-    lambda a, x, y: -gammainc_da(a, x),
+    lambda a, x, y: -_gammainc_da(a, x, y),
     lambda a, x, y: -_gammainc_dx(a, x, y),
     costly=(0,),
+    traceable=(0,),
 )
 
 # ---- incomplete beta ------------------------------------------------------------------------
 
 
 def _betainc_da_db(a: Any, b: Any, x: Any, y: Any) -> tuple[Any, Any]:
-    return betainc_da_db(a, b, x)
+    return call(betainc_da_db, a, b, x)
 
 
 def _betaincc_da_db(a: Any, b: Any, x: Any, y: Any) -> tuple[Any, Any]:
-    da, db = betainc_da_db(a, b, x)
+    da, db = call(betainc_da_db, a, b, x)
     return -da, -db
 
 
@@ -215,6 +405,7 @@ parametric_rule(
     SharedPartial(_betainc_da_db, 1),
     _betainc_dx,
     costly=(0, 1),
+    traceable=(0, 1),
 )
 parametric_rule(
     sc.betaincc,
@@ -222,6 +413,7 @@ parametric_rule(
     SharedPartial(_betaincc_da_db, 1),
     lambda a, b, x, y: -_betainc_dx(a, b, x, y),
     costly=(0, 1),
+    traceable=(0, 1),
 )
 
 # ---- inverses: x with gammainc(a, x) = p, betainc(a, b, x) = p ----------------------------------
@@ -239,27 +431,29 @@ def beta_x_density(a: Any, b: Any, x: Any) -> Any:
     return _betainc_dx(a, b, x, None)
 
 
-_gamma_density = gamma_x_density
-_beta_density = beta_x_density
+def _gammaincinv_da(a: Any, p: Any, x: Any) -> Any:
+    return -call(gammainc_da, a, x) / gamma_x_density(a, x)
 
 
 parametric_rule(
     sc.gammaincinv,
-    lambda a, p, x: -gammainc_da(a, x) / _gamma_density(a, x),
-    lambda a, p, x: np.reciprocal(_gamma_density(a, x)),
+    _gammaincinv_da,
+    lambda a, p, x: np.reciprocal(gamma_x_density(a, x)),
     costly=(0,),
+    traceable=(0,),
 )
 parametric_rule(
     sc.gammainccinv,
-    lambda a, q, x: -gammainc_da(a, x) / _gamma_density(a, x),
-    lambda a, q, x: -np.reciprocal(_gamma_density(a, x)),
+    _gammaincinv_da,
+    lambda a, q, x: -np.reciprocal(gamma_x_density(a, x)),
     costly=(0,),
+    traceable=(0,),
 )
 
 
 def _betaincinv_da_db(a: Any, b: Any, p: Any, x: Any) -> tuple[Any, Any]:
-    da, db = betainc_da_db(a, b, x)
-    density = _beta_density(a, b, x)
+    da, db = call(betainc_da_db, a, b, x)
+    density = beta_x_density(a, b, x)
     return -da / density, -db / density
 
 
@@ -267,13 +461,15 @@ parametric_rule(
     sc.betaincinv,
     SharedPartial(_betaincinv_da_db, 0),
     SharedPartial(_betaincinv_da_db, 1),
-    lambda a, b, p, x: np.reciprocal(_beta_density(a, b, x)),
+    lambda a, b, p, x: np.reciprocal(beta_x_density(a, b, x)),
     costly=(0, 1),
+    traceable=(0, 1),
 )
 parametric_rule(
     sc.betainccinv,
     SharedPartial(_betaincinv_da_db, 0),
     SharedPartial(_betaincinv_da_db, 1),
-    lambda a, b, q, x: -np.reciprocal(_beta_density(a, b, x)),
+    lambda a, b, q, x: -np.reciprocal(beta_x_density(a, b, x)),
     costly=(0, 1),
+    traceable=(0, 1),
 )
