@@ -32,7 +32,6 @@ conversion.
 
 from __future__ import annotations
 
-import inspect
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -40,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import NUMPY_NO_VALUE, autograd_internals
-from ..core.errors import ArrayTypeError
+from .._compat import autograd_internals
+from ..core.errors import ArrayTypeError, RuleKeywordError
 from ..core.names import function_name
 from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
@@ -212,56 +211,22 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
 def _as_rule_takes(table: Any, f: Callable, args: tuple, kwargs: dict) -> tuple | None:
     """``(args, kwargs)`` in a form that ``table``'s rule for ``f`` takes; ``None``: no rule.
 
-    ``out=None`` is NumPy's default and is dropped. A keyword the rule does not take but
-    that names one of ``f``'s positional parameters (``np.swapaxes(x, axis1=0, axis2=1)``,
-    ``np.clip(x, a_min=0, a_max=1)``, ``np.partition(x, kth=2)``) is passed by position, with
-    the defaults of the parameters in between: the rule's positions follow ``f``'s. Any
+    ``out=None`` is NumPy's default and is dropped. A keyword the rule takes only by position
+    (``np.swapaxes(x, axis1=0, axis2=1)``, ``np.clip(x, a_min=0, a_max=1)``,
+    ``np.partition(x, kth=2)``) is bound there by the rule table, as for every caller. Any
     other keyword the rule does not take leaves the call to autograd's own rule.
     """
     getval = autograd_internals().getval
     kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
-    method = table._find(f, tuple(map(getval, args)), None)
-    if method is not None and (method.keywords is None or set(kwargs) <= method.keywords):
-        return args, kwargs
-    refused = list(kwargs) if method is None else [k for k in kwargs if k not in method.keywords]
-    moved = _keywords_as_positions(f, args, kwargs, refused)
-    if moved is None:
+    values = tuple(map(getval, args))
+    try:
+        bound, kwargs = table.bound_arguments(f, values, kwargs)
+    except RuleKeywordError:  # a keyword that cannot reach the rule: autograd's own
         return None
-    args, kwargs = moved
-    method = table._find(f, tuple(map(getval, args)), None)
+    method = table._find(f, bound, None)
     if method is None or not (method.keywords is None or set(kwargs) <= method.keywords):
         return None
-    return args, kwargs
-
-
-_signatures: dict[Any, Any] = {}
-
-
-def _keywords_as_positions(f: Callable, args: tuple, kwargs: dict, names: list) -> tuple | None:
-    """``(args, kwargs)`` with the keywords ``names`` passed by position; ``None``: impossible.
-
-    The parameters between the last positional argument and the last moved one take their
-    defaults. Only ``f``'s positional parameters can move.
-    """
-    try:
-        signature = _signatures.get(f) or _signatures.setdefault(f, inspect.signature(f))
-    except (TypeError, ValueError):  # ufuncs and compiled functions have none
-        return None
-    params = list(signature.parameters.values())
-    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    names = [k for k in names if k in positional]
-    if not names:
-        return None
-    kwargs = dict(kwargs)
-    moved = list(args)
-    for p in params[len(args) : max(positional.index(k) for k in names) + 1]:
-        if p.name in kwargs:
-            moved.append(kwargs.pop(p.name))
-        elif p.default is not p.empty and p.default is not NUMPY_NO_VALUE:
-            moved.append(p.default)
-        else:
-            return None
-    return tuple(moved), kwargs
+    return args + bound[len(args) :], kwargs
 
 
 # ---- higher orders: rules run on raw values, each derivative a primitive of its own --------

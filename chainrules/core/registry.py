@@ -19,6 +19,18 @@ A rule that needs a capability of the AD engine calling it is registered with
 parameter, is seen only by ``config.rrule(...)`` / ``config.frule(...)`` with a config that has
 the capability, and is preferred there over a rule that does not need it.
 
+Keywords. A keyword the rule takes by keyword reaches it as given, and gets no cotangent
+(kwargs get none). A keyword naming one of ``f``'s positional parameters that the rule takes
+only by position (its ``*args``, as ``np.swapaxes(x, axis1=0, axis2=1)``'s rule has; or a
+rule that leaves the name out of ``keywords=``) is bound to its position before the rule is
+called, the positions in between taking the keywords naming them or their defaults. The
+pullback's cotangents are for the positional arguments after binding: ``rrule(np.clip, x,
+a_min=lo)`` is ``rrule(np.clip, x, lo)``, and its pullback gives ``(df, dx, dlo)``; an frule
+is given a constant's tangent (``ZeroTangent()``, ``NoTangent()`` where there is no tangent
+space) for each bound argument. Which keywords bind where is read from the signatures once, at
+registration; a call without keywords never looks. A keyword neither taken nor bindable raises
+``RuleKeywordError`` naming the function and the keyword.
+
 >>> import math
 >>> table = RuleTable("rrule")
 >>> @table.register(math.exp)
@@ -34,18 +46,24 @@ True
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import threading
-import types
-import typing
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .._compat import Unavailable
+from .arguments import bind_keywords, check_keywords, keyword_positions, pad_tangents
 from .errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
+from .methods import Method as _Method
+from .methods import (
+    annotation_to_types,
+    at_least_as_specific,
+    method_from,
+    takes_anything,
+    takes_keywords,
+)
 from .names import function_name
-from .protocol import with_frule_protocol, with_rrule_protocol
 
 __all__ = [
     "RuleInfo",
@@ -56,70 +74,6 @@ __all__ = [
     "registered_functions",
     "rrule",
 ]
-
-
-@dataclass(frozen=True, eq=False)
-class _Method:
-    """One registered rule: its callable and what it accepts."""
-
-    fn: Callable[..., Any]
-    types: tuple[Any, ...]  # one entry per positional parameter: a type or a tuple of types
-    required: int
-    varargs: Any  # the type of *args, or None when the rule takes a fixed number
-    keywords: frozenset[str] | None  # None: accepts any keyword (**kwargs)
-    needs: type | None
-    opted_out: bool = False
-    rule: Callable[..., Any] | None = None  # the rule as its author wrote it (fn adds the protocol)
-
-    most: float = field(init=False)  # the largest number of positional arguments accepted
-
-    def __post_init__(self) -> None:
-        most = len(self.types) if self.varargs is None else float("inf")
-        object.__setattr__(self, "most", most)
-
-    def accepts(self, arg_types: tuple[type, ...]) -> bool:
-        n = len(arg_types)
-        if n < self.required or (self.varargs is None and n > len(self.types)):
-            return False
-        for i, t in enumerate(arg_types):
-            expected = self.types[i] if i < len(self.types) else self.varargs
-            if expected is not object and not issubclass(t, expected):
-                return False
-        return True
-
-    def type_at(self, i: int) -> Any:
-        return self.types[i] if i < len(self.types) else (self.varargs or object)
-
-    def describe(self) -> str:
-        names = [_type_name(t) for t in self.types]
-        if self.varargs is not None:
-            names.append("*" + _type_name(self.varargs))
-        need = f" needs {self.needs.__name__}" if self.needs else ""
-        label = "opt-out" if self.opted_out else getattr(self.fn, "__qualname__", "rule")
-        return f"{label}({', '.join(names)}){need}"
-
-
-def _type_name(t: Any) -> str:
-    if isinstance(t, tuple):
-        return " | ".join(_type_name(x) for x in t)
-    return getattr(t, "__name__", repr(t))
-
-
-def _is_subtype(a: Any, b: Any) -> bool:
-    """Whether every type admitted by ``a`` is admitted by ``b`` (each a type or a tuple)."""
-    if b is object:
-        return True
-    members = a if isinstance(a, tuple) else (a,)
-    return all(issubclass(m, b) for m in members)
-
-
-def _at_least_as_specific(m: _Method, other: _Method, n: int) -> bool:
-    for i in range(n):
-        if not _is_subtype(m.type_at(i), other.type_at(i)):
-            return False
-    if other.needs is not None and (m.needs is None or not issubclass(m.needs, other.needs)):
-        return False
-    return True
 
 
 @dataclass
@@ -180,7 +134,9 @@ class RuleTable:
         An rrule's parameters are ``f``'s arguments; an frule's first parameter is the tuple of
         tangents ``(df, dx1, ...)``. With ``needs=``, a config parameter comes first of all.
         ``keywords``: the keyword arguments the rule accepts, for a rule whose signature cannot
-        say them (it takes ``**kwargs`` to pass them on); by default, its signature's.
+        say them (it takes ``**kwargs`` to pass them on); by default, its signature's. A
+        keyword of ``f``'s signature left out, that the rule takes by position, is bound to
+        its position at each call (see the module docstring); ``f``'s signature is read here.
 
         The registered rule follows the protocol of ``chainrules.core.protocol``: its
         pullback gets unthunked cotangents and is never called with a zero one, and is named
@@ -188,7 +144,7 @@ class RuleTable:
         """
 
         def decorator(rule: Callable) -> Callable:
-            self._add(f, _method_from(rule, self.kind, needs, keywords, f))
+            self._add(f, method_from(rule, self.kind, needs, keywords, f))
             return rule
 
         return decorator
@@ -202,6 +158,17 @@ class RuleTable:
             raise RuleDefinitionError(
                 f"{self.kind}.register: {f!r} is not hashable, so it cannot key a rule"
             ) from None
+        if not method.opted_out:
+            positions = keyword_positions(
+                f,
+                len(method.types),
+                method.varargs is not None,
+                method.keywords,
+                method.defaults,
+                method.names,
+                method.required,
+            )
+            method = dataclasses.replace(method, positions=positions)
         with self._lock:
             entry = self._entries.get(f)
             if entry is None:
@@ -217,7 +184,7 @@ class RuleTable:
                 )
             )
             methods = (*kept, method)
-            single = methods[0] if len(methods) == 1 and _takes_anything(methods[0]) else None
+            single = methods[0] if len(methods) == 1 and takes_anything(methods[0]) else None
             entry.state = _State(methods, {}, single)
 
     def has_rule(self, f: Any) -> bool:
@@ -288,14 +255,14 @@ class RuleTable:
             m
             for m in applicable
             if not any(
-                o is not m and _at_least_as_specific(o, m, n) and not _at_least_as_specific(m, o, n)
+                o is not m and at_least_as_specific(o, m, n) and not at_least_as_specific(m, o, n)
                 for o in applicable
             )
         ]
         if len(best) > 1:
             # An opt-out as specific as every rule it meets is meant to override them.
             for m in best:
-                if m.opted_out and all(_at_least_as_specific(m, o, n) for o in best):
+                if m.opted_out and all(at_least_as_specific(m, o, n) for o in best):
                     return m
             candidates = "; ".join(m.describe() for m in best)
             got = ", ".join(t.__name__ for t in arg_types)
@@ -307,13 +274,58 @@ class RuleTable:
 
     def _run(self, f: Any, args: tuple, kwargs: dict, config: Any, prefix: tuple) -> Any:
         method = self._find(f, args, config)
+        if kwargs and (method is None or not takes_keywords(method, kwargs)):
+            bound = self._bind(f, method, args, kwargs)
+            if bound is not None:
+                args, kwargs = bound
+                method = self._find(f, args, config)
+                if prefix and method is not None:
+                    prefix = (pad_tangents(prefix[0], args),)
+            if method is not None and method.keywords is not None:
+                check_keywords(self.kind, f, method.keywords, kwargs)
         if method is None:
             return None
-        if kwargs and method.keywords is not None:
-            _check_keywords(self.kind, f, method.keywords, kwargs)
         if method.needs is not None:
             return method.fn(config, *prefix, *args, **kwargs)
         return method.fn(*prefix, *args, **kwargs)
+
+    def bound_arguments(
+        self, f: Any, args: tuple, kwargs: dict, config: Any = None
+    ) -> tuple[tuple, dict]:
+        """``(args, kwargs)`` as the rule for ``f`` is given them: the keywords it takes only by
+        position bound there (see the module docstring). For consumers that match the
+        cotangents, or the tangents, to the arguments. Raises ``RuleKeywordError`` where a
+        keyword cannot be bound (a position before it has neither a value nor a default).
+
+        >>> import numpy as np
+        >>> rrule.bound_arguments(np.swapaxes, ("x",), {"axis1": 0, "axis2": 1})
+        (('x', 0, 1), {})
+        """
+        if kwargs:
+            method = self._find(f, args, config)
+            if method is None or not takes_keywords(method, kwargs):
+                bound = self._bind(f, method, args, kwargs)
+                if bound is not None:
+                    return bound
+        return args, kwargs
+
+    def _bind(
+        self, f: Any, method: _Method | None, args: tuple, kwargs: dict
+    ) -> tuple[tuple, dict] | None:
+        """``(args, kwargs)`` with the keywords the rule takes by position moved there."""
+        if method is not None:
+            if method.positions is None:
+                return None
+            return bind_keywords(self.kind, f, method.positions, args, kwargs)
+        # No rule for the positional arguments alone (``np.clip(a=x, a_min=0)``): a rule
+        # whose positions take the keywords may apply once they are bound.
+        for m in self.methods(f):
+            if m.positions is not None:
+                try:
+                    return bind_keywords(self.kind, f, m.positions, args, kwargs)
+                except RuleKeywordError:  # these keywords cannot reach it: no rule
+                    return None
+        return None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.kind == "rrule":
@@ -343,93 +355,6 @@ def _bind_config(fn: Callable, config: Any) -> Callable:
 
     with_config.__wrapped__ = fn  # type: ignore[attr-defined]
     return with_config
-
-
-def _check_keywords(kind: str, f: Any, accepted: frozenset[str], kwargs: dict) -> None:
-    for key in kwargs:
-        if key not in accepted:
-            raise RuleKeywordError(
-                f"{kind} for {function_name(f)} does not accept the keyword {key!r}"
-                + (f" (it accepts {', '.join(sorted(accepted))})" if accepted else "")
-            )
-
-
-def _accepted_keywords(rule: Callable) -> frozenset[str] | None:
-    """The keywords a rule's signature takes; ``None`` when it takes any (``**kwargs``)."""
-    params = inspect.signature(rule).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return frozenset(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
-
-
-def _takes_anything(m: _Method) -> bool:
-    return (
-        m.needs is None
-        and not m.opted_out
-        and all(t is object for t in m.types)
-        and m.varargs in (None, object)
-    )
-
-
-def _annotation_to_types(annotation: Any, rule: Callable, name: str) -> Any:
-    if annotation is inspect.Parameter.empty or annotation is typing.Any or annotation is object:
-        return object
-    origin = typing.get_origin(annotation)
-    if origin is typing.Union or isinstance(annotation, types.UnionType):
-        members = tuple(_annotation_to_types(a, rule, name) for a in typing.get_args(annotation))
-        return (
-            object
-            if object in members
-            else tuple(m for ms in members for m in (ms if isinstance(ms, tuple) else (ms,)))
-        )
-    if origin is not None:
-        annotation = origin
-    if not isinstance(annotation, type):
-        raise RuleDefinitionError(
-            f"rule {getattr(rule, '__qualname__', rule)}: the annotation of {name!r} is "
-            f"{annotation!r}; annotate with classes, X | Y, or leave it out"
-        )
-    return annotation
-
-
-def _method_from(
-    rule: Callable,
-    kind: str,
-    needs: type | None,
-    keywords: Iterable[str] | None = None,
-    f: Any = None,
-) -> _Method:
-    """The method registering ``rule``; with ``f``, the rule wrapped in the protocol."""
-    try:
-        hints = typing.get_type_hints(rule)
-    except Exception:  # unresolvable string annotations: fall back to the raw ones
-        hints = getattr(rule, "__annotations__", {})
-    params = list(inspect.signature(rule).parameters.values())
-    skip = (1 if needs is not None else 0) + (1 if kind == "frule" else 0)
-    if len(params) < skip:
-        raise RuleDefinitionError(
-            f"{kind} {getattr(rule, '__qualname__', rule)} must take "
-            + ("a config, " if needs else "")
-            + ("the tangents tuple, " if kind == "frule" else "")
-            + "then the function's arguments"
-        )
-    positional: list[Any] = []
-    required = 0
-    varargs = None
-    for p in params[skip:]:
-        annotation = hints.get(p.name, p.annotation)
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            positional.append(_annotation_to_types(annotation, rule, p.name))
-            if p.default is p.empty:
-                required = len(positional)
-        elif p.kind is p.VAR_POSITIONAL:
-            varargs = _annotation_to_types(annotation, rule, p.name)
-    accepted = _accepted_keywords(rule) if keywords is None else frozenset(keywords)
-    fn = rule
-    if f is not None:
-        wrap = with_rrule_protocol if kind == "rrule" else with_frule_protocol
-        fn = wrap(rule, f, needs is not None)
-    return _Method(fn, tuple(positional), required, varargs, accepted, needs, rule=rule)
 
 
 # ---- the two tables and what the registry knows about functions ----------------------------
@@ -463,7 +388,7 @@ def opt_out(table: RuleTable, f: Any, *types_: Any) -> None:
     if not isinstance(table, RuleTable):
         raise TypeError(f"opt_out: the first argument must be rrule or frule, not {table!r}")
     if types_:
-        parsed = tuple(_annotation_to_types(t, opt_out, f"type {i}") for i, t in enumerate(types_))
+        parsed = tuple(annotation_to_types(t, opt_out, f"type {i}") for i, t in enumerate(types_))
         method = _Method(opt_out, parsed, len(parsed), None, None, None, opted_out=True)
     else:
         method = _Method(opt_out, (), 0, object, None, None, opted_out=True)
