@@ -260,6 +260,8 @@ def _select(xp, mask, chosen, other):
 @rrule.register(np.clip)
 def _clip_rrule(a, *bounds, min=None, max=None):
     """clip(a, lo, hi): the cotangent goes to whichever of ``a``, ``lo``, ``hi`` is returned."""
+    if len(bounds) > 2:
+        return None  # an ``out`` array, given by position: a write no rule can describe
     lo, hi = _clip_bounds(bounds, min, max)
     xp = array_namespace(a, lo, hi)
     projectors = [ProjectTo(a), *(ProjectTo(b) for b in bounds)]
@@ -280,6 +282,8 @@ def _clip_rrule(a, *bounds, min=None, max=None):
 
 @frule.register(np.clip)
 def _clip_frule(tangents, a, *bounds, min=None, max=None):
+    if len(bounds) > 2:
+        return None
     lo, hi = _clip_bounds(bounds, min, max)
     xp = array_namespace(a, lo, hi)
     y = np.clip(a, lo, hi)

@@ -83,8 +83,10 @@ def _bounds(bounds, left, right):
 
 @rrule.register(np.interp)
 def _interp_rrule(x, xp, fp, *bounds, left=None, right=None):
-    if shape_of(xp)[0] < 2:
-        return None  # a single knot has no segment: engines trace into interp
+    if shape_of(xp)[0] < 2 or len(bounds) > 2:
+        # a single knot has no segment; a period (given by position) is not handled here:
+        # no rule, so an engine traces into interp (and says so, naming it)
+        return None
     left, right = _bounds(bounds, left, right)
     xq = array_namespace(x, xp, fp)
     y = np.interp(x, xp, fp, left, right)
@@ -111,7 +113,7 @@ def _interp_rrule(x, xp, fp, *bounds, left=None, right=None):
 
 @frule.register(np.interp)
 def _interp_frule(tangents, x, xp, fp, *bounds, left=None, right=None):
-    if shape_of(xp)[0] < 2:
+    if shape_of(xp)[0] < 2 or len(bounds) > 2:
         return None
     left, right = _bounds(bounds, left, right)
     xq = array_namespace(x, xp, fp)

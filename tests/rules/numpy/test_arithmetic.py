@@ -313,3 +313,8 @@ def test_logaddexp_second_derivative_keeps_its_accuracy_at_saturation(x):
     exact2 = float(ln2 * mpmath.exp(-abs(x) * ln2) / (1 + mpmath.exp(-abs(x) * ln2)) ** 2)
     got = reverse.grad(reverse.grad(lambda x: np.logaddexp2(0.0, x)))(x)
     assert got == pytest.approx(exact2, rel=1e-13, abs=0)  # |x| ln 2's rounding, amplified
+
+
+def test_clip_with_out_by_position_has_no_rule():
+    x = np.array([-1.0, 0.5, 2.0])
+    assert cr.rrule(np.clip, x, 0.0, 1.0, np.empty(3)) is None

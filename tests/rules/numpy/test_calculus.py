@@ -72,3 +72,10 @@ def test_unwrap_pullback_is_identity():
     assert np.allclose(y, [0.0, 6.0 - 2 * np.pi, 0.5])
     assert np.array_equal(pullback(np.array([1.0, 2.0, 3.0]))[1], [1.0, 2.0, 3.0])
     assert pullback(np.ones(3))[0] == NoTangent()
+
+
+def test_interp_with_a_period_by_position_has_no_rule_rather_than_a_wrong_value():
+    # np.interp(x, xp, fp, left, right, period): a rule ignoring period would give 1.5, not 2.0
+    args = (0.5, np.array([0.0, 1.0, 2.0]), np.array([1.0, 2.0, 3.0]), None, None, 1.0)
+    assert cr.rrule(np.interp, *args) is None
+    assert cr.frule((cr.NoTangent(),) * 7, np.interp, *args) is None

@@ -228,7 +228,7 @@ def betainc_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     >>> round(float(da), 10), round(float(db), 10)
     (-0.3465735903, 0.3465735903)
     """
-    return _elementwise(lambda *v: _betainc_shape_scalar(*v, False), 2, a, b, x)
+    return _elementwise(lambda a, b, x: _betainc_shape_scalar(a, b, x, False), 2, a, b, x)
 
 
 def betainc_shape_hessian(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
@@ -239,7 +239,7 @@ def betainc_shape_hessian(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
     >>> round(float(daa), 7)  # mpmath.diff(..., (2, 0))
     0.0583966
     """
-    return _elementwise(lambda *v: _betainc_shape_scalar(*v, True), 5, a, b, x)[2:]
+    return _elementwise(lambda a, b, x: _betainc_shape_scalar(a, b, x, True), 5, a, b, x)[2:]
 
 
 # The densities as products of powers wherever every factor is within the float range: exp of
@@ -336,7 +336,9 @@ def _betainc_da_db_rrule(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
             memo.append(betainc_shape_hessian(a, b, x))
         daa, dab, dbb = memo[0]
         row = (daa, dab) if i == 0 else (dab, dbb)
-        return projectors[i](linear_pair(*row, da, db))
+        project = projectors[i]
+        assert project is not None  # asked only for the differentiable shape parameters
+        return project(linear_pair(*row, da, db))
 
     def betainc_da_db_pullback(dy: Any) -> tuple[Any, ...]:
         da, db = (unthunk(d) for d in dy)

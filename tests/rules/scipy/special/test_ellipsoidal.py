@@ -88,5 +88,10 @@ def test_degree_order_and_signs_have_no_tangent():
 def test_cusp_and_keywords():
     # sqrt|s^2 - h2| has a cusp at s^2 = h2 (type L): no derivative there.
     assert np.isnan(cr.rrule(sc.ellip_harm, 4.0, 9.0, 1, 2, 2.0)[1](1.0)[5])
-    with pytest.raises(RuleKeywordError, match="s"):
-        cr.rrule(sc.ellip_harm, 5.0, 8.0, 1, 1, s=2.0)
+    # s by keyword is bound to its position, so it gets its cotangent there
+    y, pullback = cr.rrule(sc.ellip_harm, 5.0, 8.0, 1, 1, s=2.0)
+    y_positional, pullback_positional = cr.rrule(sc.ellip_harm, 5.0, 8.0, 1, 1, 2.0)
+    assert y == y_positional
+    assert pullback(1.0) == pullback_positional(1.0)
+    with pytest.raises(RuleKeywordError, match="t"):
+        cr.rrule(sc.ellip_harm, 5.0, 8.0, 1, 1, 2.0, t=1.0)
