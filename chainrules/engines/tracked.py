@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import NUMPY_NO_VALUE
 from ..core.calls import call, register_call_handler
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
@@ -110,9 +111,9 @@ def keywords_as_positions(f: Any, args: tuple, kwargs: dict, level: Level) -> tu
     for p in params[len(args) : last + 1]:
         if p.name in kwargs:
             moved.append(kwargs.pop(p.name))
-        elif p.default is not p.empty:
+        elif p.default is not p.empty and p.default is not NUMPY_NO_VALUE:
             moved.append(p.default)
-        else:
+        else:  # no value to pass there (NumPy's "not given" is not one)
             return None
     return tuple(moved), kwargs
 

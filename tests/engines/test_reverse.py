@@ -201,3 +201,13 @@ def test_seeds_of_the_results_shape_are_accepted(x, seed):
     (g,) = pullback(seed)
     expected = np.cos(x) * (0.0 if isinstance(seed, cr.ZeroTangent) else cr.unthunk(seed))
     assert np.allclose(g, expected)
+
+
+def test_a_tracked_keyword_after_a_parameter_numpy_leaves_unset_asks_for_positions():
+    # np.clip(x, a_max=h): a_min's default is NumPy's "not given", which no rule can receive
+    from chainrules.engines.tripwires import NoRuleError
+
+    x = np.array([0.5, 2.0])
+    with pytest.raises(NoRuleError, match=r"numpy.clip.*a_max.*positionally"):
+        reverse.grad(lambda h: np.clip(x, a_max=h).sum())(1.0)
+    assert reverse.grad(lambda h: np.clip(x, None, h).sum())(1.0) == 1.0
