@@ -187,14 +187,15 @@ def torch_outside_transforms() -> contextlib.AbstractContextManager[Any]:
     return temporarily_clear_interpreter_stack()
 
 
-def derivative_and_error(result: Any) -> tuple[Any, Any]:
-    """The estimate and its error estimate from ``numdifftools.Derivative(...,
-    full_output=True)(x)``: an ``EstimateResult`` from numdifftools 0.10 on, a pair ``(value,
-    info)`` in 0.9."""
+def derivative_and_error(result: Any) -> tuple[Any, Any, Any]:
+    """The estimate, its error estimate and the step it came from, from
+    ``numdifftools.Derivative(..., full_output=True)(x)``: an ``EstimateResult`` from
+    numdifftools 0.10 on, a pair ``(value, info)`` in 0.9 (``info`` holds the error estimate and
+    the final step)."""
     if hasattr(result, "estimate"):
-        return result.estimate, result.error_estimate
+        return result.estimate, result.error_estimate, result.final_step
     value, info = result
-    return value, info.error_estimate
+    return value, info.error_estimate, info.final_step
 
 
 @functools.cache

@@ -58,9 +58,10 @@ def test_numpy_functions_of_newer_releases_are_there_when_installed():
 
 
 def test_numdifftools_results_of_both_forms():
-    new = types.SimpleNamespace(estimate=1.5, error_estimate=1e-12)
-    old = (1.5, types.SimpleNamespace(error_estimate=1e-12))
-    assert compat.derivative_and_error(new) == compat.derivative_and_error(old) == (1.5, 1e-12)
+    new = types.SimpleNamespace(estimate=1.5, error_estimate=1e-12, final_step=0.25)
+    old = (1.5, types.SimpleNamespace(error_estimate=1e-12, final_step=0.25))
+    both = compat.derivative_and_error(new), compat.derivative_and_error(old)
+    assert both[0] == both[1] == (1.5, 1e-12, 0.25)
 
 
 def test_private_names_are_found():

@@ -9,10 +9,11 @@
 Modules: ``rrule`` / ``frule`` / ``scalar`` (the test functions), ``tangents``
 (``rand_tangent``, ``with_tangent``), ``compare`` (``assert_tangents_close``),
 ``tolerances`` (the default tolerances, per dtype), ``finite_differences``, ``jacobian``,
-``second_order``, ``failures`` (the ``AssertionError`` subclasses raised), ``strategies``
-(hypothesis strategies for rule inputs; imported on its own), ``availability`` (``needs``,
-which skips tests of functions the installed libraries lack), ``plugin`` (the pytest plugin)
-and ``record`` (what the plugin writes for the coverage report).
+``second_order``, ``rounding`` (the sizes that rounding is relative to), ``failures`` (the
+``AssertionError`` subclasses raised), ``strategies`` (hypothesis strategies for rule inputs;
+imported on its own), ``availability`` (``needs``, which skips tests of functions the
+installed libraries lack), ``plugin`` (the pytest plugin) and ``record`` (what the plugin
+writes for the coverage report).
 """
 
 from .availability import needs as needs
@@ -25,12 +26,15 @@ from .failures import MissingRuleError as MissingRuleError
 from .failures import NondeterministicRule as NondeterministicRule
 from .failures import PrimalMismatch as PrimalMismatch
 from .failures import RuleDisagreement as RuleDisagreement
+from .failures import RuleRaised as RuleRaised
 from .failures import RuleTestFailure as RuleTestFailure
 from .failures import SecondOrderMismatch as SecondOrderMismatch
 from .failures import SecondOrderUnavailable as SecondOrderUnavailable
+from .failures import SecondOrderUntraceable as SecondOrderUntraceable
 from .failures import TangentMismatch as TangentMismatch
 from .failures import TangentSpaceError as TangentSpaceError
 from .failures import ThunkMismatch as ThunkMismatch
+from .failures import UnstableOutputShape as UnstableOutputShape
 from .failures import ZeroTangentForNoTangent as ZeroTangentForNoTangent
 from .failures import ZeroTangentInputError as ZeroTangentInputError
 from .frule import test_frule as test_frule

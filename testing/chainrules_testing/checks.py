@@ -22,21 +22,60 @@ import numpy as np
 
 from chainrules.core.names import function_name
 from chainrules.core.structure import has_tangent_space, is_differentiable_leaf
-from chainrules.core.tangents import NoTangent, NotImplementedTangent, ZeroTangent
+from chainrules.core.tangents import (
+    AbstractZero,
+    NoTangent,
+    NotImplementedTangent,
+    Tangent,
+    ZeroTangent,
+)
 from chainrules.core.thunks import unthunk
 
 from .compare import primal_difference, tangent_difference
-from .failures import InputMutated, MissingRuleError, PrimalMismatch
-from .finite_differences import FDEstimate, directional_derivative
+from .failures import (
+    InputMutated,
+    MissingRuleError,
+    PrimalMismatch,
+    RuleRaised,
+    RuleTestFailure,
+    UnstableOutputShape,
+)
+from .finite_differences import FDEstimate, directional_derivative, step_scale
 from .jacobian import flatten_values
-from .primals import copy_primal, first_difference, iter_leaf_tangents, needs_upcast, perturb
+from .primals import (
+    copy_primal,
+    first_difference,
+    iter_leaf_tangents,
+    iter_leaves,
+    map_primal,
+    moves_nothing,
+    needs_upcast,
+    perturb,
+)
 from .primals import upcast as upcast_primal
-from .report import Context
+from .report import Context, show
+from .rounding import flatten_noise, inner_noise, root_mean_square, weighted_size
 from .seeds import resolve_seed
-from .tangents import inner, make_rng, rand_tangent, split_with_tangent
+from .tangents import (
+    direction_tangent,
+    inner,
+    make_rng,
+    split_with_tangent,
+    times_power_of_two,
+)
 from .tolerances import Tolerance, tolerance_for
 
-__all__ = ["Setup", "input_path", "output_inner", "prepare", "zero_problem"]
+__all__ = [
+    "Setup",
+    "fd_hint",
+    "input_path",
+    "output_exponent",
+    "output_inner",
+    "output_layout",
+    "prepare",
+    "scale_output",
+    "zero_problem",
+]
 
 
 def input_path(i: int) -> str:
@@ -59,6 +98,9 @@ class Setup:
     y_expected: Any
     fd_inputs: tuple
     tol: Tolerance
+    # Finite differences see f's outputs times 2**out_exponent (exact): outputs near overflow
+    # or subnormal are brought near 1, so that <w, y> neither overflows nor underflows.
+    out_exponent: int = 0
 
     def call(self, inputs: tuple) -> Any:
         return call_primal(inputs[0], inputs[1:], self.fkwargs)
@@ -89,6 +131,22 @@ class Setup:
                 f"tolerance {self.tol.describe()}",
             )
 
+    def run(self, what: str, fn: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)``; an error it raises becomes ``RuleRaised`` naming ``what``
+        (``pullback(dy)``), the function and the arguments, chained to the error."""
+        try:
+            return fn(*args, **kwargs)
+        except RuleTestFailure:
+            raise
+        except Exception as error:  # the rule's own: reported, with its traceback as cause
+            types = ", ".join(type(x).__name__ for x in self.inputs[1:])
+            self.ctx.fail(
+                RuleRaised,
+                f"{what} raised {type(error).__name__}: {error}"[:500],
+                f"on arguments ({types}); the traceback of the cause shows where",
+                cause=error,
+            )
+
     def rule_result(self, kind: str, result: Any, pair: str) -> tuple[Any, Any]:
         """The pair a rule of ``kind`` returned; ``MissingRuleError`` for ``None`` or another value.
 
@@ -102,22 +160,197 @@ class Setup:
                 f"register one with @chainrules.{kind}.register(f)",
             )
         if not (isinstance(result, tuple) and len(result) == 2):
-            self.ctx.fail(MissingRuleError, f"the {kind} returned {result!r}, not {pair}")
+            self.ctx.fail(MissingRuleError, f"the {kind} returned {show(result)}, not {pair}")
         return result
 
     def fd_along(
-        self, directions: dict[int, Any], reduce: Callable[[Any], Any], fdm: Any
+        self,
+        directions: dict[int, Any],
+        reduce: Callable[[Any], Any],
+        fdm: Any,
+        noise: Callable[[Any, int], Any] | None = None,
     ) -> FDEstimate:
-        """Finite differences at 0 of ``t -> reduce(f(inputs + t * directions))``."""
+        """Finite differences at 0 of ``t -> reduce(f(inputs + t * directions))``.
+
+        ``reduce`` sees the outputs times ``2**out_exponent``, and so does the estimate: the
+        caller compares it with its own values scaled alike (``exponent=`` of ``inner``,
+        ``Tolerance.allowed``). ``noise(y, out_exponent)`` is the rounding uncertainty of
+        ``reduce`` of the scaled ``y`` (see ``finite_differences``).
+        """
         base = self.fd_inputs
+        if all(moves_nothing(base[i], d) for i, d in directions.items()):
+            # No coordinate moves (empty arguments have none): J dx is an empty sum, 0
+            # exactly, and differences of f's values (NaN for std of nothing) would say
+            # nothing.
+            return FDEstimate.exactly_zero(reduce(scale_output(self.y_expected, self.out_exponent)))
+        at_zero: list = []
+        layout = output_layout(self.y_expected)
+        # (|t|, what changed) at each step where f's output was laid out otherwise than at
+        # the primal: like a step out of f's domain, such a step has no value (differences
+        # of arrays of two shapes are no derivative); smaller steps may keep the shape.
+        changes: list[tuple[float, str]] = []
+        nowhere = np.shape(reduce(scale_output(self.y_expected, self.out_exponent)))
 
         def g(t: float) -> Any:
             moved = tuple(
                 perturb(x, directions[i], t) if i in directions else x for i, x in enumerate(base)
             )
-            return reduce(self.call(moved))
+            y = self.call(moved)
+            if t == 0.0:
+                at_zero[:] = [y]
+            else:
+                change = layout_change(layout, output_layout(y))
+                if change is not None:
+                    changes.append((abs(t), change))
+                    return np.full(nowhere, np.nan)
+            return reduce(scale_output(y, self.out_exponent))
 
-        return directional_derivative(g, fdm)
+        rounding = None
+        if noise is not None:
+
+            def rounding() -> Any:
+                return noise(at_zero[0], self.out_exponent)
+
+        estimate = directional_derivative(g, fdm, rounding)
+        if changes and not np.all(np.isfinite(estimate.value)):
+            t, change = min(changes)
+            moved = ", ".join(input_path(i) for i in directions)
+            self.ctx.fail(
+                UnstableOutputShape,
+                "f's output changes shape within every finite-difference step, so finite "
+                "differences cannot check its derivative here",
+                f"{change} at t = {t:.3g} along the tangent of {moved}, the smallest step "
+                f"that changed it ({len(changes)} did)",
+                "choose arguments where the shape is stable (values away from ties and the "
+                "zeros that np.unique, np.trim_zeros or np.roots drop), or with_tangent(x, dx) "
+                "a direction that keeps it",
+            )
+        return estimate
+
+    def move_size(self, directions: dict[int, Any]) -> float:
+        """How far ``directions`` move the inputs relative to their size: the mean magnitude
+        of the tangents' entries over the root mean square of the finite values they move (0
+        when those are all 0 or there are none: no size to be relative to)."""
+        moved, count, sizes = 0.0, 0, []
+        for i, d in directions.items():
+            for _, leaf, part in iter_leaf_tangents(self.fd_inputs[i], d, ""):
+                if not is_differentiable_leaf(leaf) or part is None:
+                    continue
+                if isinstance(part, AbstractZero | NotImplementedTangent | Tangent):
+                    continue
+                step = np.abs(np.asarray(part))
+                if np.any(step):
+                    moved, count = moved + float(np.sum(step)), count + step.size
+                    sizes.append(np.abs(np.asarray(leaf)))
+        size = root_mean_square(sizes)
+        ratio = moved / count / size if size else 0.0
+        return ratio if np.isfinite(ratio) else 0.0
+
+    def term_scale(self, w: Any, directions: dict[int, Any]) -> float:
+        """The size of the terms of ``<w, J dx>`` before any cancellation, for its rounding:
+        ``sum_k |w_k| |y_k| * move_size``, as if each output moved by its own size times
+        the inputs' relative move (a Jacobian of outputs over inputs, and no larger: an
+        elementwise function's). A rule may compute a derivative of 0 from such terms while
+        its result shows none of their size (corrcoef of two observations: terms of size 1
+        that cancel to 1e-16); times ``2**out_exponent``."""
+        scale = weighted_size(w, self.y_expected, self.out_exponent) * self.move_size(directions)
+        return scale if np.isfinite(scale) else 0.0
+
+    def scaled_note(self) -> str:
+        """A line for messages whose values are times ``2**out_exponent`` ("" for 0)."""
+        if not self.out_exponent:
+            return ""
+        return (
+            f"values are times 2**{self.out_exponent} (exact), so that they stay inside "
+            "float64's range"
+        )
+
+    def fd_inner(self, directions: dict[int, Any], w: Any, fdm: Any) -> FDEstimate:
+        """Finite differences of ``Re <w, f(inputs + t * directions)>`` at ``t = 0``, times
+        ``2**out_exponent``."""
+        return self.fd_along(directions, output_inner(w), fdm, lambda y, e: inner_noise(w, y, e))
+
+    def fd_output(self, directions: dict[int, Any], fdm: Any) -> FDEstimate:
+        """Finite differences of ``f(inputs + t * directions)``'s real coordinates at 0, times
+        ``2**out_exponent``."""
+        return self.fd_along(directions, flatten_values, fdm, flatten_noise)
+
+
+def fd_hint(setup: Setup, estimate: FDEstimate, actual: Any = 0.0) -> str:
+    """Why finite differences, or the rule's ``actual``, gave no finite value ("" if both did)."""
+    if estimate.exact:
+        return (
+            "the tangents moved have no non-zero entry (an empty array has no entries at all): "
+            "the derivative along them is exactly 0, whatever f's value there"
+        )
+    if np.all(np.isfinite(estimate.value)):
+        if np.all(np.isfinite(actual)):
+            return ""
+        return (
+            "the rule's value is not finite where finite differences are: with tangents of "
+            "this size it overflows (with_tangent and output_tangent pass smaller ones), or it "
+            "computes a partial that leaves float64's range before the tangent multiplies it"
+        )
+    for path, leaf in iter_leaves(setup.y_expected, "y"):
+        if is_differentiable_leaf(leaf) and not np.all(np.isfinite(leaf)):
+            value = np.asarray(leaf)
+            bad = np.argwhere(~np.isfinite(value))[0] if value.ndim else ()
+            where = f"{path}[{', '.join(map(str, bad))}]" if value.ndim else path
+            return (
+                f"f's output is not finite at these arguments ({where} = {value[tuple(bad)]!r}): "
+                "finite differences cannot check a derivative there"
+            )
+    return (
+        "finite differences found no finite value at any step: f is undefined on both sides "
+        "of the point along dx (the edge of its domain?); with_tangent(x, dx) chooses dx"
+    )
+
+
+def scale_output(y: Any, exponent: int) -> Any:
+    """``y`` with its differentiable leaves times ``2**exponent`` (``y`` itself for 0)."""
+    if not exponent:
+        return y
+    return map_primal(
+        y,
+        lambda leaf, _: (
+            times_power_of_two(leaf, exponent) if is_differentiable_leaf(leaf) else leaf
+        ),
+    )
+
+
+def output_exponent(y: Any) -> int:
+    """The power of two that brings ``y``'s largest finite element near 1, when it lies
+    outside ``[2**-100, 2**100]``; 0 otherwise (ordinary outputs are left exactly as they are).
+    """
+    largest = 0.0
+    for _, leaf in iter_leaves(y):
+        if is_differentiable_leaf(leaf) and np.size(leaf):
+            magnitude = np.abs(np.asarray(leaf))
+            finite = magnitude[np.isfinite(magnitude)]
+            if finite.size:
+                largest = max(largest, float(np.max(finite)))
+    if largest == 0.0 or 2.0**-100 <= largest <= 2.0**100:
+        return 0
+    return -int(np.frexp(largest)[1])
+
+
+def output_layout(y: Any) -> tuple:
+    """The paths and shapes of ``y``'s differentiable leaves."""
+    return tuple(
+        (path, np.shape(leaf)) for path, leaf in iter_leaves(y, "y") if is_differentiable_leaf(leaf)
+    )
+
+
+def layout_change(before: tuple, after: tuple) -> str | None:
+    """How an output laid out as ``after`` differs from ``before`` (``output_layout``s),
+    or None."""
+    if after == before:
+        return None
+    changed = [(a, b) for a, b in zip(before, after, strict=False) if a != b]
+    if changed and len(before) == len(after):
+        (path, old), (_, new) = changed[0]
+        return f"{path} has shape {old} at the primal and {new}"
+    return f"y has {len(before)} differentiable leaves at the primal and {len(after)}"
 
 
 def output_inner(dy: Any) -> Callable[[Any], float]:
@@ -157,7 +390,7 @@ def prepare(
         for x, g in zip(inputs, given, strict=True)
     )
     dxs = tuple(
-        NoTangent() if no else (g if g is not None else rand_tangent(x, rng))
+        NoTangent() if no else (g if g is not None else direction_tangent(x, rng, step_scale))
         for x, g, no in zip(inputs, given, no_tangent, strict=True)
     )
     fkwargs = dict(fkwargs or {})
@@ -181,6 +414,7 @@ def prepare(
         y_expected,
         _fd_inputs(inputs, y_expected, fkwargs),
         tol,
+        output_exponent(y_expected),
     )
 
 

@@ -29,7 +29,7 @@ from chainrules.core.tangents import AbstractZero, NotImplementedTangent, Tangen
 from chainrules.core.thunks import unthunk
 
 from .failures import TangentMismatch
-from .primals import field_path, paired_leaves
+from .primals import field_path, paired_leaves, same_values
 from .report import errors_line, show
 
 __all__ = [
@@ -101,7 +101,7 @@ def _structure_difference(where: str, a: Any, e: Any, seen: set, stack: list) ->
     if not (isinstance(a, Tangent) and isinstance(e, Tangent)):
         return Difference(where, f"actual {show(a)}, expected {show(e)}")
     if a.primal_type is not e.primal_type or a.is_positional != e.is_positional:
-        return Difference(where, f"actual {a!r}, expected {e!r}")
+        return Difference(where, f"actual {show(a)}, expected {show(e)}")
     if (id(a), id(e)) in seen:
         return None
     seen.add((id(a), id(e)))
@@ -143,8 +143,7 @@ def _leaf_difference(where: str, a: Any, e: Any, rtol: float, atol: float) -> Di
         err = np.abs(xa.astype(complex) - xe.astype(complex))
         scale = np.maximum(np.abs(xa), np.abs(xe))
         excess = err - (atol + rtol * scale)
-    both_nan = np.isnan(xa) & np.isnan(xe)
-    bad = ~both_nan & ~(excess <= 0)
+    bad = ~same_values(xa, xe) & ~(excess <= 0)
     if not np.any(bad):
         return None
     ranked = np.where(bad, np.nan_to_num(excess, nan=np.inf), -np.inf)

@@ -19,12 +19,15 @@ __all__ = [
     "NondeterministicRule",
     "PrimalMismatch",
     "RuleDisagreement",
+    "RuleRaised",
     "RuleTestFailure",
     "SecondOrderMismatch",
     "SecondOrderUnavailable",
+    "SecondOrderUntraceable",
     "TangentMismatch",
     "TangentSpaceError",
     "ThunkMismatch",
+    "UnstableOutputShape",
     "ZeroTangentForNoTangent",
     "ZeroTangentInputError",
 ]
@@ -36,6 +39,11 @@ class RuleTestFailure(AssertionError):
 
 class MissingRuleError(RuleTestFailure):
     """``rrule`` or ``frule`` returned ``None``: no rule applies to these arguments."""
+
+
+class RuleRaised(RuleTestFailure):
+    """The rule, its pullback or its pushforward raised on the test's arguments; the error is
+    chained as the cause."""
 
 
 class PrimalMismatch(RuleTestFailure):
@@ -66,6 +74,12 @@ class FiniteDifferenceMismatch(RuleTestFailure):
     """The rule's derivative disagrees with finite differences."""
 
 
+class UnstableOutputShape(RuleTestFailure):
+    """``f``'s output changes shape (or structure) within the finite-difference steps
+    (np.unique, np.trim_zeros, np.roots as values meet or reach 0): differences cannot check
+    its derivative at these arguments."""
+
+
 class ThunkMismatch(RuleTestFailure):
     """Thunked and plain cotangents (or an ``InplaceableThunk``'s two paths) differ."""
 
@@ -88,6 +102,12 @@ class ComplexConventionError(RuleTestFailure):
 
 class SecondOrderMismatch(RuleTestFailure):
     """The pullback, differentiated by the reverse engine, disagrees with finite differences."""
+
+
+class SecondOrderUntraceable(RuleTestFailure):
+    """The pullback (or pushforward) raised when the reverse engine ran it on tracked values:
+    it leaves the engine (``float(x)``, ``np.asarray(x)``, compiled code). The engine's error
+    is chained as the cause; ``check_second_order=False`` skips the check."""
 
 
 class SecondOrderUnavailable(NotImplementedError):

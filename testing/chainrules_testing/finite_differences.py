@@ -24,16 +24,28 @@ import numpy as np
 
 from chainrules._compat import derivative_and_error
 
-__all__ = ["FDEstimate", "directional_derivative", "method_name"]
+__all__ = ["FDEstimate", "directional_derivative", "method_name", "step_scale"]
 
 
 @dataclass(frozen=True)
 class FDEstimate:
-    """A finite-difference derivative, its error estimate, and how many times ``g`` ran."""
+    """A finite-difference derivative, its error estimate, and how many times ``g`` ran;
+    ``exact`` when no differences ran because the derivative is known exactly (along a
+    direction that moves nothing, see ``exactly_zero``)."""
 
     value: Any
     error: Any
     calls: int
+    exact: bool = False
+
+    @classmethod
+    def exactly_zero(cls, like: Any) -> FDEstimate:
+        """The derivative along a direction with no non-zero entry: 0 exactly, shaped like
+        ``like`` (what ``g`` returns), with no error."""
+        if np.ndim(like) == 0:
+            return cls(0.0, 0.0, 0, exact=True)
+        zeros = np.zeros(np.shape(like))
+        return cls(zeros, zeros, 0, exact=True)
 
 
 # Largest trial steps numdifftools starts from. They are tried in turn while the estimate is not
@@ -47,19 +59,54 @@ _SMALLEST_FOR_TRUST = 1e-2
 # floor for derivatives that are zero) is trusted; otherwise the most certain one is kept.
 _TRUSTED_RTOL = 0.1
 _TRUSTED_ATOL = 1e-12
+# Rounding bounds what a difference of two values of g can resolve: over a step h, an error of
+# about noise / h (noise: the spacing of g's values, or what the caller knows it to be), which
+# numdifftools' own estimate leaves out where the values are subnormal (its rounding term is
+# eps * |g|, and there the spacing is far larger). A tiny step whose difference rounds away
+# then looks exact: 0 with error 0. Central differences and the extrapolation amplify the
+# noise by about 2.
+_NOISE_FACTOR = 2.0
+# When no base step gives a trusted estimate, a last try with few and large steps: on values
+# with few significant digits (subnormal outputs) large steps are the only ones that see a
+# change.
+_COARSE = (2.0, 6)
+# Inputs whose magnitude lies outside this band move relative to themselves (see step_scale).
+_ABSOLUTE_STEPS = (1e-2, 1e6)
 # What functions raise, rather than return NaN, outside their domain (math.sqrt(-1), SciPy's
 # argument checks): at a trial step away from the primal these mean "no value here".
 _DOMAIN_ERRORS = (ValueError, ZeroDivisionError, OverflowError, FloatingPointError)
 
 
-def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEstimate:
+def step_scale(x: Any) -> Any:
+    """How far a finite-difference step moves each element of ``x`` per unit of ``t``.
+
+    1 for elements of moderate size (and for zeros); ``|x|`` for tiny and huge ones, so that
+    ``x + t * scale * dx`` neither steps a positive 1e-300 below zero (out of the domain of
+    ``log``, ``sqrt``, ``power``) nor rounds a step away from 1e150. The directions the
+    harness draws are scaled by it; the checks hold for any direction.
+
+    >>> step_scale(np.array([0.0, 0.5, 1e-300, -1e150]))
+    array([1.e+000, 1.e+000, 1.e-300, 1.e+150])
+    """
+    magnitude = np.abs(np.asarray(x, dtype=complex if np.iscomplexobj(x) else float))
+    low, high = _ABSOLUTE_STEPS
+    relative = (magnitude > 0) & ((magnitude < low) | (magnitude > high)) & np.isfinite(magnitude)
+    return np.where(relative, magnitude, 1.0)
+
+
+def directional_derivative(
+    g: Callable[[float], Any], fdm: Any = None, noise: Callable[[], Any] | None = None
+) -> FDEstimate:
     """The derivative of ``g`` at 0 by finite differences (numdifftools unless ``fdm``).
 
     Trial points where ``g`` leaves its domain (a NaN, or one of the errors functions raise
-    there) are discarded; ``g(0)`` itself is never excused.
+    there) are discarded; ``g(0)`` itself is never excused. ``noise()``, asked after ``g(0)``
+    ran, is how much ``g``'s values are uncertain from rounding (by default the spacing of
+    ``g(0)``); numdifftools' error estimates are never smaller than what it allows.
     """
     calls = 0
     shape: tuple[int, ...] = ()
+    at_zero: list = []
 
     def counted(t: Any) -> Any:
         nonlocal calls, shape
@@ -68,6 +115,7 @@ def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEsti
         if t == 0.0:
             value = g(t)
             shape = np.shape(value)
+            at_zero[:] = [value]
             return value
         try:
             return g(t)
@@ -89,7 +137,9 @@ def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEsti
                         name="numdifftools",
                     ) from missing
                 counted(0.0)  # errors at the primal itself are the caller's to see
-                value, error = _numdifftools(nd, counted)
+                floor = _spacing(at_zero[0]) if noise is None else np.abs(noise())
+                size = max(1.0, _worst(at_zero[0]))
+                value, error = _numdifftools(nd, counted, floor, size)
             else:
                 value = fdm(counted, 0.0)
                 error = getattr(fdm, "acc", None)
@@ -99,28 +149,46 @@ def directional_derivative(g: Callable[[float], Any], fdm: Any = None) -> FDEsti
     return FDEstimate(np.asarray(value), np.broadcast_to(np.asarray(error), np.shape(value)), calls)
 
 
-def _numdifftools(nd: Any, g: Callable) -> tuple[Any, Any]:
-    """numdifftools from the largest base step down, until an estimate is finite and trusted."""
+def _spacing(value: Any) -> Any:
+    with np.errstate(all="ignore"):
+        return np.spacing(np.abs(np.asarray(value)))
+
+
+def _numdifftools(nd: Any, g: Callable, noise: Any = 0.0, size: float = 1.0) -> tuple[Any, Any]:
+    """numdifftools from the largest base step down, until an estimate is finite and trusted;
+    then, if none was trusted, once with a few large steps. ``size`` is that of ``g``'s values
+    (at least 1), for the absolute part of trust."""
     best: tuple[Any, Any] | None = None
-    for base_step in _BASE_STEPS:
+    for base_step, num_steps in [(b, None) for b in _BASE_STEPS] + [_COARSE]:
         if best is not None and np.all(np.isfinite(best[0])) and base_step < _SMALLEST_FOR_TRUST:
-            break
-        step = nd.MaxStepGenerator(base_step=base_step)
+            continue
+        # num_steps only where it is meant: None is not numdifftools' default (15 steps, down
+        # to base_step / 2**14) but its minimum (10, down to base_step / 2**9), from which an
+        # estimate from 2.0 can be off by a percent and still look certain.
+        step = (
+            nd.MaxStepGenerator(base_step=base_step)
+            if num_steps is None
+            else nd.MaxStepGenerator(base_step=base_step, num_steps=num_steps)
+        )
         result = nd.Derivative(g, step=step, full_output=True)(0.0)
-        value, error = derivative_and_error(result)
+        value, error, final_step = derivative_and_error(result)
+        if np.any(noise):
+            with np.errstate(all="ignore"):
+                error = np.maximum(error, _NOISE_FACTOR * noise / np.abs(final_step))
         if not np.all(np.isfinite(value)):
             best = best or (value, error)
             continue
         if best is None or not np.all(np.isfinite(best[0])) or _worst(error) < _worst(best[1]):
             best = (value, error)
-        if np.all(np.abs(error) <= _TRUSTED_RTOL * np.abs(value) + _TRUSTED_ATOL):
+        if np.all(np.abs(error) <= _TRUSTED_RTOL * np.abs(value) + _TRUSTED_ATOL * size):
             break
     assert best is not None
     return best
 
 
 def _worst(error: Any) -> float:
-    return float(np.max(np.abs(error))) if np.size(error) else 0.0
+    with np.errstate(all="ignore"):
+        return float(np.nanmax(np.abs(error), initial=0.0)) if np.size(error) else 0.0
 
 
 def method_name(fdm: Any) -> str:

@@ -15,7 +15,7 @@ from chainrules.core.structure import has_tangent_space
 from chainrules.core.tangents import NoTangent, NotImplementedTangent, ZeroTangent
 from chainrules.core.thunks import unthunk
 
-from .checks import Setup, input_path, output_inner, prepare, zero_problem
+from .checks import Setup, fd_hint, input_path, prepare, zero_problem
 from .compare import tangent_difference
 from .failures import (
     FiniteDifferenceMismatch,
@@ -26,14 +26,16 @@ from .failures import (
     ZeroTangentForNoTangent,
     ZeroTangentInputError,
 )
-from .finite_differences import directional_derivative, method_name
-from .jacobian import coordinates, flatten_tangent, flatten_values
-from .primals import copy_primal, perturb
+from .finite_differences import method_name
+from .jacobian import coordinates, flatten_tangent
+from .primals import copy_primal
 from .record import note_passed
 from .report import errors_line
+from .rounding import output_sizes
 from .second_order import check_second_order_frule
 from .space import ZERO_FOR_NO_TANGENT, space_problem
 from .tangents import abs_inner, copy_tangent, inner, rand_tangent
+from .tolerances import ROUNDING_FACTOR, agree
 
 __all__ = ["test_frule"]
 
@@ -71,14 +73,21 @@ def test_frule(
     rule = chainrules.frule if frule_f is None else frule_f
     tangents = tuple(copy_tangent(dx) for dx in setup.dxs)
     rule_inputs = (setup.f, *copy_primal(setup.inputs[1:]))
-    result = rule(tangents, setup.f, *rule_inputs[1:], **setup.fkwargs)
+    result = setup.run("the frule", rule, tangents, setup.f, *rule_inputs[1:], **setup.fkwargs)
     y, ydot = setup.rule_result("frule", result, "(y, dy)")
     setup.check_unchanged(rule_inputs, "the frule")
     for i, (now, before) in enumerate(zip(tangents, setup.dxs, strict=True)):
         if tangent_difference(now, before, rtol=0.0, atol=0.0, path=input_path(i)) is not None:
             ctx.fail(InputMutated, f"the frule changed the input tangent for {input_path(i)}")
     setup.check_primal(y, "frule")
-    again = rule(tangents, setup.f, *copy_primal(setup.inputs[1:]), **setup.fkwargs)[1]
+    again = setup.run(
+        "the frule, called a second time,",
+        rule,
+        tangents,
+        setup.f,
+        *copy_primal(setup.inputs[1:]),
+        **setup.fkwargs,
+    )[1]
     found = tangent_difference(again, ydot, rtol=4 * setup.tol.eps, atol=0.0, path="dy")
     if found is not None:
         ctx.fail(
@@ -127,10 +136,12 @@ def _check_directional(setup: Setup, ydot: Any, w: Any, fdm: Any) -> None:
     ydot = unthunk(ydot)
     if isinstance(ydot, NotImplementedTangent) or not has_tangent_space(setup.y_expected):
         return
-    actual = inner(w, ydot)
-    estimate = setup.fd_along(_directions(setup), output_inner(w), fdm)
-    allowed = setup.tol.allowed(actual, estimate.value, abs_inner(w, ydot), estimate.error)
-    if abs(actual - estimate.value) <= allowed:
+    k = setup.out_exponent
+    actual = inner(w, ydot, k)
+    estimate = setup.fd_inner(_directions(setup), w, fdm)
+    magnitude = max(abs_inner(w, ydot, k), setup.term_scale(w, _directions(setup)))
+    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error, k)
+    if agree(actual, estimate.value, allowed):
         return
     _check_elementwise(setup, ydot, fdm)  # names the worst element when it can
     setup.ctx.fail(
@@ -140,33 +151,37 @@ def _check_directional(setup: Setup, ydot: Any, w: Any, fdm: Any) -> None:
         f"error estimate {estimate.error:.3e})",
         f"actual <w, frule(dx)> = {actual!r}",
         f"{errors_line(actual, estimate.value)}; allowed {allowed:.3e} ({setup.tol.describe()})",
+        setup.scaled_note(),
+        fd_hint(setup, estimate, actual),
     )
 
 
 def _check_elementwise(setup: Setup, ydot: Any, fdm: Any) -> None:
     """The output tangent against the finite-difference one, element by element."""
     y = setup.y_expected
-    directions = _directions(setup)
-
-    def h(t: float) -> Any:
-        moved = tuple(
-            perturb(x, directions[i], t) if i in directions else x
-            for i, x in enumerate(setup.fd_inputs)
-        )
-        return flatten_values(setup.call(moved))
-
-    estimate = directional_derivative(h, fdm)
+    estimate = setup.fd_output(_directions(setup), fdm)
     expected = np.atleast_1d(estimate.value)
     errors = np.atleast_1d(estimate.error)
-    actual = flatten_tangent(y, unthunk(ydot))
+    with np.errstate(over="ignore"):
+        actual = np.ldexp(flatten_tangent(y, unthunk(ydot)), setup.out_exponent)
     if actual.shape != expected.shape:
         return
     tol = setup.tol
-    allowed = tol.atol + tol.rtol * np.maximum(np.abs(actual), np.abs(expected)) + np.abs(errors)
-    allowed = allowed + 64 * tol.eps * np.max(np.abs(actual), initial=0.0)
+    allowed = (
+        np.ldexp(tol.atol, setup.out_exponent)
+        + tol.rtol * np.maximum(np.abs(actual), np.abs(expected))
+        + np.abs(errors)
+    )
+    # Rounding per element, at each element's own size: a bound from the largest element
+    # would let any error through in elements a thousand times smaller.
+    allowed = allowed + ROUNDING_FACTOR * tol.eps * np.abs(actual)
+    # and of terms of the size of each output over the inputs (Setup.term_scale)
+    terms = output_sizes(y, setup.out_exponent) * setup.move_size(_directions(setup))
+    allowed = allowed + ROUNDING_FACTOR * tol.eps * terms
+    allowed = allowed + np.ldexp(tol.floor, setup.out_exponent)
     with np.errstate(invalid="ignore"):
         excess = np.abs(actual - expected) - allowed
-    excess = np.where(np.isnan(excess), np.inf, excess)
+    excess = np.where(agree(actual, expected, allowed), -np.inf, np.nan_to_num(excess, nan=np.inf))
     if not excess.size or np.max(excess) <= 0:
         return
     k = int(np.argmax(excess))
@@ -178,6 +193,8 @@ def _check_elementwise(setup: Setup, ydot: Any, fdm: Any) -> None:
         f"{errors[k]:.3e})",
         f"actual {actual[k]!r} from the frule",
         f"{errors_line(actual[k], expected[k])}; allowed {allowed[k]:.3e} ({tol.describe()})",
+        setup.scaled_note(),
+        fd_hint(setup, estimate, actual[k]),
     )
 
 
@@ -201,27 +218,35 @@ def _check_zero(setup: Setup, rule: Any) -> None:
 
 
 def _check_against_rrule(setup: Setup, ydot: Any, w: Any) -> None:
-    found = chainrules.rrule(setup.f, *copy_primal(setup.inputs[1:]), **setup.fkwargs)
+    found = setup.run(
+        "chainrules.rrule",
+        chainrules.rrule,
+        setup.f,
+        *copy_primal(setup.inputs[1:]),
+        **setup.fkwargs,
+    )
     if found is None or not has_tangent_space(setup.y_expected):
         return
     ydot = unthunk(ydot)
     if isinstance(ydot, NotImplementedTangent):
         return  # nothing to compare: the frule says which tangent it does not give
-    cotangents = found[1](w)
-    forward = inner(w, ydot)
+    cotangents = setup.run("the rrule's pullback(w)", found[1], w)
+    k = setup.out_exponent
+    forward = inner(w, ydot, k)
     reverse = 0.0
-    magnitude = abs_inner(w, ydot)
+    magnitude = abs_inner(w, ydot, k) + setup.term_scale(w, _directions(setup))
     for i in setup.differentiable():
         c = unthunk(cotangents[i])
         if isinstance(c, NotImplementedTangent):
             return
-        reverse += inner(c, setup.dxs[i])
-        magnitude += abs_inner(c, setup.dxs[i])
-    allowed = setup.tol.allowed(forward, reverse, magnitude, 0.0)
-    if not abs(forward - reverse) <= allowed:  # a NaN on either side fails too
+        reverse += inner(c, setup.dxs[i], k)
+        magnitude += abs_inner(c, setup.dxs[i], k)
+    allowed = setup.tol.allowed(forward, reverse, magnitude, 0.0, k)
+    if not agree(forward, reverse, allowed):  # a NaN on either side fails too
         setup.ctx.fail(
             RuleDisagreement,
             "the frule and the rrule disagree",
             f"<w, frule(dx)> = {forward!r}, <pullback(w), dx> = {reverse!r}",
             f"{errors_line(forward, reverse)}; allowed {allowed:.3e} ({setup.tol.describe()})",
+            setup.scaled_note(),
         )

@@ -24,15 +24,17 @@ import numpy as np
 from chainrules.core.structure import is_differentiable_leaf
 from chainrules.core.tangents import AbstractZero, NotImplementedTangent
 
-from .finite_differences import directional_derivative
+from .finite_differences import FDEstimate, step_scale
 from .primals import iter_leaf_tangents, iter_leaves
 from .tangents import build_tangent
+from .tolerances import agree
 
 __all__ = [
     "Coordinate",
     "JacobianComparison",
     "basis_tangent",
     "compare_jacobians",
+    "coordinate_scales",
     "coordinates",
     "flatten_tangent",
     "flatten_values",
@@ -100,8 +102,8 @@ def flatten_tangent(x: Any, tangent: Any) -> np.ndarray:
     return np.concatenate(chunks) if chunks else np.zeros(0)
 
 
-def basis_tangent(x: Any, k: int) -> Any:
-    """The tangent of ``x`` that is 1 in real coordinate ``k`` and 0 elsewhere."""
+def basis_tangent(x: Any, k: int, length: float = 1.0) -> Any:
+    """The tangent of ``x`` that is ``length`` in real coordinate ``k`` and 0 elsewhere."""
     remaining = k
 
     def values(shape: tuple[int, ...], is_complex: bool) -> np.ndarray:
@@ -111,7 +113,7 @@ def basis_tangent(x: Any, k: int) -> Any:
         out = np.zeros(shape, dtype=complex if is_complex else float)
         if 0 <= remaining < size:
             flat = out.reshape(-1)
-            flat[remaining // width] = 1j if (is_complex and remaining % width) else 1.0
+            flat[remaining // width] = length * 1j if (is_complex and remaining % width) else length
         remaining -= size
         return out
 
@@ -132,18 +134,29 @@ class JacobianComparison:
 
     @property
     def failed(self) -> bool:
-        return abs(self.actual - self.expected) > self.allowed
+        return not agree(self.actual, self.expected, self.allowed)
+
+
+def coordinate_scales(x: Any) -> np.ndarray:
+    """``step_scale`` of each real coordinate of ``x``: the size of its finite-difference step."""
+    chunks = []
+    for _, leaf in _differentiable_leaves(x):
+        scale = np.ravel(step_scale(leaf))
+        chunks.append(np.repeat(scale, 2) if np.iscomplexobj(np.asarray(leaf)) else scale)
+    return np.concatenate(chunks) if chunks else np.zeros(0)
 
 
 def fd_jacobian(
-    evaluate: Callable[[Any], Callable[[float], np.ndarray]], x: Any, n: int, fdm: Any
+    along: Callable[[Any], FDEstimate], x: Any, n: int
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Columns by finite differences: ``evaluate(direction)(t)`` gives the output vector."""
+    """Columns by finite differences: ``along(direction)`` estimates the derivative of the
+    output vector along ``direction``. Coordinate ``k`` moves by its ``coordinate_scales``."""
     columns, errors, calls = [], [], 0
+    scales = coordinate_scales(x)
     for k in range(n):
-        estimate = directional_derivative(evaluate(basis_tangent(x, k)), fdm)
-        columns.append(np.atleast_1d(estimate.value))
-        errors.append(np.atleast_1d(estimate.error))
+        estimate = along(basis_tangent(x, k, float(scales[k])))
+        columns.append(np.atleast_1d(estimate.value) / scales[k])
+        errors.append(np.atleast_1d(estimate.error) / scales[k])
         calls += estimate.calls
     return np.stack(columns, axis=1), np.stack(errors, axis=1), calls
 
@@ -153,14 +166,15 @@ def compare_jacobians(
     expected: np.ndarray,
     errors: np.ndarray,
     rtol: float,
-    atol: float,
+    atol: float | np.ndarray,
     calls: int,
 ) -> JacobianComparison:
-    """The element with the largest excess of error over tolerance."""
+    """The element with the largest excess of error over tolerance (``atol`` may be one per
+    element, or per row as a column)."""
     allowed = atol + rtol * np.maximum(np.abs(actual), np.abs(expected)) + np.abs(errors)
     with np.errstate(invalid="ignore"):
         excess = np.abs(actual - expected) - allowed
-    excess = np.where(np.isnan(excess), np.inf, excess)
+    excess = np.where(agree(actual, expected, allowed), -np.inf, np.nan_to_num(excess, nan=np.inf))
     row, column = np.unravel_index(int(np.argmax(excess)), excess.shape) if excess.size else (0, 0)
     if not excess.size:
         return JacobianComparison(0, 0, 0.0, 0.0, 0.0, 0.0, calls)

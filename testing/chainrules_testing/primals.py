@@ -38,7 +38,9 @@ __all__ = [
     "first_difference",
     "iter_leaves",
     "map_primal",
+    "moves_nothing",
     "perturb",
+    "same_values",
     "upcast",
 ]
 
@@ -102,6 +104,9 @@ def map_primal(x: Any, leaf_fn: Callable[[Any, Any], Any], tangent: Any = None) 
 
 
 class _PrimalMapper:
+    """The walk of ``map_primal``, on a work list: object graphs thousands deep (a linked list)
+    do not reach Python's recursion limit."""
+
     __slots__ = ("leaf_fn", "memo")
 
     def __init__(self, leaf_fn: Callable[[Any, Any], Any]) -> None:
@@ -109,29 +114,52 @@ class _PrimalMapper:
         self.memo: dict[int, tuple[Any, Any]] = {}  # id -> (original kept alive, new)
 
     def build(self, x: Any, tangent: Any) -> Any:
-        hit = self.memo.get(id(x))
-        if hit is not None:
-            return x if hit[1] is _IN_PROGRESS else hit[1]
-        fields = decompose(x)
-        if fields is None:
-            new = self.leaf_fn(x, unthunk(tangent))
-            self.memo[id(x)] = (x, new)
-            return new
-        children = [(k, v, tangent_field(tangent, fields.kind, k)) for k, v in fields.items]
-        if isinstance(x, types.FunctionType):
-            return self._build_closure(x, children)
-        if fields.mutable or _settable(x):
-            shell = copy.copy(x)
-            self.memo[id(x)] = (x, shell)
-            for key, value, t in children:
-                _set_field(shell, fields.kind, key, self.build(value, t))
-            return shell
-        self.memo[id(x)] = (x, _IN_PROGRESS)
-        new = rebuild(x, {key: self.build(value, t) for key, value, t in children})
-        self.memo[id(x)] = (x, new)
-        return new
+        # Frames are ("enter", node, tangent) and ("exit", node, fields' children, target):
+        # mutable structures and closures get their new shell on entering (so cycles through
+        # them are rebuilt), immutable ones are rebuilt on exit from their finished fields.
+        stack: list[tuple] = [("enter", x, tangent)]
+        while stack:
+            frame = stack.pop()
+            if frame[0] == "exit":
+                self._finish(*frame[1:])
+                continue
+            _, node, t = frame
+            if id(node) in self.memo:
+                continue
+            fields = decompose(node)
+            if fields is None:
+                self.memo[id(node)] = (node, self.leaf_fn(node, unthunk(t)))
+                continue
+            children = [(k, v, tangent_field(t, fields.kind, k)) for k, v in fields.items]
+            if isinstance(node, types.FunctionType):
+                target: Any = self._closure_shell(node, children)
+            elif fields.mutable or _settable(node):
+                target = copy.copy(node)
+            else:
+                target = None  # rebuilt on exit
+            self.memo[id(node)] = (node, _IN_PROGRESS if target is None else target)
+            stack.append(("exit", node, fields.kind, children, target))
+            stack.extend(("enter", v, ct) for _, v, ct in reversed(children))
+        return self._new(x)
 
-    def _build_closure(self, fn: types.FunctionType, children: list) -> types.FunctionType:
+    def _new(self, x: Any) -> Any:
+        new = self.memo[id(x)][1]
+        return x if new is _IN_PROGRESS else new  # an immutable on a cycle: see the module
+
+    def _finish(self, node: Any, kind: str, children: list, target: Any) -> None:
+        if target is None:
+            new = rebuild(node, {key: self._new(value) for key, value, _ in children})
+            self.memo[id(node)] = (node, new)
+        elif isinstance(node, types.FunctionType):
+            cells = dict(zip(node.__code__.co_freevars, target.__closure__ or (), strict=True))
+            for key, value, _ in children:
+                cells[key].cell_contents = self._new(value)
+        else:
+            for key, value, _ in children:
+                _set_field(target, kind, key, self._new(value))
+
+    @staticmethod
+    def _closure_shell(fn: types.FunctionType, children: list) -> types.FunctionType:
         names = {key for key, _, _ in children}
         cells = tuple(
             types.CellType() if name in names else cell
@@ -141,10 +169,6 @@ class _PrimalMapper:
         new.__kwdefaults__ = fn.__kwdefaults__
         new.__dict__.update(fn.__dict__)
         new.__qualname__ = fn.__qualname__
-        self.memo[id(fn)] = (fn, new)
-        by_name = dict(zip(fn.__code__.co_freevars, cells, strict=True))
-        for key, value, t in children:
-            by_name[key].cell_contents = self.build(value, t)
         return new
 
 
@@ -203,6 +227,22 @@ def perturb(x: Any, dx: Any, t: float) -> Any:
     (2.0, 2)
     """
     return map_primal(x, _add_leaf(t), dx)
+
+
+def moves_nothing(x: Any, dx: Any) -> bool:
+    """Whether ``dx`` has no non-zero entry (an empty array has none at all), so that
+    ``perturb(x, dx, t)`` equals ``x`` for every ``t``: along it, every derivative is exactly
+    0 (the Jacobian times nothing), whatever ``f``'s value, NaN included.
+
+    >>> moves_nothing((np.zeros(0), 2.0), (np.zeros(0), 0.0)), moves_nothing(1.0, 0.5)
+    (True, False)
+    """
+    for _, _, part in iter_leaf_tangents(x, dx, ""):
+        if part is None or isinstance(part, AbstractZero | Tangent):
+            continue
+        if np.any(np.asarray(part) != 0):
+            return False
+    return True
 
 
 _WIDER = {
@@ -291,9 +331,7 @@ def _leaf_difference(x: Any, y: Any, where: str) -> str | None:
         ax, ay = np.asarray(x), np.asarray(y)
         if ax.shape != ay.shape or ax.dtype != ay.dtype:
             return where
-        equal = ax == ay
-        if ax.dtype.kind in "fc":
-            equal = equal | (np.isnan(ax) & np.isnan(ay))
+        equal = same_values(ax, ay) if ax.dtype.kind in "fc" else ax == ay
         if np.all(equal):
             return None
         if ax.ndim == 0:
@@ -307,6 +345,22 @@ def _leaf_difference(x: Any, y: Any, where: str) -> str | None:
         return None if bool(x == y) else where
     except Exception:  # values without a usable equality are compared by identity
         return where
+
+
+def same_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise: equal, or NaN in the same places (real and imaginary parts apart).
+
+    Equal infinities are equal, whatever a tolerance would say of ``inf - inf``.
+
+    >>> same_values(np.array([np.inf, np.nan, 1.0]), np.array([np.inf, np.nan, -np.inf]))
+    array([ True,  True, False])
+    """
+    if a.dtype.kind != "c" and b.dtype.kind != "c":
+        same = a == b
+        if a.dtype.kind == "f" or b.dtype.kind == "f":
+            same = same | (np.isnan(a) & np.isnan(b))
+        return same
+    return same_values(np.real(a), np.real(b)) & same_values(np.imag(a), np.imag(b))
 
 
 def iter_leaf_tangents(

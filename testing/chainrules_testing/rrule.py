@@ -16,7 +16,13 @@ from chainrules.core.structure import decompose, is_differentiable_leaf
 from chainrules.core.tangents import NotImplementedTangent, ZeroTangent
 from chainrules.core.thunks import AbstractThunk, InplaceableThunk, Thunk, unthunk
 
-from .checks import Setup, input_path, output_inner, prepare, zero_problem
+from .checks import (
+    Setup,
+    fd_hint,
+    input_path,
+    prepare,
+    zero_problem,
+)
 from .compare import tangent_difference
 from .failures import (
     CotangentCountError,
@@ -37,18 +43,22 @@ from .jacobian import (
     flatten_tangent,
     flatten_values,
 )
-from .primals import copy_primal, iter_leaf_tangents, iter_leaves, perturb
+from .primals import copy_primal, iter_leaf_tangents, iter_leaves
 from .record import note_passed
-from .report import errors_line
+from .report import errors_line, show
+from .rounding import output_sizes, root_mean_square
 from .second_order import check_second_order_rrule
 from .space import ZERO_FOR_NO_TANGENT, space_problem
 from .tangents import abs_inner, build_tangent, copy_tangent, inner, rand_tangent
+from .tolerances import ROUNDING_FACTOR, agree
 
 __all__ = ["test_rrule"]
 
 # Repeated and thunked calls run the same code on the same values: only rounding-free
 # agreement is expected, with a few ulps of slack for reductions that reorder.
 _REPEAT_ULPS = 4
+# Structured arguments with at most this many leaves are checked leaf by leaf.
+_LEAVES_ONE_BY_ONE = 16
 
 
 def test_rrule(
@@ -90,14 +100,14 @@ def test_rrule(
     ctx = setup.ctx
     rule = chainrules.rrule if rrule_f is None else rrule_f
     rule_inputs = (setup.f, *copy_primal(setup.inputs[1:]))
-    result = rule(setup.f, *rule_inputs[1:], **setup.fkwargs)
+    result = setup.run("the rrule", rule, setup.f, *rule_inputs[1:], **setup.fkwargs)
     y, pullback = setup.rule_result("rrule", result, "(y, pullback)")
     setup.check_unchanged(rule_inputs, "the rrule")
     setup.check_primal(y, "rrule")
 
     dy = rand_tangent(y, setup.rng) if output_tangent is None else output_tangent
     dy_before = copy_tangent(dy)
-    cotangents = _pull(setup, pullback, dy, "pullback(dy)")
+    cotangents = setup.run("pullback(dy)", _pull, setup, pullback, dy, "pullback(dy)")
     setup.check_unchanged(rule_inputs, "the pullback")
     if tangent_difference(dy, dy_before, rtol=0.0, atol=0.0, path="dy") is not None:
         ctx.fail(InputMutated, "the pullback changed the cotangent dy it was given")
@@ -141,7 +151,7 @@ def _ulps(setup: Setup) -> float:
 
 
 def _check_repeat(setup: Setup, pullback: Any, dy: Any, first: tuple) -> None:
-    second = pullback(dy)
+    second = setup.run("pullback(dy), called a second time,", pullback, dy)
     for i, (a, b) in enumerate(zip(second, first, strict=True)):
         found = tangent_difference(a, b, rtol=_ulps(setup), atol=0.0, path=input_path(i))
         if found is not None:
@@ -167,36 +177,45 @@ def _check_spaces(setup: Setup, cotangents: tuple) -> None:
                 "arguments marked with_tangent(x, NoTangent()))",
             )
         setup.ctx.fail(
-            TangentSpaceError, f"the cotangent for {where} {what}", f"cotangent: {c!r}"[:300]
+            TangentSpaceError, f"the cotangent for {where} {what}", f"cotangent: {show(c)}"[:300]
         )
 
 
 def _check_dot_products(setup: Setup, dy: Any, cotangents: tuple, fdm: Any) -> None:
-    """One directional derivative per differentiable argument; inside a structured argument,
-    one per differentiable leaf, so that a wrong field is neither diluted nor unnamed."""
-    reduce = output_inner(dy)
+    """One directional derivative per differentiable argument; inside a structured argument
+    of up to ``_LEAVES_ONE_BY_ONE`` leaves, one per differentiable leaf, so that a wrong field
+    is neither diluted nor unnamed. A larger structure (a linked list of a thousand nodes)
+    takes one direction for all its leaves: one per leaf would cost a walk of the whole
+    structure per leaf and step, quadratic in its size."""
+    k = setup.out_exponent
     for i in setup.differentiable():
         x, c, dx = setup.inputs[i], unthunk(cotangents[i]), setup.dxs[i]
         if isinstance(c, NotImplementedTangent):
             continue
         if decompose(x) is None:
-            _check_direction(
-                setup, i, input_path(i), dx, inner(c, dx), abs_inner(c, dx), reduce, fdm
-            )
+            actual, magnitude = inner(c, dx, k), abs_inner(c, dx, k)
+            _check_direction(setup, i, input_path(i), dx, actual, magnitude, dy, fdm)
             continue
         references: dict[int, list] = {}
         for _, leaf, part in iter_leaf_tangents(x, c, "", every_reference=True):
             references.setdefault(id(leaf), []).append(part)
+        parts = [p for ps in references.values() for p in ps]
+        if len(references) > _LEAVES_ONE_BY_ONE and not any(
+            isinstance(unthunk(p), NotImplementedTangent) for p in parts
+        ):
+            actual, magnitude = inner(c, dx, k), abs_inner(c, dx, k)
+            _check_direction(setup, i, input_path(i), dx, actual, magnitude, dy, fdm)
+            continue
         for path, leaf, dpart in iter_leaf_tangents(x, dx, input_path(i)):
             parts = references.get(id(leaf), [])
             if not is_differentiable_leaf(leaf) or any(
                 isinstance(p, NotImplementedTangent) for p in parts
             ):
                 continue
-            actual = sum(inner(p, dpart) for p in parts)
-            magnitude = sum(abs_inner(p, dpart) for p in parts)
+            actual = sum(inner(p, dpart, setup.out_exponent) for p in parts)
+            magnitude = sum(abs_inner(p, dpart, setup.out_exponent) for p in parts)
             direction = _only_leaf(x, leaf, dpart)
-            _check_direction(setup, i, path, direction, actual, magnitude, reduce, fdm)
+            _check_direction(setup, i, path, direction, actual, magnitude, dy, fdm)
 
 
 def _check_direction(
@@ -206,12 +225,15 @@ def _check_direction(
     direction: Any,
     actual: float,
     magnitude: float,
-    reduce: Any,
+    dy: Any,
     fdm: Any,
 ) -> None:
-    estimate = setup.fd_along({i: direction}, reduce, fdm)
-    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error)
-    if abs(actual - estimate.value) <= allowed:
+    estimate = setup.fd_inner({i: direction}, dy, fdm)
+    magnitude = max(magnitude, setup.term_scale(dy, {i: direction}))
+    allowed = setup.tol.allowed(
+        actual, estimate.value, magnitude, estimate.error, setup.out_exponent
+    )
+    if agree(actual, estimate.value, allowed):
         return
     setup.ctx.fail(
         FiniteDifferenceMismatch,
@@ -220,7 +242,8 @@ def _check_direction(
         f"({method_name(fdm)}, error estimate {estimate.error:.3e})",
         f"actual <pullback(dy)[{i}], dx> = {actual!r}",
         f"{errors_line(actual, estimate.value)}; allowed {allowed:.3e} ({setup.tol.describe()})",
-        "full_jacobian=True names the worst element",
+        setup.scaled_note(),
+        fd_hint(setup, estimate, actual) or "full_jacobian=True names the worst element",
     )
 
 
@@ -247,26 +270,35 @@ def _leaves(x: Any) -> list:
 
 def _check_jacobian(setup: Setup, pullback: Any, y: Any, fdm: Any) -> None:
     n_out = flatten_values(setup.y_expected).size
-    rows = [pullback(basis_tangent(y, k)) for k in range(n_out)]
+    rows = [
+        setup.run(f"pullback of the unit cotangent {k}", pullback, basis_tangent(y, k))
+        for k in range(n_out)
+    ]
     for i in setup.differentiable():
         x = setup.inputs[i]
         coords = coordinates(x, input_path(i))
+        if not coords:
+            continue  # no entries, no columns: nothing to compare
         actual = (
             np.stack([flatten_tangent(x, unthunk(r[i])) for r in rows])
             if rows
             else np.zeros((0, len(coords)))
         )
+        with np.errstate(over="ignore"):
+            actual = np.ldexp(actual, setup.out_exponent)  # as the finite differences see it
 
-        def evaluate(direction: Any, i: int = i) -> Any:
-            def h(t: float) -> Any:
-                moved = list(setup.fd_inputs)
-                moved[i] = perturb(moved[i], direction, t)
-                return flatten_values(setup.call(tuple(moved)))
+        def along(direction: Any, i: int = i) -> Any:
+            return setup.fd_output({i: direction}, fdm)
 
-            return h
-
-        expected, errors, calls = fd_jacobian(evaluate, x, len(coords), fdm)
-        worst = compare_jacobians(actual, expected, errors, setup.tol.rtol, setup.tol.atol, calls)
+        expected, errors, calls = fd_jacobian(along, x, len(coords))
+        atol = float(np.ldexp(setup.tol.atol + setup.tol.floor, setup.out_exponent))
+        # Rounding of terms of the size of the output over the argument (Setup.term_scale),
+        # per row: an element of the Jacobian moves one coordinate by a unit.
+        size = root_mean_square([np.abs(leaf) for _, leaf in _leaves(x)])
+        if size and rows:
+            rounding = ROUNDING_FACTOR * setup.tol.eps / size
+            atol = atol + rounding * output_sizes(setup.y_expected, setup.out_exponent)[:, None]
+        worst = compare_jacobians(actual, expected, errors, setup.tol.rtol, atol, calls)
         if worst.failed:
             out = coordinates(setup.y_expected, "y")[worst.row].label
             setup.ctx.fail(
@@ -278,6 +310,7 @@ def _check_jacobian(setup: Setup, pullback: Any, y: Any, fdm: Any) -> None:
                 f"actual {worst.actual!r} from the pullback",
                 f"{errors_line(worst.actual, worst.expected)}; allowed {worst.allowed:.3e} "
                 f"({setup.tol.describe()})",
+                setup.scaled_note(),
             )
 
 

@@ -34,6 +34,7 @@ from chainrules.core.tangents import (
 from chainrules.core.thunks import unthunk
 
 from .primals import field_path
+from .report import show
 
 __all__ = ["space_problem"]
 
@@ -50,7 +51,8 @@ def space_problem(
     primal without a tangent space.
     """
     tangent = unthunk(tangent)
-    if no_tangent or not has_tangent_space(primal):
+    known: dict[int, bool] = {}  # one memo for the graph: per-node walks would be quadratic
+    if no_tangent or not has_tangent_space(primal, known):
         if isinstance(tangent, NoTangent):
             return None
         if isinstance(tangent, ZeroTangent):
@@ -73,7 +75,7 @@ def space_problem(
             if problem is not None:
                 return where, problem
             continue
-        if not has_tangent_space(p):
+        if not has_tangent_space(p, known):
             return (
                 where,
                 f"is {_describe(t)}, but the primal has no tangent space: expected NoTangent()",
@@ -106,7 +108,7 @@ def _describe(t: Any) -> str:
         return repr(t)
     if hasattr(t, "shape") and hasattr(t, "dtype"):
         return f"a {type(t).__name__} of shape {tuple(t.shape)} and dtype {t.dtype}"
-    return f"a {type(t).__name__} ({t!r})"
+    return f"a {type(t).__name__} ({show(t)})"
 
 
 def _is_complex_value(t: Any) -> bool:
@@ -120,7 +122,7 @@ def _leaf_problem(p: Any, t: Any) -> str | None:
     if not is_differentiable_leaf(p):
         return f"is {_describe(t)}, but the primal has no tangent space: expected NoTangent()"
     if isinstance(t, Tangent):
-        return f"is a structural {t!r}, but the primal is a {type(p).__name__}"
+        return f"is a structural {show(t)}, but the primal is a {type(p).__name__}"
     complex_primal = _is_complex_value(p)
     if _is_complex_value(t) and not complex_primal:
         return f"is complex ({_describe(t)}), but the primal is real: expected a real tangent"

@@ -11,12 +11,16 @@ float64, complex128   1e-7      0      float64
 A scalar ``actual`` (the rule) passes against ``expected`` (finite differences) when::
 
     |actual - expected| <= atol + rtol * max(|actual|, |expected|)
-                           + 64 * eps(dtype) * magnitude + fd_error
+                           + 64 * eps(dtype) * magnitude + 4 * smallest_subnormal(dtype)
+                           + 4 * fd_error
 
 where ``magnitude`` is the inner product taken with absolute values (the size of the sum
-before cancellation, so rounding inside the rule is allowed for) and ``fd_error`` is the
-finite-difference method's own error estimate. In float64 the rtol of 1e-7 leaves a rule that
-is wrong by a relative 1e-6 a factor of ten outside the tolerance. Passing ``rtol=`` or
+before cancellation, so rounding inside the rule is allowed for), or the size of its terms
+when larger (``Setup.term_scale``: a derivative of 0 computed from terms of size 1), and
+``fd_error`` is the finite-difference method's own error estimate (times 4: estimates are
+estimates). The subnormal term, 2e-323 in float64, matters only for values below the normal
+range. In float64 the rtol of 1e-7 leaves a rule that is wrong by a relative 1e-6 a factor of ten
+outside the tolerance. Passing ``rtol=`` or
 ``atol=`` to a test function replaces the defaults.
 
 >>> import numpy as np
@@ -35,7 +39,15 @@ import numpy as np
 
 from .primals import iter_leaves
 
-__all__ = ["DEFAULT_RTOL", "ROUNDING_FACTOR", "Tolerance", "tolerance_for", "working_dtype"]
+__all__ = [
+    "DEFAULT_RTOL",
+    "ROUNDING_FACTOR",
+    "SUBNORMAL_UNITS",
+    "Tolerance",
+    "agree",
+    "tolerance_for",
+    "working_dtype",
+]
 
 DEFAULT_RTOL = {
     np.dtype(np.float16): 1e-2,
@@ -43,6 +55,11 @@ DEFAULT_RTOL = {
     np.dtype(np.float64): 1e-7,
 }
 ROUNDING_FACTOR = 64
+# Below the normal range (exp(-740) is 4e-322) rounding is absolute, not relative: each
+# operation may be off by one unit of the smallest subnormal, which eps * magnitude
+# (underflowing to 0) does not allow for. A few units, so that a rule wrong by a factor of
+# two at such a point still fails.
+SUBNORMAL_UNITS = 4
 # Error estimates of finite differences are estimates: a derivative that is exactly 0 (a
 # piecewise-constant function) was seen to come out 1.6 times its estimate from rounding alone.
 FD_ERROR_FACTOR = 4
@@ -60,18 +77,45 @@ class Tolerance:
     def eps(self) -> float:
         return float(np.finfo(self.dtype).eps)
 
-    def allowed(self, actual: float, expected: float, magnitude: float, fd_error: float) -> float:
-        """The largest acceptable ``|actual - expected|``."""
+    def allowed(
+        self,
+        actual: float,
+        expected: float,
+        magnitude: float,
+        fd_error: float,
+        exponent: int = 0,
+    ) -> float:
+        """The largest acceptable ``|actual - expected|``, for values that are times
+        ``2**exponent`` (the absolute terms are scaled alike)."""
         scale = max(abs(actual), abs(expected))
         return float(
-            self.atol
+            np.ldexp(self.atol + self.floor, exponent)
             + self.rtol * scale
             + ROUNDING_FACTOR * self.eps * magnitude
             + (FD_ERROR_FACTOR * fd_error if np.isfinite(fd_error) else 0.0)
         )
 
+    @property
+    def floor(self) -> float:
+        """The absolute rounding of values below the normal range (see the module)."""
+        return SUBNORMAL_UNITS * float(np.finfo(self.dtype).smallest_subnormal)
+
     def describe(self) -> str:
         return f"rtol={self.rtol:g}, atol={self.atol:g} for {self.dtype.name}"
+
+
+def agree(actual: Any, expected: Any, allowed: Any) -> Any:
+    """Whether a rule's value and its reference agree: equal (equal infinities included: an
+    overflow on both sides is one answer, and ``inf - inf`` says nothing), or within
+    ``allowed``; elementwise for arrays. A NaN never agrees.
+
+    >>> bool(agree(float("inf"), float("inf"), 0.0)), bool(agree(float("nan"), 1.0, 1e300))
+    (True, False)
+    """
+    with np.errstate(invalid="ignore"):
+        return (np.asarray(actual) == np.asarray(expected)) | (
+            np.abs(np.asarray(actual) - np.asarray(expected)) <= allowed
+        )
 
 
 def _leaf_dtype(leaf: Any) -> np.dtype | None:

@@ -436,3 +436,58 @@ CASES = [
     # math.hypot converts its arguments with float(): no engine can trace through it.
     Case("python scalars", _hypot, lambda: (0.3, -1.2), *_registered(_hypot), second_order=False),
 ]
+
+
+# ---- a linked list a thousand long ---------------------------------------------------------
+
+
+@dataclass
+class Node:
+    """One link of a linked list: walkers of object graphs must not recurse along it."""
+
+    value: float
+    next: Node | None = None
+
+
+def linked_list(n: int, shared: np.ndarray | None = None) -> Node:
+    """``n`` nodes with values 0.5, 1.5, ...; ``shared``, when given, is held by the first
+    and the last node (aliasing that the walkers must keep)."""
+    head = None
+    for k in reversed(range(n)):
+        head = Node(k + 0.5, head)
+    if shared is not None:
+        last = head
+        while last.next is not None:
+            last = last.next
+        head.value = last.value = shared
+    return head
+
+
+def _chain_weighted_sum(node, x):
+    """``x * sum(node values)`` over the whole list."""
+    total = 0.0
+    while node is not None:
+        total = total + node.value
+        node = node.next
+    return x * total
+
+
+@cr.rrule.register(_chain_weighted_sum)
+def _chain_weighted_sum_rrule(node, x):
+    links = []
+    while node is not None:
+        links.append(node)
+        node = node.next
+    total = sum(link.value for link in links)
+
+    def chain_pullback(dy):
+        dy = unthunk(dy)
+        # The tangent of the list is built from the tail up, with a loop: no recursion.
+        dnode: object = NoTangent()
+        for link in reversed(links):
+            dvalue = dy * x if np.ndim(link.value) else np.sum(dy * x)
+            dnode = Tangent(Node, value=dvalue, next=dnode)
+        dx = dy * total if np.ndim(x) else np.sum(dy * total)
+        return NoTangent(), dnode, dx
+
+    return x * total, chain_pullback

@@ -6,12 +6,13 @@ with a single defect; the rules below them are wrong in ways specific to one fun
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from chainrules_testing.primals import iter_leaves
-from harness_cases import CASES, Case
+from harness_cases import CASES, Case, _chain_weighted_sum
 
 import chainrules as cr
 from chainrules import InplaceableThunk, NoTangent, Tangent, Thunk, ZeroTangent, unthunk
@@ -324,3 +325,41 @@ def _cube_wrong_rrule(x):
 @cr.frule.register(_cube)
 def _cube_frule(tangents, x):
     return x**3, 3 * x**2 * unthunk(tangents[1])
+
+
+def _chain_one_link_off(f, node, x):
+    """The rrule of ``_chain_weighted_sum`` with the cotangent of one value, deep in the list,
+    off by a relative 1e-3."""
+    y, pullback = cr.rrule(_chain_weighted_sum, node, x)
+
+    def chain_pullback(dy):
+        df, dnode, dx = pullback(dy)
+        link = dnode
+        for _ in range(700):
+            link = link.next
+        object.__setattr__(link, "_backing", {**link._backing, "value": link.value * 1.001})
+        return df, dnode, dx
+
+    return y, chain_pullback
+
+
+def _pullback_calls_float(f, x):
+    """A correct first derivative through ``float``: the engine cannot differentiate it."""
+    return float(np.sin(x)), lambda dy: (NoTangent(), math.cos(float(x)) * unthunk(dy))
+
+
+def _pullback_calls_asarray(f, x):
+    def sin_pullback(dy):
+        return NoTangent(), np.cos(np.asarray(x)) * unthunk(dy)
+
+    return np.sin(x), sin_pullback
+
+
+def _mul_second_order_wrong_in_y(f, x, y):
+    """``x * y`` with right cotangents whose derivative in ``y`` the engine cannot see."""
+
+    def mul_pullback(dz):
+        dz = unthunk(dz)
+        return NoTangent(), dz * cr.ignore_derivatives(y), dz * x
+
+    return x * y, mul_pullback

@@ -14,6 +14,8 @@ from chainrules_testing.primals import (
     perturb,
     upcast,
 )
+from chainrules_testing.tangents import rand_tangent
+from harness_cases import linked_list
 
 from chainrules import Tangent
 
@@ -94,3 +96,18 @@ def test_leaf_tangents_can_follow_every_reference():
     once = [p for p, _, _ in iter_leaf_tangents((w, w), t, "x")]
     every = [part for _, _, part in iter_leaf_tangents((w, w), t, "x", every_reference=True)]
     assert once == ["x[0]"] and every == [1.0, 2.0]
+
+
+def test_a_linked_list_of_a_thousand_nodes_is_walked_without_recursion():
+    shared = np.ones(2)
+    head = linked_list(1000, shared=shared)
+    copied = copy_primal(head)
+    moved = perturb(head, rand_tangent(head, rng=0), 0.5)
+    assert first_difference(copied, head) is None
+    for walked in (copied, moved, upcast(head)):
+        last, length = walked, 1
+        while last.next is not None:
+            last, length = last.next, length + 1
+        assert length == 1000 and last.value is walked.value  # aliasing kept
+    assert copied.value is not shared and moved.next.value != head.next.value
+    assert len(list(iter_leaves(head))) == 1000  # 999 floats, one shared array

@@ -9,11 +9,25 @@ import pytest
 from chainrules_testing import (
     FiniteDifferenceMismatch,
     InputMutated,
+    RuleRaised,
     TangentSpaceError,
+    test_frule,
     test_rrule,
     with_tangent,
 )
-from harness_cases import CASES, X5, Case, Params, _affine, _power, _sin, correct_rule_tests
+from harness_cases import (
+    CASES,
+    X5,
+    Case,
+    Params,
+    _affine,
+    _chain_weighted_sum,
+    _power,
+    _sin,
+    correct_rule_tests,
+    linked_list,
+)
+from wrong_rules import _chain_one_link_off, scaled_partial
 
 import chainrules as cr
 from chainrules import NoTangent, not_implemented, unthunk
@@ -30,6 +44,37 @@ def test_another_finite_difference_method():
     fdm = pytest.importorskip("fdm")
     test_rrule(_sin, X5.copy(), fdm=fdm.central_fdm(5, 1), seed=0)
     test_rrule(_power, X5.copy(), 3, fdm=fdm.central_fdm(5, 1), seed=0)
+
+
+def test_another_finite_difference_method_catches_a_wrong_rule():
+    fdm = pytest.importorskip("fdm")
+    wrong = scaled_partial(cr.rrule, 1, 1e-6)
+    with pytest.raises(FiniteDifferenceMismatch, match=r"\(FDM, error estimate"):
+        test_rrule(_sin, X5.copy(), fdm=fdm.central_fdm(5, 1), rrule_f=wrong, seed=0)
+
+
+def _raising(f, x):
+    def sin_pullback(dy):
+        raise ValueError("the shapes do not match")
+
+    return np.sin(x), sin_pullback
+
+
+def test_a_rule_that_raises_is_a_named_failure_with_the_error_as_cause():
+    with pytest.raises(
+        RuleRaised,
+        match=r"test_rrule\(harness_cases._sin\): pullback\(dy\) "
+        r"raised ValueError: the shapes do not match",
+    ) as info:
+        test_rrule(_sin, X5.copy(), rrule_f=_raising, seed=0)
+    assert isinstance(info.value.__cause__, ValueError)
+
+    def raising_frule(tangents, f, x):
+        raise TypeError("no frule for these")
+
+    with pytest.raises(RuleRaised, match=r"the frule raised TypeError") as info:
+        test_frule(_sin, X5.copy(), frule_f=raising_frule, seed=0)
+    assert isinstance(info.value.__cause__, TypeError)
 
 
 def test_a_given_output_tangent_and_input_tangent_are_used():
@@ -82,6 +127,20 @@ def test_structured_arguments_are_walked_with_aliasing_kept():
     shared = np.array([0.5, -1.0])
     params = Params({"w": np.ones((2, 2)), "b": shared})
     test_rrule(_affine, params, shared, seed=3)
+
+
+def test_a_linked_list_of_a_thousand_nodes_is_an_argument_like_any_other():
+    # Each finite-difference step walks the whole list: a second call, with an array x, on a
+    # shorter one keeps the test quick.
+    test_rrule(_chain_weighted_sum, linked_list(1000, shared=np.array([0.25, -0.5])), 1.5, seed=0)
+    head = linked_list(50, shared=np.array([0.25, -0.5]))
+    test_rrule(_chain_weighted_sum, head, np.array([1.5, 2.0]), seed=1)
+
+
+def test_one_wrong_link_of_a_thousand_is_caught():
+    head = linked_list(1000)
+    with pytest.raises(FiniteDifferenceMismatch, match=r"the cotangent for args\[0\] disagrees"):
+        test_rrule(_chain_weighted_sum, head, 1.5, rrule_f=_chain_one_link_off, seed=0)
 
 
 def test_a_mutating_function_is_reported_before_its_rule():

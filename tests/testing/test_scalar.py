@@ -65,3 +65,12 @@ def test_a_function_without_complex_input_is_tested_at_real_points_only():
 def test_a_missing_conj_is_named():
     with pytest.raises(ComplexConventionError, match="the conj is missing"):
         test_scalar(_csquare_noconj, 0.4, seed=0)
+
+
+@pytest.mark.parametrize("x", [1e-150, 1e150])
+def test_the_missing_conj_is_named_at_tiny_and_huge_points(x):
+    # Steps of 1 along the real axis are rounded away from 1e150: the convention check would
+    # find f "not holomorphic" and skip itself.
+    with pytest.raises(ComplexConventionError, match="the conj is missing"):
+        test_scalar(_csquare_noconj, x, complex_point=x * (1 + 1j), seed=0)
+    test_scalar(_csquare, x, complex_point=x * (1 + 1j), seed=0)

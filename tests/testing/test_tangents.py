@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from chainrules_testing import rand_tangent, with_tangent
 from chainrules_testing.tangents import abs_inner, copy_tangent, inner
+from harness_cases import linked_list
 
 from chainrules import MutableTangent, NoTangent, Tangent, ZeroTangent
 
@@ -120,6 +121,43 @@ def test_a_recursive_closure_ends():
     f = outer(1.5)
     t = rand_tangent(f, rng=0)
     assert t.f is t and isinstance(t.scale, float)
+
+
+def test_a_linked_list_of_a_thousand_nodes_gets_a_tangent_without_recursion():
+    head = linked_list(1000)
+    t = rand_tangent(head, rng=0)
+    length = 0
+    while isinstance(t, Tangent):
+        assert isinstance(t.value, float)
+        t, length = t.next, length + 1
+    assert length == 1000 and t is NoTangent()  # the last node's next is None
+
+
+def test_a_linked_list_keeps_its_aliasing_and_the_seed_its_draw():
+    shared = np.ones(2)
+    head = linked_list(1000, shared=shared)
+    t = rand_tangent(head, rng=3)
+    last = t
+    while isinstance(last.next, Tangent):
+        last = last.next
+    assert last.value is t.value and t.value.shape == (2,)
+    again = rand_tangent(linked_list(1000, shared=np.ones(2)), rng=3)
+    assert np.array_equal(again.value, t.value) and again.next.value == t.next.value
+
+
+def test_a_deep_tangent_is_copied_without_recursion():
+    t = rand_tangent(linked_list(1000), rng=0)
+    c = copy_tangent(t)
+    assert c is not t and c.next.next.value == t.next.next.value
+
+
+def test_inner_products_neither_overflow_nor_underflow_inside():
+    big = np.array([1e300, 1e300])
+    assert inner(big, np.array([1e8, -1e8 + 1.0])) == pytest.approx(1e300, rel=1e-6)
+    tiny = np.array([4e-322, 4e-322])
+    assert inner(tiny, np.array([0.3, 0.3])) == pytest.approx(0.6 * 4e-322, rel=0.05)
+    assert inner(big, np.ones(2), -1000) == pytest.approx(2e300 * 2.0**-1000, rel=1e-12)
+    assert inner(np.array([1e308]), np.array([10.0])) == np.inf  # a result beyond the range
 
 
 def test_aliased_arrays_share_one_tangent():
