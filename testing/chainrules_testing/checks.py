@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+import chainrules
+from chainrules.core.errors import ChainRulesError
 from chainrules.core.names import function_name
 from chainrules.core.structure import has_tangent_space, is_differentiable_leaf
 from chainrules.core.tangents import (
@@ -374,6 +376,20 @@ def call_primal(f: Any, args: tuple, fkwargs: dict) -> Any:
     return f(*args, **fkwargs)
 
 
+def _bound_keywords(f: Any, args: tuple, fkwargs: dict | None) -> tuple[tuple, dict | None]:
+    """``args`` and ``fkwargs`` with the keywords the rule takes by position moved there, as
+    the rule table binds them (``np.swapaxes(x, axis1=0, axis2=1)``): they get cotangents and
+    tangents at those positions, so they are checked like positional arguments."""
+    if not fkwargs:
+        return args, fkwargs
+    primals = tuple(split_with_tangent(a)[0] for a in args)
+    try:
+        bound, rest = chainrules.rrule.bound_arguments(f, primals, dict(fkwargs))
+    except ChainRulesError:  # not bindable: the rule's own error comes when it is called
+        return args, fkwargs
+    return (*args, *bound[len(args) :]), rest
+
+
 def prepare(
     check: str, f: Any, args: tuple, fkwargs: dict | None, seed: Any, rtol: Any, atol: Any
 ) -> Setup:
@@ -381,6 +397,7 @@ def prepare(
     seed = resolve_seed(seed)
     rng = make_rng(seed)
     f, df = split_with_tangent(f)
+    args, fkwargs = _bound_keywords(f, args, fkwargs)
     split = [split_with_tangent(a) for a in args]
     inputs = (f, *(p for p, _ in split))
     given = (df, *(t for _, t in split))

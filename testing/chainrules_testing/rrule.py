@@ -89,7 +89,9 @@ def test_rrule(
     ZeroTangent())`` gives zeros; unless ``check_second_order=False``, the pullback is itself
     differentiated by the reverse engine and checked against finite differences.
 
-    ``fkwargs`` are keyword arguments of ``f`` (not differentiated); ``output_tangent`` is
+    ``fkwargs`` are keyword arguments of ``f``, not differentiated, except those the rule table
+    binds to the rule's positions (``np.swapaxes(x, axis1=0)``), which are checked there like
+    positional arguments; ``output_tangent`` is
     the ``dy`` to pull back (random by default); ``rtol``/``atol`` replace the dtype's
     default tolerances (see ``chainrules_testing.tolerances``); ``fdm`` is another
     finite-difference method; ``rrule_f(f, *args, **kwargs)`` replaces ``chainrules.rrule``

@@ -253,3 +253,17 @@ def test_cyclic_arguments_are_copied_perturbed_and_checked():
 
     with pytest.raises(FiniteDifferenceMismatch, match=r"the cotangent for args\[0\]\.w"):
         test_rrule(_ring_total, _Ring(X5.copy()), rrule_f=wrong, seed=0)
+
+
+@pytest.mark.parametrize(
+    ("f", "fkwargs"),
+    [
+        (np.swapaxes, {"axis1": 0, "axis2": 1}),
+        (np.moveaxis, {"source": 0, "destination": 1}),
+        (np.cumsum, {"axis": 0}),
+    ],
+    ids=["swapaxes", "moveaxis", "cumsum"],
+)
+def test_keywords_the_rule_takes_by_position_are_not_counted_as_missing_cotangents(f, fkwargs):
+    test_rrule(f, np.arange(6.0).reshape(2, 3) + 0.5, fkwargs=fkwargs)
+    test_frule(f, np.arange(6.0).reshape(2, 3) + 0.5, fkwargs=fkwargs)
