@@ -166,10 +166,13 @@ def test_q_slope_on_an_order_statistic():
 @pytest.mark.parametrize("kwargs", [{}, {"axis": 0}, {"axis": -1, "keepdims": True}], ids=str)
 def test_q_on_order_statistics_against_finite_differences(f, per, kwargs):
     # Shapes whose slices have 3 and 5 elements: q = 0.5 and 0.25 fall on order statistics.
+    # Central differences across the kink give the mean of the one-sided slopes, as the rule
+    # does; a second derivative does not exist there (finite differences of the first
+    # derivative jump with the random direction), so the second-order check is off.
     x = np.random.default_rng(11).uniform(-1.0, 1.0, (3, 5))
     for q in (0.5, np.array([0.25, 0.5, 0.6])):
-        test_rrule(f, x, q * per, fkwargs=kwargs)
-        test_frule(f, x, q * per, fkwargs=kwargs)
+        test_rrule(f, x, q * per, fkwargs=kwargs, check_second_order=False)
+        test_frule(f, x, q * per, fkwargs=kwargs, check_second_order=False)
 
 
 EDGE_DATA = [
