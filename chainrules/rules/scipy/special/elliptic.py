@@ -38,12 +38,31 @@ def _rd_dx(x: Any, y: Any, z: Any) -> Any:
     """dR_D(x, y, z)/dx, with its limits at the removable points x = z and x = y = z.
 
     At x = z, dR_D/dx is a third of dR_D/dz (both are R_{-5/2}(1/2, 3; y, z) by DLMF 19.18.1
-    and 19.16.9), which Euler's relation then gives from dR_D/dy alone.
+    and 19.16.9), which Euler's relation then gives from dR_D/dy alone. The quotient is
+    -3/4 of the integral of ((t + x)(t + z))**(-3/2) (t + y)**(-1/2): symmetric in x and z, so
+    even in (x - z)/2 about the midpoint, where its limit is therefore evaluated: the
+    derivatives of the limit in x and in z are then those of the quotient (half the
+    derivative along the diagonal each), and second derivatives of R_D are right at x = z.
     """
     equal = x == z
     x_safe = np.where(equal, x + 1.0, x)
     general = (sc.elliprd(y, z, x_safe) - sc.elliprd(x_safe, y, z)) / (2 * (x_safe - z))
-    return np.where(equal, _rd_dx_at_z(np.where(equal, y, z + 1.0), z), general)
+    middle = np.where(equal, (x + z) / 2, z)
+    limit = _rd_dx_at_z(np.where(equal, y, z + 1.0), middle)
+    same = equal & (y == z)
+    x_s, y_s, z_s = (np.where(same, v, 1.0) for v in (x, y, z))
+    return np.where(equal, np.where(same, _rd_dx_all_equal(x_s, y_s, z_s), limit), general)
+
+
+def _rd_dx_all_equal(x: Any, y: Any, z: Any) -> Any:
+    """dR_D/dx to first order about x = y = z, from DLMF 19.36.2's R_D = A**(-3/2) (1 - 3/14 E2).
+
+    Its value at the point is -0.3 A**(-5/2); its first-order terms carry the right partials
+    there, where the limits along a diagonal would not.
+    """
+    a = (x + y + 3 * z) / 5
+    dx, dy, dz = 1 - x / a, 1 - y / a, 1 - z / a
+    return a**-2.5 * (-0.3 - 3 / 70 * (dx - 4 * dy - 12 * dz))
 
 
 def _rd_dx_at_z(y: Any, z: Any) -> Any:
@@ -102,18 +121,27 @@ def _reduce(phi: Any) -> tuple[Any, Any]:
     return j, phi - j * np.pi
 
 
+def _periods(j: Any, m: Any) -> tuple[Any, Any]:
+    """``j`` and ``1 - m`` where half periods are added, 1/2 elsewhere: within ``|phi| <= pi/2``
+    the integrals are defined up to ``m = 1/sin(phi)**2``, where ``K(m)`` is infinite or NaN."""
+    periodic = j != 0
+    return np.where(periodic, j, 0.0), np.where(periodic, 1 - m, 0.5)
+
+
 def _ellipkinc_dm(phi: Any, m: Any) -> Any:
     j, rest = _reduce(phi)
     s, c = np.sin(rest), np.cos(rest)
     incomplete = s**3 * sc.elliprd(c * c, 1.0, 1 - m * s * s) / 6
-    return incomplete + 2 * j * sc.elliprd(0.0, 1.0, 1 - m) / 6
+    j, complement = _periods(j, m)
+    return incomplete + 2 * j * sc.elliprd(0.0, 1.0, complement) / 6
 
 
 def _ellipeinc_dm(phi: Any, m: Any) -> Any:
     j, rest = _reduce(phi)
     s, c = np.sin(rest), np.cos(rest)
     incomplete = -(s**3) * sc.elliprd(c * c, 1 - m * s * s, 1.0) / 6
-    return incomplete - 2 * j * sc.elliprd(0.0, 1 - m, 1.0) / 6
+    j, complement = _periods(j, m)
+    return incomplete - 2 * j * sc.elliprd(0.0, complement, 1.0) / 6
 
 
 def _ellipj_dm(u: Any, m: Any, y: tuple) -> tuple[Any, Any, Any, Any]:

@@ -67,6 +67,47 @@ def test_legendre_forms_beyond_a_half_period():
     )
 
 
+@pytest.mark.parametrize("m", [1.0, 1.2])
+def test_legendre_forms_at_parameters_from_one(m):
+    # within |phi| <= pi/2 no half period is added: K(m), infinite or NaN for m >= 1, is unused
+    import mpmath
+
+    phi = 1.0
+    s, c = mpmath.sin(phi), mpmath.cos(phi)
+    dk = float(s**3 * mpmath.elliprd(c * c, 1, 1 - m * s * s) / 6)
+    de = float(-(s**3) * mpmath.elliprd(c * c, 1 - m * s * s, 1) / 6)
+    assert cotangents(sc.ellipkinc, phi, m)[1] == pytest.approx(dk, rel=1e-14)
+    assert cotangents(sc.ellipeinc, phi, m)[1] == pytest.approx(de, rel=1e-14)
+
+
+COINCIDENT = {
+    "rd-z-at-x": (lambda z: sc.elliprd(1.0, 2.0, z), ("rd", 1, 2, None), 1.0),
+    "rd-x-at-z": (lambda x: sc.elliprd(x, 2.0, 1.0), ("rd", None, 2, 1), 1.0),
+    "rd-x-all": (lambda x: sc.elliprd(x, 1.0, 1.0), ("rd", None, 1, 1), 1.0),
+    "rd-z-all": (lambda z: sc.elliprd(1.0, 1.0, z), ("rd", 1, 1, None), 1.0),
+    "rf-z-all": (lambda z: sc.elliprf(2.0, 2.0, z), ("rf", 2, 2, None), 2.0),
+}
+
+
+@pytest.mark.parametrize("case", COINCIDENT, ids=str)
+def test_carlson_second_derivatives_at_coincident_arguments(case):
+    # removable points of the partials' difference quotients: the limits must carry the
+    # partials of the quotient there, not the derivative along the diagonal
+    import mpmath
+
+    from chainrules.engines import reverse
+
+    f, (form, *args), x = COINCIDENT[case]
+    mp_form = mpmath.elliprd if form == "rd" else mpmath.elliprf
+
+    def mp_f(t):
+        return mp_form(*(t if v is None else v for v in args))
+
+    with mpmath.workdps(40):
+        exact = float(mpmath.diff(mp_f, x, 2))
+    assert float(reverse.grad(reverse.grad(f))(x)) == pytest.approx(exact, rel=1e-13)
+
+
 def test_ellipj_at_zero_parameter():
     # m = 0: sn = sin u, cn = cos u, dn = 1, ph = u
     u = 0.7
