@@ -1,8 +1,7 @@
 """Accuracy of the derivatives of the modified Bessel functions K and I in x, against mpmath.
 
-``iv`` overflows past 713 and ``k0 k1 kv`` underflow past 705: swept to 690. (The rows of
-``i0 i1`` and of the scaled ``i0e i1e ive k0e k1e kve`` are still to come: the scaled ones
-lose accuracy like 1e-16 x at large x, where their derivative's two terms cancel.)
+``i0 i1 iv`` overflow past 713 and ``k0 k1 kv`` underflow past 705: swept to 690. The scaled
+functions ``i0e i1e ive k0e k1e kve`` have their own page (test_special_bessel_scaled.py).
 """
 
 import mpmath
@@ -16,10 +15,12 @@ M = mpmath
 
 
 def _mp_i(v):
-    # The recurrences: mpmath's derivative= fails at 0.
+    # The recurrences: mpmath's derivative= fails at 0; I_-n = I_n for integers (mpmath's
+    # besseli(-2, 1e-300) does not converge).
+    w = (lambda k: abs(v + k)) if v == int(v) else (lambda k: v + k)
     return (
-        lambda x: (M.besseli(v - 1, x) + M.besseli(v + 1, x)) / 2,
-        lambda x: (M.besseli(v - 2, x) + 2 * M.besseli(v, x) + M.besseli(v + 2, x)) / 4,
+        lambda x: (M.besseli(w(-1), x) + M.besseli(w(1), x)) / 2,
+        lambda x: (M.besseli(w(-2), x) + 2 * M.besseli(v, x) + M.besseli(w(2), x)) / 4,
     )
 
 
@@ -47,6 +48,7 @@ def _row(name, f, mps, points, ranges, rtol=(1e-13, 1e-12), why=""):
 
 # k0(700) is 1e-306, next to the smallest normal float: the sweeps stop at 690.
 UP_TO = ((1e-300, 690.0),)
+UP_TO_BOTH = ((-690.0, -1e-300), (1e-300, 690.0))
 
 
 def _iv_lowest(v):
@@ -58,6 +60,17 @@ def _iv_lowest(v):
 RTOL = (5e-13, 5e-13)
 
 FIXED_ROWS = [
+    # I_0 and I_1 overflow past 713: to 690, and both signs (even and odd).
+    _row("scipy.special.i0", sc.i0, _mp_i(0), (0.0, *POINTS, -1e-8, -1.0, -25.0), UP_TO_BOTH, RTOL),
+    # i1's rule switches to I_0 - I_1/x below 1 and to its series below 0.1 (worst: 1e-13 there).
+    _row(
+        "scipy.special.i1",
+        sc.i1,
+        _mp_i(1),
+        (0.0, *POINTS, -1e-8, -1.0, -25.0, -2.4e-260, 0.0999, 0.1001, 0.999, 1.001, -0.1001),
+        UP_TO_BOTH,
+        RTOL,
+    ),
     _row("scipy.special.k0", sc.k0, _mp_k(0), POINTS, UP_TO, RTOL),
     _row("scipy.special.k1", sc.k1, _mp_k(1), POINTS, UP_TO, RTOL),
 ]

@@ -50,7 +50,13 @@ from ....core.tangents import (
 from ....core.thunks import Thunk
 from ....core.zeros import is_zero, vanishes
 
-__all__ = ["bessel_order_derivative", "near_zero", "order_not_implemented", "power_series"]
+__all__ = [
+    "asymptotic_slope",
+    "bessel_order_derivative",
+    "near_zero",
+    "order_not_implemented",
+    "power_series",
+]
 
 _QUAD = {"epsabs": 1e-15, "epsrel": 1e-12, "limit": 400}
 
@@ -217,6 +223,65 @@ def _sign(x: Any) -> Any:
     return np.sign(np.real(x))
 
 
+# ---- the scaled functions at large x: asymptotic forms ---------------------------------------
+
+_TERMS = 32
+
+
+def asymptotic_slope(v: Any, t: Any, step: complex) -> Any:
+    """d/dt of ``t^(-1/2) sum_k step^k a_k(v) t^-k`` (DLMF 10.40.1, 10.40.2, 10.17.5-6).
+
+    ``kve`` is this series (``step`` 1) times ``sqrt(pi/2)``, ``ive`` (``step`` -1) times
+    ``1/sqrt(2 pi)``, ``hankel1e`` (``step`` i) times ``sqrt(2/pi) exp(-i (v pi/2 + pi/4))``.
+    Their derivatives by the recurrences are differences of two terms ~1/x apart
+    (``k0e' = k0e - k1e``), which lose ``log10(x)`` digits, all of them by 1e16; the series
+    differentiated term by term has no cancellation. Beyond ``20 + 2 v^2`` its 32 terms are
+    below 1e-16 of the first.
+    """
+    mu = 4 * (v * v)
+    a: Any = 1.0
+    coefficients: list[Any] = [-0.5]
+    for k in range(1, _TERMS):
+        a = a * (mu - (2 * k - 1) ** 2) / (8 * k) * step
+        coefficients.append(-(k + 0.5) * a)
+    u = 1 / t
+    return power_series(u, coefficients, step=1) * u * np.sqrt(u)
+
+
+def _large_x(
+    v: Any, x: Any, formula: Callable[[Any], Any], alternating: bool, even: bool = False
+) -> Any:
+    """``formula(x)`` (the derivative of ``ive`` or ``kve`` in x) where ``|x| < 20 + 2 v^2``;
+    beyond, the asymptotic series of its derivative.
+
+    Each branch is evaluated at a safe argument where the other is taken: SciPy's ``ive`` and
+    ``kve`` are NaN beyond about 1e9, which would leak into the derivatives through the unused
+    branch.
+
+    ``even``: the function is ``ive(v, |x|)`` times a sign that makes it odd (``v`` = 0, for
+    ``i0e``) or even (``v`` = 1); otherwise only ``x > 0`` takes the series.
+    """
+    if is_complex(x):
+        return formula(x)
+    threshold = 20 + 2 * (v * v)
+    t = np.abs(x) if even else x
+    big = t >= threshold
+    scale = 1 / np.sqrt(2 * np.pi) if alternating else np.sqrt(np.pi / 2)
+    slope = scale * asymptotic_slope(v, np.where(big, t, threshold), -1 if alternating else 1)
+    if even and v == 0:
+        slope = _sign(x) * slope
+    return np.where(big, slope, formula(np.where(big, threshold, x)))
+
+
+def _kve_derivative(v: Any, x: Any) -> Any:
+    return sc.kve(v, x) - (sc.kve(np.subtract(v, 1), x) + sc.kve(np.add(v, 1), x)) / 2
+
+
+def _ive_derivative(v: Any, x: Any) -> Any:
+    """The derivative of ``ive`` in real ``x``."""
+    return _ive_holomorphic_part(v, x) - _sign(x) * sc.ive(v, x)
+
+
 # ---- integer orders -------------------------------------------------------------------------
 
 scalar_rule(sc.j0, lambda x, y: -sc.j1(x))
@@ -224,13 +289,49 @@ scalar_rule(sc.j1, lambda x, y: (sc.j0(x) - sc.jv(2, x)) / 2)
 scalar_rule(sc.y0, lambda x, y: -sc.y1(x))
 scalar_rule(sc.y1, lambda x, y: (sc.y0(x) - sc.yv(2, x)) / 2)
 scalar_rule(sc.i0, lambda x, y: sc.i1(x))
-scalar_rule(sc.i1, lambda x, y: (sc.i0(x) + sc.iv(2, x)) / 2)
-scalar_rule(sc.i0e, lambda x, y: sc.i1e(x) - _sign(x) * y)
-scalar_rule(sc.i1e, lambda x, y: (sc.i0e(x) + sc.ive(2, x)) / 2 - _sign(x) * y)
+
+
+# I_1'(x) = sum_k (2k + 1) / 2 (x/2)^(2k) / (k! (k+1)!): 8 terms reach 1e-20 below 0.1.
+_I1_SLOPE = tuple(
+    (2 * k + 1)
+    / 2
+    / 4**k
+    / (float(np.prod(np.arange(1, k + 1))) * float(np.prod(np.arange(1, k + 2))))
+    for k in range(8)
+)
+
+
+def _i1_derivative(x: Any) -> Any:
+    """``I_1' = (I_0 + I_2) / 2``; below 1, ``I_0 - I_1 / x`` (DLMF 10.29.2), and below 0.1 its
+    series: the derivative of ``iv(2, x)`` uses ``iv(1, x)``, which SciPy flushes to 0 below
+    about 1e-250, and ``I_1'' = 3x/8`` would come out ``x/4``.
+    """
+    middle = lambda w: near_zero(w, 0.1, _I1_SLOPE, lambda u: sc.i0(u) - sc.i1(u) / u)
+    small = np.abs(x) < 1
+    return np.where(
+        small,
+        middle(np.where(small, x, 0.5)),
+        (sc.i0(np.where(small, 1.0, x)) + sc.iv(2, np.where(small, 1.0, x))) / 2,
+    )
+
+
+scalar_rule(sc.i1, lambda x, y: _i1_derivative(x))
+scalar_rule(
+    sc.i0e, lambda x, y: _large_x(0, x, lambda w: sc.i1e(w) - _sign(w) * sc.i0e(w), True, True)
+)
+scalar_rule(
+    sc.i1e,
+    lambda x, y: _large_x(
+        1, x, lambda w: (sc.i0e(w) + sc.ive(2, w)) / 2 - _sign(w) * sc.i1e(w), True, True
+    ),
+)
 scalar_rule(sc.k0, lambda x, y: -sc.k1(x))
 scalar_rule(sc.k1, lambda x, y: -(sc.k0(x) + sc.kv(2, x)) / 2)
-scalar_rule(sc.k0e, lambda x, y: y - sc.k1e(x))
-scalar_rule(sc.k1e, lambda x, y: y - (sc.k0e(x) + sc.kve(2, x)) / 2)
+scalar_rule(sc.k0e, lambda x, y: _large_x(0, x, lambda w: sc.k0e(w) - sc.k1e(w), False))
+scalar_rule(
+    sc.k1e,
+    lambda x, y: _large_x(1, x, lambda w: sc.k1e(w) - (sc.k0e(w) + sc.kve(2, w)) / 2, False),
+)
 parametric_rule(
     sc.kn, None, lambda n, x, y: -(sc.kn(np.subtract(n, 1), x) + sc.kn(np.add(n, 1), x)) / 2
 )
@@ -267,7 +368,7 @@ parametric_rule(
 parametric_rule(
     sc.kve,
     _order_partial("kve"),
-    lambda v, z, y: y - (sc.kve(np.subtract(v, 1), z) + sc.kve(np.add(v, 1), z)) / 2,
+    lambda v, z, y: _large_x(v, z, lambda w: _kve_derivative(v, w), False),
     costly=(0,),
 )
 
@@ -292,7 +393,7 @@ def _ive_rrule(v: Any, z: Any) -> tuple[Any, Any]:
             # d/dz of iv * exp(-|Re z|): the holomorphic part plus a real direction in Re z.
             dz = np.conj(holomorphic) * dy - _sign(z) * np.real(np.conj(y) * dy)
         else:
-            dz = (holomorphic - _sign(z) * y) * dy
+            dz = _large_x(v, z, lambda w: _ive_derivative(v, w), True) * dy
         dv: Any = NO_TANGENT
         if v_active and not is_numpy(v, z, dy):
             dv = numpy_only("scipy.special.ive", 0)
@@ -317,7 +418,10 @@ def _ive_frule(tangents: tuple, v: Any, z: Any) -> tuple[Any, Any]:
             return y, d
         total = total + d * dv
     if not is_zero(dz):
-        total = total + _ive_holomorphic_part(v, z) * dz - _sign(z) * y * np.real(dz)
+        if is_complex(z) or is_complex(dz):
+            total = total + _ive_holomorphic_part(v, z) * dz - _sign(z) * y * np.real(dz)
+        else:
+            total = total + _large_x(v, z, lambda w: _ive_derivative(v, w), True) * dz
     if is_zero(total):
         return y, total
     return y, fit_to_output(total, y)

@@ -8,6 +8,7 @@ from samples import Row, cases, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, ZeroTangent, unthunk
+from chainrules.engines import reverse
 
 X = (0.5, 4.5)
 ORDER = (-1.7, 2.6)
@@ -159,3 +160,44 @@ def test_jve_nonholomorphic_cotangent():
 def test_zero_cotangent():
     assert cr.rrule(sc.jve, 1.0, 0.5)[1](ZeroTangent())[2] is ZeroTangent()
     assert cr.rrule(sc.hankel1, 1, 0.5)[1](ZeroTangent())[2] is ZeroTangent()
+
+
+# ---- the scaled functions at large x: asymptotic series, no cancellation --------------------
+
+LARGE = 1e20
+# At 1e20 the first term of the asymptotic series is exact to 1e-20: d/dx of c x^(-1/2).
+SLOPES = {
+    sc.k0e: np.sqrt(np.pi / 2),
+    sc.k1e: np.sqrt(np.pi / 2),
+    sc.i0e: 1 / np.sqrt(2 * np.pi),
+    sc.i1e: 1 / np.sqrt(2 * np.pi),
+}
+
+
+@pytest.mark.parametrize("f", list(SLOPES), ids=lambda f: f.__name__)
+@pytest.mark.parametrize("x", [LARGE, 1e10, 1e300])
+def test_scaled_derivatives_at_large_x(f, x):
+    # The recurrences (k0e' = k0e - k1e) gave 0 at 1e20 (both terms round alike) and NaN
+    # from 1e10 for i1e and k1e, whose formulas used SciPy's ive and kve (NaN there).
+    first = float(reverse.grad(f)(x))
+    second = float(reverse.grad(reverse.grad(f))(x))
+    assert first == pytest.approx(-0.5 * SLOPES[f] * x**-1.5, rel=1e-9)
+    if x < 1e200:
+        assert second == pytest.approx(0.75 * SLOPES[f] * x**-2.5, rel=1e-9)
+    if f in (sc.i0e, sc.i1e):  # even and odd: i0e' is odd, i1e' even
+        sign = -1.0 if f is sc.i0e else 1.0
+        assert float(reverse.grad(f)(-x)) == sign * first
+
+
+def test_scaled_order_derivative_in_x_at_large_x():
+    dk = float(reverse.grad(lambda x: sc.kve(0.5, x))(1e8))
+    di = float(reverse.grad(lambda x: sc.ive(0.5, x))(1e8))
+    # kve(1/2, x) = sqrt(pi/(2x)) exactly; ive(1/2, x) = (1 - exp(-2x)) / sqrt(2 pi x).
+    assert dk == pytest.approx(-0.5 * np.sqrt(np.pi / 2) * 1e8**-1.5, rel=1e-12)
+    assert di == pytest.approx(-0.5 / np.sqrt(2 * np.pi) * 1e8**-1.5, rel=1e-12)
+
+
+def test_i1_second_derivative_below_the_flush_of_iv():
+    # SciPy's iv(1, x) is 0 below ~1e-250, and the derivative of iv(2, x) gave x/4 (true 3x/8).
+    x = -2.4e-260
+    assert float(reverse.grad(reverse.grad(sc.i1))(x)) == pytest.approx(3 * x / 8, rel=1e-14)

@@ -7,6 +7,7 @@ from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, NotImplementedTangent, unthunk
+from chainrules.engines import reverse
 
 X = (0.5, 4.5)
 ORDER = (-1.7, 2.6)
@@ -53,3 +54,19 @@ def test_not_implemented_orders():
     assert isinstance(dv, NotImplementedTangent)
     _, tangent = cr.frule((NoTangent(), 1.0, 0.0), sc.modstruve, 1.5, 2.0)
     assert isinstance(tangent, NotImplementedTangent)
+
+
+def test_real_part_of_the_derivative_at_small_x():
+    # SciPy's hankel1(1, 1e-100) has the real part 4e83 (true J_1 = 5e-101): the derivative of
+    # the real part (J_0' = -J_1) comes from jv and yv at real x.
+    d = reverse.grad(lambda x: np.real(sc.hankel1(0.0, x)))(1e-100)
+    assert float(d) == pytest.approx(-5e-101, rel=1e-14)
+
+
+@pytest.mark.parametrize("f", [sc.hankel1e, sc.hankel2e], ids=lambda f: f.__name__)
+def test_scaled_second_derivative_at_large_x(f):
+    # hankel1e(0, x) ~ sqrt(2/(pi x)) exp(-i pi/4): the recurrences gave 3.4e-21 at 1e9
+    # (true 1.3e-23), from the cancellation of two terms ~1/x apart.
+    x = 1e9
+    second = float(reverse.grad(reverse.grad(lambda x: np.real(f(0.0, x))))(x))
+    assert second == pytest.approx(0.75 / np.sqrt(np.pi) * x**-2.5, rel=1e-9)
