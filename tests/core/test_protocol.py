@@ -282,7 +282,7 @@ def test_array_subclasses_with_numpy_arithmetic_pass():
 
 
 def test_structured_cotangents_are_checked_by_position_and_by_field():
-    (sign, logabsdet), pullback = cr.rrule(np.linalg.slogdet, M3)
+    _, pullback = cr.rrule(np.linalg.slogdet, M3)
     result_type = type(np.linalg.slogdet(M3))
     for dy in (
         cr.Tangent(tuple, cr.ZeroTangent(), np.ones((2, 3))),
