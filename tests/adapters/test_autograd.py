@@ -123,7 +123,7 @@ KEYWORD_CASES = [
     (np.partition, (X[0],), {"kth": 1}, ((X[0], 1), {})),
     (np.rollaxis, (X,), {"axis": 1, "start": 0}, ((X, 1), {"start": 0})),
     (np.take, (X,), {"indices": [0, 4], "axis": None}, ((X, [0, 4]), {"axis": None})),
-    (np.dot, (X,), {"b": X.T}, ((X, X.T), {})),
+    (np.outer, (X[0],), {"b": X[1]}, ((X[0], X[1]), {})),
 ]
 
 

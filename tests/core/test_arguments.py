@@ -128,8 +128,15 @@ POSITIONAL_CALLS = [
 
 
 def _keyword_calls(f, args):
-    """``(k, positional, keywords)`` for each split of ``args`` that f's names allow."""
-    params = list(inspect.signature(f).parameters.values())
+    """``(k, positional, keywords)`` for each split of ``args`` that f's names allow.
+
+    None where this NumPy gives ``f`` no signature (NumPy 2.1's ``dot`` and ndarray methods):
+    the rule table cannot know its names then, and refuses its keywords by name.
+    """
+    try:
+        params = list(inspect.signature(f).parameters.values())
+    except ValueError:
+        return
     for k in range(len(args)):
         later = params[k : len(args)]
         if all(p.kind is p.POSITIONAL_OR_KEYWORD for p in later):

@@ -105,7 +105,7 @@ def arctan_derivative(x):
     xp = _xp(x)
     if is_complex(x):
         return _reciprocal(1 + x * x)
-    r = 1 / xp.hypot(x, 1.0)
+    r = 1 / xp.hypot(x, xp.ones_like(x))
     return r * r
 
 
@@ -114,7 +114,7 @@ def arcsinh_derivative(x):
     xp = _xp(x)
     if is_complex(x):
         return 1 / xp.sqrt(x * x + 1)
-    return 1 / xp.hypot(x, 1.0)
+    return 1 / xp.hypot(x, xp.ones_like(x))
 
 
 def tanh_derivative(x):

@@ -106,7 +106,9 @@ def adjugate(a: Any, det: Any = None) -> Any:
     """
     xp = array_namespace(a)
     if not is_numpy(a):
-        if bool(xp.all(xp.linalg.matrix_rank(a) == a.shape[-1])):
+        # 0 x 0 matrices have full rank (NumPy 2.1's matrix_rank refuses them: no maximum)
+        full = a.shape[-1] == 0 or bool(xp.all(xp.linalg.matrix_rank(a) == a.shape[-1]))
+        if full:
             det = xp.linalg.det(a) if det is None else det
             return trailing(det) * xp.linalg.inv(a)
         return _cofactor_adjugate(a)
