@@ -8,6 +8,7 @@
 """
 
 from . import rules as rules
+from .adapters.routing import with_rules as with_rules
 from .core.algebra import add as add
 from .core.algebra import add_ as add_
 from .core.config import HasForwardMode as HasForwardMode

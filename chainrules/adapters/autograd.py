@@ -17,6 +17,12 @@ pullback calls SciPy's compiled code (``scipy.linalg.sqrtm``, ``solve_sylvester`
 derivative of its own: autograd's rule then takes over above the first order when autograd
 has one, and otherwise ``NotImplementedError`` names the function.
 
+``wrap(f)`` reaches ``f``'s rules from autograd without installing anything: a function that
+autograd differentiates (its boxed arguments), through a primitive of its own whose VJP and
+JVP run the rules on the host, to every order. It is how ``chainrules.scipy`` and
+``chainrules.with_rules`` hand autograd's boxes to the rules, for functions that autograd has
+no primitive for as well.
+
 autograd's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
 ``f'(z) * g``): the VJP is ``conj(pullback(conj(g)))``. Tangents of forward mode need no
 conversion.
@@ -32,6 +38,7 @@ conversion.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -48,7 +55,7 @@ from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
 from .host import HostFunction, recording_holes
 
-__all__ = ["install", "installed", "uninstall"]
+__all__ = ["install", "installed", "uninstall", "wrap"]
 
 # The modules whose import fills autograd's map from functions to primitives.
 _AUTOGRAD_MODULES = (
@@ -116,6 +123,30 @@ def uninstall() -> None:
             internals.primitive_vjps.pop(made, None)
             internals.primitive_jvps.pop(made, None)
         _primitives.clear()
+
+
+def wrap(f: Callable) -> Callable:
+    """An autograd-callable computing ``f``, whose derivatives of every order are f's rules.
+
+    Boxed arguments are differentiated; the others are constants, as are keyword arguments.
+
+    >>> import pytest
+    >>> autograd = pytest.importorskip("autograd")
+    >>> import scipy.special as sc
+    >>> betainc = wrap(sc.betainc)
+    >>> float(autograd.grad(betainc)(1.5, 2.0, 0.3))  # in a: no peer has it
+    -0.2905...
+    """
+
+    @functools.wraps(f)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        isbox = autograd_internals().isbox
+        active = tuple(i for i, a in enumerate(args) if isbox(a))
+        if not active:
+            return f(*args, **kwargs)
+        return _host_primitive(HostFunction(f, kwargs, active))(*args)
+
+    return wrapped
 
 
 def installed() -> bool:
@@ -401,12 +432,14 @@ def _new_host_primitive(host: HostFunction) -> Callable:
 
     call = primitive(host.__call__)
 
+    # The number of outputs is read from the answer: ``wrap`` builds its primitive before the
+    # first call has said whether f returns a tuple.
     def host_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
-        inner = HostFunction(host.f, host.kwargs, argnums, host.n_outputs)
+        inner = HostFunction(host.f, host.kwargs, argnums, _n_outputs(ans))
         return _host_vjp(inner, args)
 
     def host_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
-        inner = HostFunction(host.f, host.kwargs, argnums, host.n_outputs)
+        inner = HostFunction(host.f, host.kwargs, argnums, _n_outputs(ans))
         return _host_primitive(inner.jvp_function(len(args)))(*args, *gs)
 
     defvjp_argnums(call, host_vjp_maker)

@@ -42,6 +42,11 @@ registration; a call without keywords never looks. A keyword neither taken nor b
 (1.0, (None, 2.0))
 >>> table(math.log, 1.0) is None
 True
+
+Aliases. A function that stands for another (``chainrules.with_rules(f)``, the functions of
+``chainrules.scipy.special``) is registered with ``register_alias(stand_in, f)``: rules
+registered for the stand-in are ``f``'s, and a lookup of the stand-in finds ``f``'s. Only a
+lookup that finds nothing under its own key looks at the aliases.
 """
 
 from __future__ import annotations
@@ -71,9 +76,27 @@ __all__ = [
     "frule",
     "function_name",
     "opt_out",
+    "register_alias",
     "registered_functions",
     "rrule",
+    "rules_key",
 ]
+
+_aliases: dict[Any, Any] = {}  # stand-in -> the function whose rules it uses
+
+
+def register_alias(stand_in: Any, f: Any) -> None:
+    """Make ``stand_in`` use ``f``'s rules, those registered before and after (see above)."""
+    if stand_in is not f:
+        _aliases[stand_in] = _aliases.get(f, f)
+
+
+def rules_key(f: Any) -> Any:
+    """The function whose rules ``f`` uses: ``f`` itself unless it is a registered stand-in."""
+    try:
+        return _aliases.get(f, f)
+    except TypeError:  # unhashable: no alias
+        return f
 
 
 @dataclass
@@ -158,6 +181,7 @@ class RuleTable:
             raise RuleDefinitionError(
                 f"{self.kind}.register: {f!r} is not hashable, so it cannot key a rule"
             ) from None
+        f = _aliases.get(f, f)
         if not method.opted_out:
             positions = keyword_positions(
                 f,
@@ -187,12 +211,21 @@ class RuleTable:
             single = methods[0] if len(methods) == 1 and takes_anything(methods[0]) else None
             entry.state = _State(methods, {}, single)
 
-    def has_rule(self, f: Any) -> bool:
-        """Whether any non-opt-out rule is registered for ``f`` (for any argument types)."""
+    def _entry(self, f: Any) -> _Entry | None:
+        """``f``'s entry, or that of the function it stands in for; ``None`` when neither."""
         try:
             entry = self._entries.get(f)
-        except TypeError:
-            return False
+        except TypeError:  # an unhashable callable has no rule
+            return None
+        if entry is None and _aliases:
+            target = _aliases.get(f)
+            if target is not None:
+                entry = self._entries.get(target)
+        return entry
+
+    def has_rule(self, f: Any) -> bool:
+        """Whether any non-opt-out rule is registered for ``f`` (for any argument types)."""
+        entry = self._entry(f)
         return entry is not None and any(not m.opted_out for m in entry.state.methods)
 
     def functions(self) -> Iterator[Any]:
@@ -201,7 +234,7 @@ class RuleTable:
             return iter(list(self._entries))
 
     def methods(self, f: Any) -> tuple[_Method, ...]:
-        entry = self._entries.get(f)
+        entry = self._entry(f)
         return () if entry is None else entry.state.methods
 
     # ---- lookup --------------------------------------------------------------------------
@@ -214,10 +247,7 @@ class RuleTable:
         return method.fn if method.needs is None else _bind_config(method.fn, config)
 
     def _find(self, f: Any, args: tuple, config: Any) -> _Method | None:
-        try:
-            entry = self._entries.get(f)
-        except TypeError:  # an unhashable callable has no rule
-            return None
+        entry = self._entry(f)
         if entry is None:
             return None
         state = entry.state
@@ -342,7 +372,9 @@ class _RRuleTable(RuleTable):
         except TypeError:  # an unhashable callable has no rule
             return None
         if entry is None:
-            return None
+            entry = self._entry(f) if _aliases else None
+            if entry is None:
+                return None
         method = entry.state.single
         if method is None or kwargs or not (method.required <= len(args) <= method.most):
             return self._run(f, args, kwargs, None, ())
@@ -368,7 +400,7 @@ _non_differentiable_lock = threading.Lock()  # readers take snapshots while othe
 def mark_non_differentiable(f: Any) -> None:
     if not isinstance(f, Unavailable):
         with _non_differentiable_lock:
-            _non_differentiable.add(f)
+            _non_differentiable.add(rules_key(f))
 
 
 def opt_out(table: RuleTable, f: Any, *types_: Any) -> None:

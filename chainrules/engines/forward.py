@@ -49,6 +49,7 @@ from .tracked import (
     Tracked,
     inexact,
     rebuild_sequence,
+    through_own_rules,
     without_rule,
 )
 from .tripwires import raise_replaced_error, result_error
@@ -166,7 +167,7 @@ class ForwardConfig(RuleConfig, HasForwardMode):
         """
 
         def call(g: Any, *a: Any) -> Any:
-            return g(*a, **kwargs)
+            return through_own_rules(g)(*a, **kwargs)
 
         df = NO_TANGENT if tangents[0] is None else tangents[0]
         return jvp(call, (f, *args), (df, *tangents[1:]))
@@ -214,7 +215,7 @@ def jvp(f: Callable, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     # the level, so every operation it defers is recorded while the level is open.
     try:
         with level, eager_thunks():
-            y = f(*duals)
+            y = through_own_rules(f)(*duals)
     except ValueError as error:
         raise_replaced_error(error)
         raise
@@ -271,10 +272,12 @@ def jacobian(f: Callable, argnums: int = 0) -> Callable:
         x_shape = tuple(getattr(x, "shape", ()))
         dtype = getattr(x, "dtype", np.dtype(type(x)))
 
+        run = through_own_rules(f)
+
         def g(xi: Any) -> Any:
             full = list(args)
             full[argnums] = xi
-            return f(*full, **kwargs)
+            return run(*full, **kwargs)
 
         columns, y_shape = [], ()
         for basis in unit_basis(x_shape, dtype):

@@ -29,7 +29,7 @@ from ..core.tangents import AbstractZero
 from ..core.thunks import eager_thunks
 from .arguments import Leaf, Tracker, collect, unit_basis, untrack, zeros_like_leaf
 from .tape import ReverseLevel, ReverseTracked, backward, seeds_for
-from .tracked import inexact
+from .tracked import inexact, through_own_rules
 from .tripwires import raise_replaced_error, result_error
 
 __all__ = [
@@ -60,7 +60,7 @@ class ReverseConfig(RuleConfig, HasReverseMode):
         """
 
         def call(g: Any, *a: Any) -> Any:
-            return g(*a, **kwargs)
+            return through_own_rules(g)(*a, **kwargs)
 
         return vjp(call, f, *args)
 
@@ -79,6 +79,7 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
     >>> pullback(np.array([1.0, 2.0]))
     (array([1., 2.]),)
     """
+    run = through_own_rules(f)
     level = ReverseLevel(CONFIG)
     tracker = Tracker(lambda x, t: level.input(x))
     tracked, plans = [], []
@@ -90,7 +91,7 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
     # the level, so every operation it defers is recorded while the level is open.
     try:
         with level, eager_thunks():
-            y = f(*tracked)
+            y = run(*tracked)
     except ValueError as error:
         raise_replaced_error(error)
         raise
@@ -122,11 +123,13 @@ def _argnums(argnums: int | Sequence[int]) -> tuple[int, ...]:
 
 
 def _select(f: Callable, args: tuple, nums: tuple[int, ...], kwargs: dict) -> Callable:
+    run = through_own_rules(f)
+
     def with_selected(*selected: Any) -> Any:
         full = list(args)
         for n, value in zip(nums, selected, strict=True):
             full[n] = value
-        return f(*full, **kwargs)
+        return run(*full, **kwargs)
 
     return with_selected
 

@@ -14,7 +14,10 @@ NumPy function, handed to ``dispatch``:
 * ``__array_namespace__`` returns a namespace whose functions are NumPy's, so a rule computing
   with ``xp = array_namespace(x)`` on tracked values is itself recorded;
 * other functions with rules (``scipy.linalg.expm``, ``math.exp``) arrive through
-  ``call(f, *args)`` (``chainrules.core.calls``), for which ``Tracked`` registers ``dispatch``.
+  ``call(f, *args)`` (``chainrules.core.calls``), for which ``Tracked`` registers ``dispatch``;
+  that is also how ``chainrules.scipy`` and ``chainrules.with_rules`` reach the engines;
+* the function an engine differentiates (``grad(f)``, ``jvp(f, ...)``) is applied through
+  its own rules when it has some (``through_own_rules``), not traced into.
 
 ``shape``, ``ndim``, ``size`` and ``dtype`` are plain Python values. ``dispatch`` finds the
 highest level among the arguments (see ``levels``) and lets it apply its rule. When there is
@@ -40,6 +43,7 @@ import numpy as np
 from .._compat import NUMPY_NO_VALUE
 from ..core.calls import call, register_call_handler
 from ..core.names import function_name
+from ..core.registry import frule, rrule
 from ..core.structure import has_tangent_space
 from .derived import DerivedIntegers, plain, taint
 from .levels import Level
@@ -53,6 +57,7 @@ __all__ = [
     "inexact",
     "keywords_as_positions",
     "rebuild_sequence",
+    "through_own_rules",
     "without_rule",
 ]
 
@@ -82,6 +87,23 @@ def dispatch(f: Any, args: tuple, kwargs: dict) -> Any:
     if top.closed:
         raise top.escaped()
     return top.apply(f, args, kwargs)
+
+
+def through_own_rules(f: Any) -> Any:
+    """``f``, or ``f`` applied by ``dispatch`` when ``f`` has rules of its own.
+
+    An engine calls what it differentiates through this, so that ``grad(f)`` uses ``f``'s
+    rule (a numerically careful one, or one for compiled code that cannot be traced) instead of
+    tracing ``f``'s implementation. NumPy's ufuncs and functions dispatch by themselves.
+    """
+    if isinstance(f, np.ufunc) or not (rrule.has_rule(f) or frule.has_rule(f)):
+        return f
+
+    def applied(*args: Any, **kwargs: Any) -> Any:
+        return dispatch(f, args, kwargs)
+
+    applied.__wrapped__ = f  # type: ignore[attr-defined]
+    return applied
 
 
 _signatures: dict[Any, Any] = {}

@@ -211,6 +211,22 @@ def _is_numpy(f: Any) -> bool:
     return isinstance(f, np.ufunc) or getattr(f, "__module__", "").startswith("numpy")
 
 
+def reach(name: str, f: Any) -> str:
+    """How ordinary code calls ``f`` so that the engines use its rules."""
+    module = getattr(f, "__module__", None) or ""
+    for namespace in ("scipy.special", "scipy.linalg"):
+        if module.startswith(namespace) or module.startswith(namespace.replace(".", "._")):
+            short = getattr(f, "__name__", name)
+            return (
+                f"call chainrules.{namespace}.{short} instead (SciPy's function, differentiable "
+                f"in every engine)"
+            )
+    return (
+        f"wrap it once as {name} = chainrules.with_rules({name}), or call it as "
+        f"chainrules.engines.call({name}, ...)"
+    )
+
+
 class Tripwires:
     """The conversions and reinterpretations that tracked values refuse, as methods."""
 
@@ -232,16 +248,22 @@ class Tripwires:
             name, function = called
             advice = (
                 f"{name} has a rule, but called directly it turns its argument into a Python "
-                f"number before any engine sees it: call it as "
-                f"chainrules.engines.call({name}, ...)"
+                f"number before any engine sees it: {reach(name, function)}"
                 if rrule.has_rule(function)
-                else f"give {name} a rule (@chainrules.rrule.register({name})) and call it as "
-                f"chainrules.engines.call({name}, ...)"
+                else f"give {name} a rule (@chainrules.rrule.register({name})) and "
+                f"{reach(name, function)}"
             )
             return TrackingError(
                 f"{call} was called on a tracked value by {name} in {where}: a Python number "
                 f"carries no derivative, so everything computed from it would be treated as a "
                 f"constant. {advice}, or use a NumPy function on the tracked value."
+            )
+        ruled = enclosing_function_with_rule(sys._getframe(2))
+        if ruled is not None:
+            name = function_name(ruled)
+            return TrackingError(
+                f"{call} was called on a tracked value in {where}, inside {name}, which has a "
+                f"rule that the call did not use: {reach(name, ruled)}."
             )
         return TrackingError(
             f"{call} was called on a tracked value in {where}: a Python number carries no "
@@ -276,8 +298,7 @@ class Tripwires:
                 f"a tracked value was converted to a plain NumPy array in {caller(2)}, inside "
                 f"{name}, which has a rule, but NumPy did not hand this call to the engine "
                 f"(the function is not dispatched through __array_ufunc__ or "
-                f"__array_function__, or not on this argument). Call it as "
-                f"chainrules.engines.call({name}, ...)."
+                f"__array_function__, or not on this argument): {reach(name, ruled)}."
             )
         raise CoercionError(
             f"a tracked value was converted to a plain NumPy array in {caller(2)}: the call "

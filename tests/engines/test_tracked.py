@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import chainrules as cr
-from chainrules.engines import NoRuleError, reverse
+from chainrules.engines import NoRuleError, TrackingError, reverse
 from chainrules.engines.derived import DerivedIntegers
 from chainrules.engines.tracked import NAMESPACE, Tracked, dispatch
 from chainrules.engines.tripwires import CoercionError
@@ -169,13 +169,32 @@ def test_call_uses_the_rule_of_a_function_numpy_does_not_dispatch():
     assert call(np.sin, 0.0) == 0.0  # plain values: a plain call
 
 
-def test_coercion_inside_a_function_with_a_rule_suggests_call():
+def test_coercion_inside_a_function_with_a_rule_names_the_namespace():
     import scipy.special
 
     with pytest.raises(
-        CoercionError, match=r"inside scipy.special.logsumexp, which has a rule, but NumPy"
+        CoercionError,
+        match=r"inside scipy.special.logsumexp, which has a rule, but NumPy.*call "
+        r"chainrules.scipy.special.logsumexp instead",
     ):
-        reverse.grad(scipy.special.logsumexp)(np.zeros(2))
+        reverse.grad(lambda t: scipy.special.logsumexp(t))(np.zeros(2))
+
+
+def test_coercion_of_a_python_function_with_a_rule_suggests_with_rules():
+    def total(x):
+        return float(np.sum(x))
+
+    cr.rrule.register(total)(lambda x: (total(x), lambda dy: (cr.NoTangent(), dy + 0 * x)))
+    with pytest.raises(TrackingError, match=r"chainrules.with_rules\(.*total\)"):
+        reverse.grad(lambda t: 2.0 * total(t))(np.zeros(2))
+    assert np.array_equal(reverse.grad(total)(np.zeros(2)), np.ones(2))  # grad(f) uses f's rule
+
+
+def test_grad_of_a_compiled_function_with_a_rule_uses_the_rule():
+    import scipy.special
+
+    x = np.array([0.0, np.log(3.0)])
+    np.testing.assert_allclose(reverse.grad(scipy.special.logsumexp)(x), [0.25, 0.75])
 
 
 def shift(x, offset=0.0, *, scale=1.0):
