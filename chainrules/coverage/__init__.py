@@ -6,6 +6,7 @@ Modules, one concept each:
 * ``table_numpy``, ``table_scipy``, ``table_python``  the reviewed table itself
 * ``universe``        enumerating the installed libraries and classifying what is found
 * ``record``          reading the test results the harness's pytest plugin writes
+* ``reach``           how far each engine goes with a function: tested to which order, reached
 * ``report``          the numbers: per function, per category, overall
 * ``columns``         what every human-readable format shows
 * ``format_terminal``, ``format_markdown``, ``format_json``, ``format_html``  the formats

@@ -3,21 +3,32 @@
 A column is a header and a function from a ``Totals`` (or a ``FunctionRow``) to text; unknown
 values (no test results read) show as ``?``, undefined percentages as ``-``.
 
+Each engine of ``ENGINES`` has a column in the function table (its cells are explained by
+``REACH_LEGEND``; see ``chainrules.coverage.reach``) and one in the engine table of the totals
+(``ENGINE_TOTALS_COLUMNS``, cells ``2nd / 1st / reached``). A check that stops at first order
+for a stated reason shows as ``1 [n]``, ``n`` numbering the reasons listed under the table
+(``function_cells``).
+
 >>> percent(12.345), percent(None), count(None)
 ('12.3%', '-', '?')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from .reach import ENGINES
 from .report import FunctionRow, Report, Totals
 
 __all__ = [
+    "ENGINE_TOTALS_COLUMNS",
+    "ENGINE_TOTALS_LEGEND",
     "FUNCTION_COLUMNS",
+    "REACH_LEGEND",
     "TOTALS_COLUMNS",
     "count",
     "flag",
+    "function_cells",
     "headline",
     "needs_attention",
     "percent",
@@ -72,8 +83,47 @@ FUNCTION_COLUMNS: tuple[tuple[str, Callable[[FunctionRow], str]], ...] = (
     ("tested rrule", lambda r: flag(r.tested_rrule)),
     ("tested frule", lambda r: flag(r.tested_frule)),
     ("2nd order", lambda r: flag(r.tested_second_order)),
+    *((engine, lambda r, e=engine: r.reach(e).text) for engine in ENGINES),
     ("reason", lambda r: r.reason),
 )
+
+ENGINE_TOTALS_COLUMNS: tuple[tuple[str, Callable[[Totals], str]], ...] = (
+    ("category", lambda t: t.category),
+    *((engine, lambda t, i=i: t.engines[i].text) for i, engine in enumerate(ENGINES)),
+)
+
+REACH_LEGEND = (
+    "per engine: 2 / 1 = tested there to 2nd / 1st order ([n]: why it stops at 1st, listed "
+    "below); reached = has rules the engine reaches, not tested there; - = no rule; "
+    "n/a = non-differentiable; ? = no test results"
+)
+ENGINE_TOTALS_LEGEND = (
+    "per engine, of the differentiable functions: tested to 2nd order / tested to 1st order "
+    "only / reached (has rules the engine reaches)"
+)
+
+
+def function_cells(
+    rows: Sequence[FunctionRow],
+    columns: Sequence[tuple[str, Callable[[FunctionRow], str]]] = FUNCTION_COLUMNS,
+) -> tuple[list[list[str]], list[str]]:
+    """The cells of ``columns`` for ``rows``, and the reasons their ``[n]`` marks refer to.
+
+    An engine cell whose check stops at first order with a reason gets `` [n]``; the same
+    reason keeps its number throughout; the second list holds ``"[n] reason"`` lines.
+    """
+    numbers: dict[str, int] = {}
+    cells = []
+    for row in rows:
+        line = []
+        for name, text in columns:
+            cell = text(row)
+            reason = row.reach(name).reason if name in ENGINES else ""
+            if reason:
+                cell += f" [{numbers.setdefault(reason, len(numbers) + 1)}]"
+            line.append(cell)
+        cells.append(line)
+    return cells, [f"[{n}] {reason}" for reason, n in numbers.items()]
 
 
 def headline(t: Totals) -> str:

@@ -1,5 +1,9 @@
 """The report as one self-contained HTML page: per-category bars and a searchable table.
 
+The categories' table is followed by the same per engine (tested to 2nd order / to 1st /
+reached); the functions' table has a column per engine, whose first-order cells carry their
+reason as a tooltip and as a numbered note under the table.
+
 No external resource is referenced: the style and the few lines of script that filter the
 table live in the page, so the file can be opened anywhere, attached to a CI run, or mailed.
 Every text from the report is escaped.
@@ -13,9 +17,21 @@ Every text from the report is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from html import escape
 
-from .columns import FUNCTION_COLUMNS, TOTALS_COLUMNS, headline, needs_attention, results_line
+from .columns import (
+    ENGINE_TOTALS_COLUMNS,
+    ENGINE_TOTALS_LEGEND,
+    FUNCTION_COLUMNS,
+    REACH_LEGEND,
+    TOTALS_COLUMNS,
+    function_cells,
+    headline,
+    needs_attention,
+    results_line,
+)
+from .reach import ENGINES
 from .report import Report, Totals
 
 __all__ = ["render_html"]
@@ -38,6 +54,7 @@ table { border-collapse: collapse; width: 100%; margin-top: 0.5em; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
 th { position: sticky; top: 0; background: #f6f6f6; }
 td.flag { text-align: center; }
+td[title] { text-decoration: underline dotted; cursor: help; }
 tr.unclassified td { background: #fff0f0; }
 .controls input, .controls select { font: inherit; padding: 0.2em 0.4em; margin-right: 0.6em; }
 """
@@ -102,12 +119,14 @@ def _bars(report: Report) -> list[str]:
     return lines
 
 
-def _totals_table(report: Report) -> list[str]:
-    head = "".join(f"<th>{escape(name)}</th>" for name, _ in TOTALS_COLUMNS)
-    lines = ['<table id="categories">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+def _totals_table(
+    report: Report, table_id: str, columns: Sequence[tuple[str, Callable[[Totals], str]]]
+) -> list[str]:
+    head = "".join(f"<th>{escape(name)}</th>" for name, _ in columns)
+    lines = [f'<table id="{table_id}">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
     for t in [*report.categories, report.total]:
         cls = ' class="total"' if t is report.total else ""
-        cells = "".join(f"<td>{escape(text(t))}</td>" for _, text in TOTALS_COLUMNS)
+        cells = "".join(f"<td>{escape(text(t))}</td>" for _, text in columns)
         lines.append(f"<tr{cls}>{cells}</tr>")
     return [*lines, "</tbody>", "</table>"]
 
@@ -124,18 +143,26 @@ def _functions_table(report: Report) -> list[str]:
         "</p>",
     ]
     head = "".join(f"<th>{escape(name)}</th>" for name, _ in FUNCTION_COLUMNS)
+    lines += [f'<p class="meta">{escape(REACH_LEGEND)}</p>']
     lines += ['<table id="functions">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
-    for r in report.rows:
+    texts, reasons = function_cells(report.rows)
+    for r, row_texts in zip(report.rows, texts, strict=True):
         cells = []
-        for name, text in FUNCTION_COLUMNS:
+        for (name, _), text in zip(FUNCTION_COLUMNS, row_texts, strict=True):
             cls = "" if name in ("function", "category", "status", "reason") else ' class="flag"'
+            why = r.reach(name).reason if name in ENGINES else ""
+            title = f' title="{escape(why)}"' if why else ""
             extra = ""
             if name == "function" and r.aliases:  # so that a search for an alias finds it
                 extra = f' <small class="meta">also {escape(", ".join(r.aliases))}</small>'
-            cells.append(f"<td{cls}>{escape(text(r))}{extra}</td>")
+            cells.append(f"<td{cls}{title}>{escape(text)}{extra}</td>")
         status = escape(r.status)
         lines.append(f'<tr class="{status}" data-status="{status}">{"".join(cells)}</tr>')
-    return [*lines, "</tbody>", "</table>"]
+    lines += ["</tbody>", "</table>"]
+    if reasons:
+        lines.append('<p class="meta">Why some checks stop at 1st order:</p>')
+        lines += ['<ul id="reasons">', *(f"<li>{escape(line)}</li>" for line in reasons), "</ul>"]
+    return lines
 
 
 def render_html(report: Report) -> str:
@@ -149,7 +176,10 @@ def render_html(report: Report) -> str:
     ]
     body += [f'<p class="meta">{escape(text)}</p>' for text in (env, selected) if text]
     body += [f'<p class="attention">{escape(note)}</p>' for note in needs_attention(report)]
-    body += ["<h2>Categories</h2>", *_bars(report), *_totals_table(report)]
+    body += ["<h2>Categories</h2>", *_bars(report)]
+    body += _totals_table(report, "categories", TOTALS_COLUMNS)
+    body += ["<h2>Engines</h2>", f'<p class="meta">{escape(ENGINE_TOTALS_LEGEND)}</p>']
+    body += _totals_table(report, "engines", ENGINE_TOTALS_COLUMNS)
     body += ["<h2>Functions</h2>", *_functions_table(report)]
     return "\n".join(
         [

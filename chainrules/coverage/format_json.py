@@ -7,11 +7,19 @@ needed, and any JSON Schema validator accepts the same schema. Percentages are n
 to 100; ``null`` means unknown (no test results were read) or undefined (no differentiable
 function in the category).
 
+Each function has ``engines``, an object with one entry per engine of ``ENGINES``:
+``{"state": ..., "order": ..., "reason": ...}``, ``state`` one of
+``chainrules.coverage.reach.STATES``, ``order`` 1 or 2 exactly when ``state`` is ``tested``
+(else ``null``), ``reason`` why a first-order check stops there (else ``""``). Each totals
+object has ``engines`` too: per engine ``{"second_order": ..., "first_order": ...,
+"reached": ...}``, counts of the differentiable functions tested there to order 2, to order 1
+only (both ``null`` when unknown), and reached.
+
 >>> from chainrules.coverage.report import Report, totals
 >>> report = Report(rows=(), categories=(), total=totals("total", [], False), record=None)
 >>> document = to_document(report)
 >>> document["schema"], document["total"]["coverage"], validate(document)
-('chainrules-coverage/1', None, [])
+('chainrules-coverage/2', None, [])
 """
 
 from __future__ import annotations
@@ -20,11 +28,12 @@ import json
 from typing import Any
 
 from .classification import STATUSES
+from .reach import ENGINES, STATES
 from .report import FunctionRow, Report, Totals
 
 __all__ = ["JSON_SCHEMA_ID", "SCHEMA", "render_json", "to_document", "validate"]
 
-JSON_SCHEMA_ID = "chainrules-coverage/1"
+JSON_SCHEMA_ID = "chainrules-coverage/2"
 
 _COUNT = {"type": "integer", "minimum": 0}
 _MAYBE_COUNT = {"type": ["integer", "null"], "minimum": 0}
@@ -42,6 +51,23 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _per_engine(entry: dict[str, Any]) -> dict[str, Any]:
+    return _object({engine: entry for engine in ENGINES})
+
+
+_ENGINE_TOTALS = _per_engine(
+    _object({"second_order": _MAYBE_COUNT, "first_order": _MAYBE_COUNT, "reached": _COUNT})
+)
+_ENGINE_REACH = _per_engine(
+    _object(
+        {
+            "state": {"type": "string", "enum": list(STATES)},
+            "order": {"type": ["integer", "null"], "minimum": 1, "maximum": 2},
+            "reason": {"type": "string"},
+        }
+    )
+)
+
 _TOTALS = _object(
     {
         "category": {"type": "string"},
@@ -58,6 +84,7 @@ _TOTALS = _object(
         "tested_second_order": _MAYBE_COUNT,
         "coverage": _PERCENT,
         "rule_coverage": _PERCENT,
+        "engines": _ENGINE_TOTALS,
     }
 )
 
@@ -76,6 +103,7 @@ _FUNCTION = _object(
             {"rrule": _MAYBE_BOOL, "frule": _MAYBE_BOOL, "second_order": _MAYBE_BOOL}
         ),
         "covered": _MAYBE_BOOL,
+        "engines": _ENGINE_REACH,
     }
 )
 
@@ -153,6 +181,14 @@ def _totals(t: Totals) -> dict[str, Any]:
         "tested_second_order": t.tested_second_order,
         "coverage": _percent(t.coverage),
         "rule_coverage": _percent(t.rule_coverage),
+        "engines": {
+            e.engine: {
+                "second_order": e.second_order,
+                "first_order": e.first_order,
+                "reached": e.reached,
+            }
+            for e in t.engines
+        },
     }
 
 
@@ -173,6 +209,9 @@ def _function(r: FunctionRow) -> dict[str, Any]:
             "second_order": r.tested_second_order,
         },
         "covered": r.covered,
+        "engines": {
+            e.engine: {"state": e.state, "order": e.order, "reason": e.reason} for e in r.engines
+        },
     }
 
 

@@ -1,8 +1,10 @@
 """The report as Markdown: fits a CI job summary or a pull-request comment.
 
-A headline, the table of categories with the total in bold, what needs attention, then one
-collapsed ``<details>`` section per category with a row per function. Table cells escape
-``|`` so that every table parses back cell for cell.
+A headline, the table of categories with the total in bold, the same per engine (tested to
+2nd order / to 1st / reached), what needs attention, then one collapsed ``<details>`` section
+per category with a row per function, a column per engine, and the numbered reasons why some
+checks stop at first order. Table cells escape ``|`` so that every table parses back cell for
+cell.
 
 >>> from chainrules.coverage.report import Report, totals
 >>> report = Report(rows=(), categories=(), total=totals("total", [], False), record=None)
@@ -14,7 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .columns import FUNCTION_COLUMNS, TOTALS_COLUMNS, headline, needs_attention, results_line
+from .columns import (
+    ENGINE_TOTALS_COLUMNS,
+    ENGINE_TOTALS_LEGEND,
+    FUNCTION_COLUMNS,
+    REACH_LEGEND,
+    TOTALS_COLUMNS,
+    function_cells,
+    headline,
+    needs_attention,
+    results_line,
+)
 from .report import Report
 
 __all__ = ["escape_cell", "render_markdown", "table"]
@@ -36,9 +48,13 @@ _TEXT_COLUMNS = ("category", "function", "status", "reason")
 
 
 def _columns_table(
-    columns: Sequence[tuple[str, Callable]], items: Sequence, bold_last: bool = False
+    columns: Sequence[tuple[str, Callable]],
+    items: Sequence,
+    bold_last: bool = False,
+    cells: list[list[str]] | None = None,
 ) -> str:
-    rows = [[text(item) for _, text in columns] for item in items]
+    """A table of ``columns`` over ``items``, or of ``cells`` already made from them."""
+    rows = [[text(item) for _, text in columns] for item in items] if cells is None else cells
     if bold_last and rows:
         rows[-1] = [f"**{cell}**" for cell in rows[-1]]
     numeric = [name not in _TEXT_COLUMNS for name, _ in columns]
@@ -53,23 +69,29 @@ def render_markdown(report: Report) -> str:
     parts.append("")
     selected = f"; categories: {', '.join(report.selected)}" if report.selected else ""
     parts.append(results_line(report) + (f"; {env}" if env else "") + selected)
-    parts += ["", _columns_table(TOTALS_COLUMNS, [*report.categories, report.total], True), ""]
+    all_totals = [*report.categories, report.total]
+    parts += ["", _columns_table(TOTALS_COLUMNS, all_totals, True), ""]
+    parts += [ENGINE_TOTALS_LEGEND, "", _columns_table(ENGINE_TOTALS_COLUMNS, all_totals, True), ""]
 
     parts += [note for line in needs_attention(report) for note in (f"**{line}**", "")]
 
     function_columns = [c for c in FUNCTION_COLUMNS if c[0] != "category"]
+    parts += [f"Functions, {REACH_LEGEND}.", ""] if report.categories else []
     for totals in report.categories:
         rows = [r for r in report.rows if r.category == totals.category]
         summary = (
             f"{totals.category}: {totals.functions} functions, "
             f"{totals.differentiable} differentiable"
         )
+        cells, reasons = function_cells(rows, function_columns)
         parts += [
             f"<details><summary>{summary}</summary>",
             "",
-            _columns_table(function_columns, rows),
-            "",
-            "</details>",
+            _columns_table(function_columns, rows, cells=cells),
             "",
         ]
+        if reasons:
+            why = ["Why some checks stop at 1st order:", ""]
+            parts += [*why, *(f"* {escape_cell(line)}" for line in reasons), ""]
+        parts += ["</details>", ""]
     return "\n".join(parts).rstrip("\n") + "\n"

@@ -1,8 +1,10 @@
 """The report as a terminal table, coloured when the terminal has colour.
 
 ``render_terminal`` prints the environment, where the test results came from, one line per
-category and the total, then what needs attention (unclassified functions, sources that could
-not be read, classification conflicts); with ``functions=True`` it adds one line per function.
+category and the total, the same lines per engine (tested to 2nd order / to 1st / reached),
+then what needs attention (unclassified functions, sources that could not be read,
+classification conflicts); with ``functions=True`` it adds one line per function, with a
+column per engine, and the numbered reasons why some checks stop at first order.
 ``render_summary`` is the short form: one line per category and the total.
 
 >>> from chainrules.coverage.report import Report, totals
@@ -18,7 +20,17 @@ import os
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from .columns import FUNCTION_COLUMNS, TOTALS_COLUMNS, headline, needs_attention, results_line
+from .columns import (
+    ENGINE_TOTALS_COLUMNS,
+    ENGINE_TOTALS_LEGEND,
+    FUNCTION_COLUMNS,
+    REACH_LEGEND,
+    TOTALS_COLUMNS,
+    function_cells,
+    headline,
+    needs_attention,
+    results_line,
+)
 from .report import Report, Totals
 
 __all__ = ["render_summary", "render_terminal", "wants_color"]
@@ -103,6 +115,18 @@ def _totals_lines(report: Report, headers: Sequence[str], color: bool) -> list[s
     return _table([name for name, _ in columns], cells, color, [style])
 
 
+def _engine_lines(report: Report, color: bool) -> list[str]:
+    all_totals: list[Totals] = [*report.categories, report.total]
+    cells = [[text(t) for _, text in ENGINE_TOTALS_COLUMNS] for t in all_totals]
+    last = len(all_totals) - 1
+
+    def style(row: int, column: int) -> str:
+        return _BOLD if row == last else ""
+
+    headers = [name for name, _ in ENGINE_TOTALS_COLUMNS]
+    return [ENGINE_TOTALS_LEGEND, *_table(headers, cells, color, [style])]
+
+
 def render_summary(report: Report, color: bool = False) -> str:
     """One line per category and the total."""
     return "\n".join(_totals_lines(report, _SUMMARY, color))
@@ -117,12 +141,15 @@ def render_terminal(report: Report, color: bool = False, functions: bool = False
         lines.append("categories: " + ", ".join(report.selected))
     lines.append("")
     lines += _totals_lines(report, [name for name, _ in TOTALS_COLUMNS], color)
+    lines += ["", *_engine_lines(report, color)]
     lines += ["", _paint(headline(report.total), _BOLD, color)]
     notes = needs_attention(report)
     lines += ["", *notes] if notes else []
     if functions and report.rows:
-        cells = [[text(r) for _, text in FUNCTION_COLUMNS] for r in report.rows]
-        lines += ["", *_table([name for name, _ in FUNCTION_COLUMNS], cells, color)]
+        cells, reasons = function_cells(report.rows)
+        lines += ["", REACH_LEGEND]
+        lines += _table([name for name, _ in FUNCTION_COLUMNS], cells, color)
+        lines += ["", "why some checks stop at 1st order:", *reasons] if reasons else []
     elif report.rows:
         lines += ["", "one line per function: add --functions (or filter with --category NAME)"]
     return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 For each function: whether it has an rrule, an frule, is declared non-differentiable or opted
 out (from ``registered_functions()``, matched by object identity first and by name second),
-and whether the recorded test run exercised its rrule, its frule and a second derivative.
+whether the recorded test run exercised its rrule, its frule and a second derivative, and
+how far each engine goes with it (``chainrules.coverage.reach``).
 
 Per category and overall::
 
@@ -22,6 +23,8 @@ Without a test record the tested counts, second-order counts and coverage are ``
 >>> report = build_report([sin, cos], [info], record)
 >>> report.total.tested, report.total.differentiable, report.total.coverage
 (1, 2, 50.0)
+>>> [(t.engine, t.text) for t in report.total.engines][:2]
+[('reference', '0 / 1 / 1'), ('torch', '0 / 0 / 1')]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .classification import DIFFERENTIABLE, NON_DIFFERENTIABLE, OUT_OF_SCOPE, UNCLASSIFIED
+from .reach import EngineReach, EngineTotals, engine_reaches, engine_totals
 from .record import TestRecord
 from .universe import SourceStatus, UniverseFunction
 
@@ -62,6 +66,11 @@ class FunctionRow:
     tested_rrule: bool | None
     tested_frule: bool | None
     tested_second_order: bool | None
+    engines: tuple[EngineReach, ...]  # one per engine, in the order of ``ENGINES``
+
+    def reach(self, engine: str) -> EngineReach:
+        """How far ``engine`` goes with this function."""
+        return next(r for r in self.engines if r.engine == engine)
 
     @property
     def has_rules(self) -> bool:
@@ -110,6 +119,7 @@ class Totals:
     declared_non_differentiable: int
     tested: int | None
     tested_second_order: int | None
+    engines: tuple[EngineTotals, ...]  # one per engine, over the differentiable functions
 
     @property
     def coverage(self) -> float | None:
@@ -143,6 +153,7 @@ def totals(category: str, rows: Sequence[FunctionRow], known: bool) -> Totals:
         declared_non_differentiable=sum(r.non_differentiable for r in by_nature),
         tested=sum(bool(r.covered) for r in diff) if known else None,
         tested_second_order=sum(bool(r.tested_second_order) for r in diff) if known else None,
+        engines=engine_totals([r.engines for r in diff], known),
     )
 
 
@@ -225,6 +236,8 @@ def build_report(
         names = function.names + ((info.name,) if info is not None else ())
         kinds = record.kinds_of_any(names) if record is not None else None
         second = any(record.second_order(n) for n in names) if record is not None else None
+        non_differentiable = bool(info and info.non_differentiable)
+        differentiating = bool(info and (info.rrule or info.frule)) and not non_differentiable
         rows.append(
             FunctionRow(
                 name=function.name,
@@ -234,11 +247,17 @@ def build_report(
                 reason=function.reason,
                 rrule=bool(info and info.rrule),
                 frule=bool(info and info.frule),
-                non_differentiable=bool(info and info.non_differentiable),
+                non_differentiable=non_differentiable,
                 opted_out=bool(info and info.opted_out),
                 tested_rrule=None if kinds is None else "rrule" in kinds,
                 tested_frule=None if kinds is None else "frule" in kinds,
                 tested_second_order=second,
+                engines=engine_reaches(
+                    names,
+                    differentiating,
+                    non_differentiable or function.status == NON_DIFFERENTIABLE,
+                    record,
+                ),
             )
         )
     rows.sort(key=lambda r: (r.category, r.name))

@@ -9,8 +9,9 @@ Options:
     prints it when it fails.
 ``--chainrules-record PATH``
     At the end of the session, write to ``PATH`` the JSON record of every rule that a
-    passing ``test_rrule`` / ``test_frule`` call exercised (schema
-    ``chainrules-test-record/1``, see ``chainrules_testing.record``), also when the session
+    passing ``test_rrule`` / ``test_frule`` call exercised and of every passing check through
+    an engine that ``chainrules_testing.record.note_engine`` noted (schema
+    ``chainrules-test-record/2``, see ``chainrules_testing.record``), also when the session
     fails.
 
 The plugin imports nothing heavy itself; finite differences are imported by the first test
@@ -49,7 +50,8 @@ def pytest_addoption(parser: Any) -> None:
         "--chainrules-record",
         default=None,
         metavar="PATH",
-        help="write JSON of the rules that passing test_rrule/test_frule calls exercised",
+        help="write JSON of the rules that passing test_rrule/test_frule calls and engine "
+        "checks exercised",
     )
 
 

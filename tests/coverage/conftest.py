@@ -1,4 +1,9 @@
-"""A small report with every kind of row, shared by the format tests."""
+"""A small report with every kind of row, shared by the format tests.
+
+With results, the engines' cells are: math.sin ``2 2 1 reached`` (jax with a reason),
+math.cos ``1 reached reached reached``, math.floor ``n/a`` and the others ``-`` in every
+engine; without, math.sin and math.cos show ``?`` instead.
+"""
 
 import math
 import operator
@@ -6,7 +11,7 @@ import operator
 import pytest
 
 from chainrules.core.registry import RuleInfo
-from chainrules.coverage.record import TestRecord
+from chainrules.coverage.record import EngineCheck, TestRecord
 from chainrules.coverage.report import build_report
 from chainrules.coverage.universe import SourceStatus, UniverseFunction
 
@@ -43,6 +48,12 @@ RECORD = TestRecord(
     tested={"math.sin": frozenset({"rrule", "frule"}), "math.cos": frozenset({"rrule"})},
     tested_second_order=frozenset({"math.sin"}),
     path="results.json",
+    engines={
+        "math.sin": {
+            "torch": EngineCheck(2),
+            "jax": EngineCheck(1, ("the host callback | has no 2nd derivative",)),
+        }
+    },
 )
 CONTEXT = {
     "sources": (
@@ -57,3 +68,28 @@ CONTEXT = {
 def small_report(request):
     record = RECORD if request.param == "with results" else None
     return build_report(UNIVERSE, REGISTRY, record, **CONTEXT)
+
+
+@pytest.fixture
+def engine_cells(small_report):
+    """The engine cells (reference, torch, jax, autograd) of each row of ``small_report``,
+    without the ``[n]`` marks of reasons."""
+    known = small_report.known
+    return {
+        "math.cos": ["1", "reached", "reached", "reached"] if known else ["?"] * 4,
+        "math.floor": ["n/a"] * 4,
+        "math.sin": ["2", "2", "1", "reached"] if known else ["?"] * 4,
+        "operator.setitem": ["-"] * 4,
+        "math.tricky": ["-"] * 4,
+    }
+
+
+@pytest.fixture
+def engine_totals(small_report):
+    """The engine cells (2nd / 1st / reached) of each totals row of ``small_report``."""
+    if small_report.known:
+        math = ["1 / 1 / 2", "1 / 0 / 2", "0 / 1 / 2", "0 / 0 / 2"]
+        none = ["0 / 0 / 0"] * 4
+    else:
+        math, none = ["? / ? / 2"] * 4, ["? / ? / 0"] * 4
+    return {"python.math": math, "python.operator": none, "unclassified": none, "total": math}

@@ -2,6 +2,7 @@
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -24,14 +25,24 @@ def tested_function():
     return next(r for r in report.rows if r.status == "differentiable" and r.has_rules)
 
 
-@pytest.fixture
-def results(tmp_path, tested_function):
+WHY = "a reason why it stops at first order"
+
+
+@pytest.fixture(params=[RECORD_SCHEMA, "chainrules-test-record/1"])
+def results(request, tmp_path, tested_function):
+    """A results file of either schema; the current one also has engine checks."""
     path = tmp_path / "results.json"
     kinds = [
         {"function": tested_function.name, "kind": k, "second_order": False}
         for k in ("rrule", "frule")
     ]
-    path.write_text(json.dumps({"schema": RECORD_SCHEMA, "seed": 5, "results": kinds}))
+    document = {"schema": request.param, "seed": 5, "results": kinds}
+    if request.param == RECORD_SCHEMA:
+        document["engines"] = [
+            {"function": tested_function.name, "engine": "torch", "order": 2, "reason": ""},
+            {"function": tested_function.name, "engine": "jax", "order": 1, "reason": WHY},
+        ]
+    path.write_text(json.dumps(document))
     return str(path)
 
 
@@ -85,6 +96,26 @@ def test_every_format_renders(fmt, results):
         document = json.loads(out)
         assert validate(document) == []
         assert document["filter"] == ["python"] and document["results"]["seed"] == 5
+
+
+@pytest.mark.parametrize("fmt", ["terminal", "markdown", "json", "html"])
+def test_every_format_shows_the_engines(fmt, results, tested_function):
+    category = tested_function.category
+    code, out, _ = run("--format", fmt, "--results", results, "--category", category, "--functions")
+    assert code == EXIT_OK
+    engines_known = json.loads(Path(results).read_text())["schema"] == RECORD_SCHEMA
+    if fmt == "json":
+        row = next(f for f in json.loads(out)["functions"] if f["name"] == tested_function.name)
+        assert row["engines"]["reference"] == {"state": "tested", "order": 1, "reason": ""}
+        if engines_known:
+            assert row["engines"]["torch"] == {"state": "tested", "order": 2, "reason": ""}
+            assert row["engines"]["jax"] == {"state": "tested", "order": 1, "reason": WHY}
+        else:
+            assert row["engines"]["torch"]["state"] == "reached"
+        return
+    assert all(engine in out for engine in ("reference", "torch", "jax", "autograd"))
+    assert "tested to 2nd order / tested to 1st order only / reached" in out
+    assert (f"[1] {WHY}" in out) is engines_known
 
 
 def test_output_file(tmp_path):

@@ -21,8 +21,40 @@ def test_small_report_follows_the_schema(small_report):
         sin = next(f for f in document["functions"] if f["name"] == "math.sin")
         assert sin["tested"] == {"rrule": True, "frule": True, "second_order": True}
         assert sin["covered"] is True
+        assert sin["engines"] == {
+            "reference": {"state": "tested", "order": 2, "reason": ""},
+            "torch": {"state": "tested", "order": 2, "reason": ""},
+            "jax": {
+                "state": "tested",
+                "order": 1,
+                "reason": "the host callback | has no 2nd derivative",
+            },
+            "autograd": {"state": "reached", "order": None, "reason": ""},
+        }
+        assert total["engines"]["jax"] == {"second_order": 0, "first_order": 1, "reached": 2}
     else:
         assert (total["tested"], total["coverage"], total["rule_coverage"]) == (None, None, 100.0)
+        assert total["engines"]["torch"] == {
+            "second_order": None,
+            "first_order": None,
+            "reached": 2,
+        }
+
+
+def test_every_function_has_a_state_per_engine(small_report, engine_cells):
+    document = to_document(small_report)
+    states = {f["name"]: [e["state"] for e in f["engines"].values()] for f in document["functions"]}
+    shown = {
+        "2": "tested",
+        "1": "tested",
+        "reached": "reached",
+        "?": "unknown",
+        "-": "unreachable",
+        "n/a": "non-differentiable",
+    }
+    assert states == {name: [shown[c] for c in cells] for name, cells in engine_cells.items()}
+    for function in document["functions"]:
+        assert list(function["engines"]) == ["reference", "torch", "jax", "autograd"]
 
 
 def test_the_installed_report_follows_the_schema():
@@ -48,6 +80,19 @@ def test_the_schema_is_plain_json():
         (lambda d: d["functions"][0].update(status="fine"), "is not one of"),
         (lambda d: d["functions"][0]["tested"].pop("frule"), "tested: missing 'frule'"),
         (lambda d: d["environment"].update(numpy=2), "$.environment.numpy: expected string"),
+        (
+            lambda d: d["functions"][0]["engines"]["jax"].update(state="fine"),
+            "$.functions[0].engines.jax.state: 'fine' is not one of",
+        ),
+        (
+            lambda d: d["functions"][0]["engines"]["torch"].update(order=3),
+            "$.functions[0].engines.torch.order: 3 is above 2",
+        ),
+        (lambda d: d["functions"][0]["engines"].pop("autograd"), "missing 'autograd'"),
+        (
+            lambda d: d["total"]["engines"]["reference"].update(reached=None),
+            "$.total.engines.reference.reached: expected integer",
+        ),
     ],
 )
 def test_validate_finds_what_breaks_the_schema(small_report, change, message):

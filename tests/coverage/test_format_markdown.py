@@ -2,7 +2,7 @@
 
 import re
 
-from chainrules.coverage.columns import FUNCTION_COLUMNS, TOTALS_COLUMNS
+from chainrules.coverage.columns import ENGINE_TOTALS_COLUMNS, FUNCTION_COLUMNS, TOTALS_COLUMNS
 from chainrules.coverage.format_markdown import render_markdown, table
 
 
@@ -27,12 +27,16 @@ def parse_tables(text):
 def test_tables_parse_back(small_report):
     text = render_markdown(small_report)
     tables = parse_tables(text)
-    (header, rows), *per_category = tables
+    (header, rows), engines, *per_category = tables
     assert header == [name for name, _ in TOTALS_COLUMNS]
     expected = [*small_report.categories, small_report.total]
     assert [r[0] for r in rows] == [t.category for t in small_report.categories] + ["**total**"]
     for cells, totals in zip(rows, expected, strict=True):
         assert [c.strip("*") for c in cells] == [text(totals) for _, text in TOTALS_COLUMNS]
+    assert engines[0] == [name for name, _ in ENGINE_TOTALS_COLUMNS]
+    assert [[c.strip("*") for c in cells] for cells in engines[1]] == [
+        [text(totals) for _, text in ENGINE_TOTALS_COLUMNS] for totals in expected
+    ]
     assert len(per_category) == len(small_report.categories)
     names = [cells[0] for _, rows in per_category for cells in rows]
     assert names == [r.name for r in small_report.rows]
@@ -41,7 +45,7 @@ def test_tables_parse_back(small_report):
 
 def test_pipes_in_a_reason_survive(small_report):
     tables = parse_tables(render_markdown(small_report))
-    reasons = [cells[-1] for _, rows in tables[1:] for cells in rows]
+    reasons = [cells[-1] for _, rows in tables[2:] for cells in rows]
     assert "a | step" in reasons
 
 
@@ -58,3 +62,23 @@ def test_what_is_unknown_and_unclassified_is_said(small_report):
 
 def test_table_aligns_numbers_right():
     assert table(["a", "b"], [["x", "1"]], [False, True]).splitlines()[1] == "| --- | ---: |"
+
+
+def test_every_function_shows_its_engines_and_why_it_stops_at_first_order(
+    small_report, engine_cells, engine_totals
+):
+    text = render_markdown(small_report)
+    _, (_, totals), *per_category = parse_tables(text)
+    assert {cells[0].strip("*"): [c.strip("*") for c in cells[1:]] for cells in totals} == (
+        engine_totals
+    )
+    header = per_category[0][0]
+    at = [header.index(engine) for engine in ("reference", "torch", "jax", "autograd")]
+    shown = {cells[0]: [cells[i] for i in at] for _, rows in per_category for cells in rows}
+    expected = dict(engine_cells)
+    if small_report.known:
+        expected["math.sin"] = ["2", "2", "1 [1]", "reached"]
+        assert "* [1] the host callback \\| has no 2nd derivative" in text.splitlines()
+    else:
+        assert "[1]" not in text
+    assert shown == expected

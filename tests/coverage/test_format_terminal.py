@@ -44,6 +44,44 @@ def test_full_report_lists_what_needs_attention(small_report):
     assert all(name in with_functions for name in ("math.sin", "math.floor", "a | step"))
 
 
+def test_engines_have_their_own_totals_table(small_report, engine_totals):
+    lines = render_terminal(small_report).splitlines()
+    header = ["category", "reference", "torch", "jax", "autograd"]
+    at = next(i for i, line in enumerate(lines) if line.split() == header)
+    assert lines[at - 1].startswith("per engine, of the differentiable functions: tested to 2nd")
+    shown = {
+        line.split()[0]: re.findall(r"[0-9?]+ / [0-9?]+ / [0-9]+", line)
+        for line in lines[at + 1 : at + 1 + len(engine_totals)]
+    }
+    assert shown == engine_totals
+
+
+def test_function_lines_show_each_engine_and_why_it_stops_at_first_order(
+    small_report, engine_cells
+):
+    lines = render_terminal(small_report, functions=True).splitlines()
+    header = next(line for line in lines if line.startswith("function "))
+    names = header.split()
+    assert names[names.index("2nd") + 2 : names.index("reason")] == [
+        "reference",
+        "torch",
+        "jax",
+        "autograd",
+    ]
+    start = header.index("reference")
+    end = header.index("reason")
+    rows = lines[lines.index(header) + 1 : lines.index(header) + 1 + len(small_report.rows)]
+    shown = {row.split()[0]: re.split(r"\s{2,}", row[start:end].strip()) for row in rows}
+    expected = dict(engine_cells)
+    if small_report.known:
+        expected["math.sin"] = ["2", "2", "1 [1]", "reached"]
+        assert lines[-2:] == [
+            "why some checks stop at 1st order:",
+            "[1] the host callback | has no 2nd derivative",
+        ]
+    assert shown == expected
+
+
 class FakeTerminal(io.StringIO):
     def isatty(self):
         return True

@@ -19,7 +19,8 @@ from chainrules.coverage.classification import (
 from chainrules.coverage.classification import (
     UNCLASSIFIED as UN,
 )
-from chainrules.coverage.record import TestRecord
+from chainrules.coverage.reach import NOT_DIFFERENTIABLE, REACHED, TESTED, UNKNOWN, UNREACHABLE
+from chainrules.coverage.record import EngineCheck, TestRecord
 from chainrules.coverage.report import build_report, current_report
 from chainrules.coverage.universe import UniverseFunction
 
@@ -63,6 +64,10 @@ RECORD = TestRecord(
         "operator.plus": frozenset({"rrule", "frule"}),  # an alias counts
     },
     tested_second_order=frozenset({"math.sin"}),
+    engines={
+        "operator.plus": {"torch": EngineCheck(1, ("no double backward",))},  # an alias counts
+        "math.sin": {"jax": EngineCheck(2), "autograd": EngineCheck(1)},
+    },
 )
 
 
@@ -202,3 +207,59 @@ def test_table_functions_the_installed_libraries_lack_are_listed_as_not_availabl
         "numpy.sinc: needs NumPy >= 9.0" in n and n.startswith("Not available in the installed")
         for n in needs_attention(report)
     )
+
+
+# engine cells (reference, torch, jax, autograd) of each row, with RECORD
+ENGINE_CELLS = {
+    "math.sin": ["2", "reached", "2", "1"],
+    "math.cos": ["1", "reached", "reached", "reached"],  # an rrule alone is reached
+    "math.exp": ["1", "reached", "reached", "reached"],
+    "math.floor": ["n/a"] * 4,  # declared non-differentiable
+    "math.isnan": ["n/a"] * 4,  # classified non-differentiable
+    "operator.add": ["1", "1", "reached", "reached"],
+    "operator.setitem": ["-"] * 4,
+    "math.newfunc": ["-"] * 4,
+}
+
+
+@pytest.mark.parametrize(("name", "cells"), ENGINE_CELLS.items())
+def test_each_engine_reaches_the_functions_with_rules(report, name, cells):
+    row = next(r for r in report.rows if r.name == name)
+    assert [e.engine for e in row.engines] == ["reference", "torch", "jax", "autograd"]
+    assert [e.text for e in row.engines] == cells
+    for reach in row.engines:
+        assert (reach.order is not None) is (reach.state == TESTED)
+        assert reach.reached is (reach.state in (TESTED, REACHED))
+
+
+def test_a_first_order_check_keeps_its_reason(report):
+    add = next(r for r in report.rows if r.name == "operator.add")
+    assert add.reach("torch").reason == "no double backward"
+    assert add.reach("reference").reason == "" and add.reach("jax").reason == ""
+
+
+def test_engine_totals_count_the_differentiable_functions(report):
+    by_category = {t.category: t for t in report.categories}
+    math_totals = {e.engine: e for e in by_category["python.math"].engines}
+    # sin, cos, exp are differentiable and have rules; floor and isnan are not counted
+    assert [(e.second_order, e.first_order, e.reached) for e in math_totals.values()] == [
+        (1, 2, 3),
+        (0, 0, 3),
+        (1, 0, 3),
+        (0, 1, 3),
+    ]
+    assert [e.text for e in report.total.engines] == [
+        "1 / 3 / 4",
+        "0 / 1 / 4",
+        "1 / 0 / 4",
+        "0 / 1 / 4",
+    ]
+
+
+def test_without_results_reach_is_known_and_testing_is_not():
+    report = build_report(UNIVERSE, REGISTRY, None)
+    states = {r.name: {e.state for e in r.engines} for r in report.rows}
+    assert states["math.sin"] == states["math.cos"] == {UNKNOWN}
+    assert states["math.floor"] == {NOT_DIFFERENTIABLE}
+    assert states["operator.setitem"] == {UNREACHABLE}
+    assert [e.text for e in report.total.engines] == ["? / ? / 4"] * 4

@@ -11,4 +11,5 @@ from chainrules_testing import record
 def fresh_record(monkeypatch):
     """An empty record for this test only; the session's is restored afterwards."""
     monkeypatch.setattr(record, "_passed", set())
+    monkeypatch.setattr(record, "_engines", set())
     return record

@@ -54,11 +54,14 @@ def test_options_seed_and_record_are_written_even_when_the_session_fails(pyteste
     result.stdout.fnmatch_lines(["chainrules: seed 17", "*seed=17 reproduces the random draws*"])
     document = json.loads(record.read_text())
     assert document == {
-        "schema": "chainrules-test-record/1",
+        "schema": "chainrules-test-record/2",
         "seed": 17,
         "results": [
             {"function": "test_rules._twice", "kind": "frule", "second_order": True},
             {"function": "test_rules._twice", "kind": "rrule", "second_order": True},
+        ],
+        "engines": [
+            {"function": "test_rules._twice", "engine": "reference", "order": 2, "reason": ""},
         ],
     }
 
