@@ -71,6 +71,25 @@ def routed(f: Callable, rules_of: Any = None) -> Callable:
     signature and docstring (``functools.update_wrapper``).
     """
     key = f if rules_of is None else rules_of
+    nin = getattr(f, "nin", None) if isinstance(f, np.ufunc) else None
+    make = _FIXED.get(nin, _any_arguments)  # type: ignore[arg-type]
+    routed_f = make(f, key)
+    functools.update_wrapper(routed_f, f)
+    register_alias(routed_f, key)
+    return routed_f
+
+
+# The test of the plain path is most of the routing's cost: for ufuncs of one, two and three
+# inputs, named parameters test each argument without building and looping over a tuple
+# (about 40% less). A parameter not given holds ``_MISSING``, which is not plain.
+class _Missing:
+    __slots__ = ()
+
+
+_MISSING = _Missing()
+
+
+def _any_arguments(f: Callable, key: Any) -> Callable:
     plain = _PLAIN
 
     def routed_f(*args: Any, **kwargs: Any) -> Any:
@@ -83,9 +102,53 @@ def routed(f: Callable, rules_of: Any = None) -> Callable:
                     return _route(key, f, args, kwargs)
         return f(*args, **kwargs)
 
-    functools.update_wrapper(routed_f, f)
-    register_alias(routed_f, key)
     return routed_f
+
+
+def _one(f: Callable, key: Any) -> Callable:
+    plain = _PLAIN
+
+    def routed_f(x1: Any = _MISSING, /, *args: Any, **kwargs: Any) -> Any:
+        if type(x1) in plain and not args and not kwargs:
+            return f(x1)
+        return _route(key, f, _given(x1, *args), kwargs)
+
+    return routed_f
+
+
+def _two(f: Callable, key: Any) -> Callable:
+    plain = _PLAIN
+
+    def routed_f(x1: Any = _MISSING, x2: Any = _MISSING, /, *args: Any, **kwargs: Any) -> Any:
+        if type(x1) in plain and type(x2) in plain and not args and not kwargs:
+            return f(x1, x2)
+        return _route(key, f, _given(x1, x2, *args), kwargs)
+
+    return routed_f
+
+
+def _three(f: Callable, key: Any) -> Callable:
+    plain = _PLAIN
+
+    def routed_f(
+        x1: Any = _MISSING, x2: Any = _MISSING, x3: Any = _MISSING, /, *args: Any, **kwargs: Any
+    ) -> Any:
+        if type(x1) in plain and type(x2) in plain and type(x3) in plain and not (args or kwargs):
+            return f(x1, x2, x3)
+        return _route(key, f, _given(x1, x2, x3, *args), kwargs)
+
+    return routed_f
+
+
+_FIXED = {1: _one, 2: _two, 3: _three}
+
+
+def _given(*args: Any) -> tuple:
+    """The arguments given: those before the first parameter left out."""
+    for i, a in enumerate(args):
+        if a is _MISSING:
+            return args[:i]
+    return args
 
 
 def with_rules(f: Callable) -> Callable:

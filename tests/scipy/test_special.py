@@ -137,3 +137,18 @@ def test_autograd_second_derivative_of_betainc_in_a():
     f = lambda a: special.betainc(a, 2.0, 0.3)
     assert autograd.grad(f)(1.5) == pytest.approx(central(betainc_a, 1.5), rel=1e-7)
     assert autograd.grad(autograd.grad(f))(1.5) == pytest.approx(second, rel=1e-5)
+
+
+def test_torch_forward_mode_and_vmap():
+    torch = pytest.importorskip("torch")
+    from torch.func import jacfwd, jvp, vmap
+
+    a = torch.tensor([1.5, 3.0], dtype=torch.float64)
+    assert torch.autograd.gradcheck(
+        lambda a: special.betainc(a, 2.0, 0.3), (a.clone().requires_grad_(),), check_forward_ad=True
+    )
+    _, da = jvp(lambda a: special.betainc(a, 2.0, 0.3), (a,), (torch.ones_like(a),))
+    expected = [central(betainc_a, 1.5), central(betainc_a, 3.0)]
+    np.testing.assert_allclose(da.numpy(), expected, rtol=1e-7)
+    batched = vmap(jacfwd(lambda a: special.gammaln(a)))(a)
+    np.testing.assert_allclose(batched.numpy(), sc.digamma([1.5, 3.0]), rtol=1e-12)
