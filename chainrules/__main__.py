@@ -7,7 +7,8 @@ report (see ``chainrules.coverage.cli``); ``chainrules demo`` runs the demonstra
 early (``chainrules coverage | head``) ends the command quietly, as ``cat`` would.
 
 A step is one function taking the output stream, listed in ``DEMO_STEPS``: a rule called, a
-rule checked by the harness, an engine's gradient and Hessian, the coverage summary.
+rule checked by the harness, an engine's gradient and Hessian, one gradient of ``betainc``
+through every installed framework, the coverage summary.
 
 >>> import io
 >>> out = io.StringIO()
@@ -25,7 +26,9 @@ from typing import IO, Any
 
 __all__ = [
     "DEMO_STEPS",
+    "FRAMEWORKS",
     "TESTING_EXTRA",
+    "demo_betainc_everywhere",
     "demo_coverage_summary",
     "demo_engine_gradient",
     "demo_rrule",
@@ -94,6 +97,84 @@ def demo_engine_gradient(out: IO[Any]) -> None:
     print(f"  hessian(loss)(w) diagonal = {np.round(np.diag(hessian(loss)(w)), 6)}", file=out)
 
 
+BETAINC_POINT = (2.0, 3.0, 0.4)  # (a, b, x): the demo differentiates betainc in a here
+
+
+def _betainc_in_a() -> Callable[[Any], Any]:
+    """``a -> betainc(a, b, x)`` at BETAINC_POINT's ``b`` and ``x``, by ``chainrules.scipy``."""
+    from .scipy import special
+
+    betainc: Any = special.betainc  # the namespace's functions are found when first asked for
+    _, b, x = BETAINC_POINT
+    return lambda a: betainc(a, b, x)
+
+
+def _reference_gradient() -> float:
+    from .engines import reverse
+
+    return float(reverse.grad(_betainc_in_a())(BETAINC_POINT[0]))
+
+
+def _torch_gradient() -> float:
+    import torch
+
+    a = torch.tensor(BETAINC_POINT[0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(_betainc_in_a()(a), a)
+    return float(g)
+
+
+def _jax_gradient() -> float:
+    import jax
+
+    return float(jax.grad(_betainc_in_a())(BETAINC_POINT[0]))
+
+
+def _autograd_gradient() -> float:
+    import autograd
+
+    return float(autograd.grad(_betainc_in_a())(BETAINC_POINT[0]))
+
+
+# The frameworks the demo differentiates betainc through: (name, module that must be
+# installed, the gradient in a at BETAINC_POINT through chainrules.scipy.special).
+FRAMEWORKS: list[tuple[str, str, Callable[[], float]]] = [
+    ("chainrules reverse engine", "chainrules", _reference_gradient),
+    ("PyTorch", "torch", _torch_gradient),
+    ("JAX", "jax", _jax_gradient),
+    ("autograd", "autograd", _autograd_gradient),
+]
+
+
+def demo_betainc_everywhere(out: IO[Any]) -> None:
+    """One rule in every installed framework: d/da betainc(a, b, x), next to finite differences.
+
+    ``chainrules.scipy.special.betainc`` routes on its argument's type, so the same call is
+    differentiated by the reference engine, PyTorch, JAX and autograd; a framework that is not
+    installed is named as skipped. JAX computes in float32 unless ``jax_enable_x64`` is on.
+    """
+    import importlib.util
+
+    import scipy.special as sc
+
+    a, b, x = BETAINC_POINT
+    h = 1e-5
+    central = (sc.betainc(a + h, b, x) - sc.betainc(a - h, b, x)) / (2 * h)
+    print(
+        f"d/da chainrules.scipy.special.betainc(a, b, x) at a, b, x = {a:g}, {b:g}, {x:g}", file=out
+    )
+    print(f"  {'central difference:':<27}{central:.7f}", file=out)
+    skipped = []
+    for name, module, gradient in FRAMEWORKS:
+        if importlib.util.find_spec(module) is None:
+            skipped.append((name, module))
+            continue
+        print(f"  {name + ':':<27}{gradient():.7f}", file=out)
+    if skipped:
+        names = ", ".join(name for name, _ in skipped)
+        extras = ",".join(module for _, module in skipped)  # the extras have the modules' names
+        print(f'  skipped, not installed: {names} (pip install "chainrules[{extras}]")', file=out)
+
+
 def demo_coverage_summary(out: IO[Any]) -> None:
     """The coverage summary: one line per category and the total."""
     from .coverage.columns import headline
@@ -110,6 +191,7 @@ DEMO_STEPS: list[Callable[[IO[Any]], None]] = [
     demo_rrule,
     demo_test_rrule,
     demo_engine_gradient,
+    demo_betainc_everywhere,
     demo_coverage_summary,
 ]
 

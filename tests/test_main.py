@@ -14,9 +14,59 @@ def test_demo_calls_a_rule_and_ends_with_the_coverage_summary(capsys):
     out = capsys.readouterr().out
     assert out.startswith("rrule(np.sin, x) with x = [0.  0.5 1. ]")
     assert "pullback(ones) = (NoTangent(), [1.       0.877583 0.540302])" in out
+    assert "d/da chainrules.scipy.special.betainc(a, b, x) at a, b, x = 2, 3, 0.4" in out
     lines = out.rstrip().splitlines()
     assert lines[-2].startswith("total")
     assert "numpy.elementwise" in out and lines[-1].startswith("coverage unknown")
+
+
+def _betainc_rows(text):
+    """The step's (label, value) rows: 'name: value' lines below its heading."""
+    rows = {}
+    for line in text.splitlines()[1:]:
+        label, _, value = line.strip().rpartition(":")
+        if label and not label.startswith("skipped"):
+            rows[label] = float(value)
+    return rows
+
+
+def test_demo_differentiates_betainc_in_a_in_every_installed_framework():
+    import importlib.util
+
+    out = io.StringIO()
+    entry.demo_betainc_everywhere(out)
+    rows = _betainc_rows(out.getvalue())
+    central = rows.pop("central difference")
+    installed = [name for name, module, _ in entry.FRAMEWORKS if importlib.util.find_spec(module)]
+    assert list(rows) == installed and "chainrules reverse engine" in rows
+    # Printed to 7 decimals; the rule's quadrature and the central difference (h = 1e-5) are
+    # good to about 1e-10, JAX with x64 off (float32) to about 1e-7 relative.
+    for name, value in rows.items():
+        assert value == pytest.approx(central, rel=1e-6), name
+    assert central == pytest.approx(-0.24086938, abs=1e-7)  # printed to 7 decimals
+
+
+def test_demo_names_the_frameworks_it_skipped(monkeypatch):
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("torch", "jax", "autograd") else found(name, *a),
+    )
+    out = io.StringIO()
+    entry.demo_betainc_everywhere(out)
+    lines = out.getvalue().splitlines()
+    assert [line.split(":")[0].strip() for line in lines[1:3]] == [
+        "central difference",
+        "chainrules reverse engine",
+    ]
+    assert lines[3] == (
+        "  skipped, not installed: PyTorch, JAX, autograd"
+        ' (pip install "chainrules[torch,jax,autograd]")'
+    )
+    assert len(lines) == 4
 
 
 def test_demo_steps_are_a_list_to_extend(monkeypatch, capsys):

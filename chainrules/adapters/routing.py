@@ -64,45 +64,33 @@ _wrapped: dict[tuple[str, Any], Callable] = {}  # (adapter, f) -> the adapter's 
 _lock = threading.Lock()
 
 
-def routed(f: Callable, rules_of: Any = None) -> Callable:
+def routed(f: Callable, rules_of: Any = None, module: str = "numpy") -> Callable:
     """``f`` for plain values, ``rules_of``'s rules (by default ``f``'s) for every engine's.
 
     The result stands in for ``rules_of`` in the rule table, and carries ``f``'s name,
-    signature and docstring (``functools.update_wrapper``).
+    signature and docstring (``functools.update_wrapper``); a ufunc, which names no module,
+    is given ``module``.
     """
     key = f if rules_of is None else rules_of
-    nin = getattr(f, "nin", None) if isinstance(f, np.ufunc) else None
-    make = _FIXED.get(nin, _any_arguments)  # type: ignore[arg-type]
-    routed_f = make(f, key)
+    ufunc = isinstance(f, np.ufunc)
+    routed_f = _FIXED.get(f.nin if ufunc else 1, _one)(f, key)  # type: ignore[attr-defined]
     functools.update_wrapper(routed_f, f)
+    if ufunc:  # a ufunc has no module or qualified name of its own to give
+        routed_f.__qualname__ = f.__name__
+        routed_f.__module__ = module
     register_alias(routed_f, key)
     return routed_f
 
 
-# The test of the plain path is most of the routing's cost: for ufuncs of one, two and three
-# inputs, named parameters test each argument without building and looping over a tuple
-# (about 40% less). A parameter not given holds ``_MISSING``, which is not plain.
+# The test of the plain path is most of the routing's cost: named parameters test each
+# argument without building and looping over a tuple (about 40% less), for ufuncs of one to
+# three inputs and for the first argument of any other function. A parameter not given holds
+# ``_MISSING``, which is not plain; every other call takes ``_route``.
 class _Missing:
     __slots__ = ()
 
 
 _MISSING = _Missing()
-
-
-def _any_arguments(f: Callable, key: Any) -> Callable:
-    plain = _PLAIN
-
-    def routed_f(*args: Any, **kwargs: Any) -> Any:
-        for a in args:
-            if type(a) not in plain:
-                return _route(key, f, args, kwargs)
-        if kwargs:
-            for a in kwargs.values():
-                if type(a) not in plain:
-                    return _route(key, f, args, kwargs)
-        return f(*args, **kwargs)
-
-    return routed_f
 
 
 def _one(f: Callable, key: Any) -> Callable:

@@ -54,7 +54,7 @@ class Mirror:
                 f"{self.name}.{name}: {source}.{name} has no rules, so it is not mirrored here; "
                 f"call {source}.{name} itself (see `chainrules coverage` for what has rules)"
             )
-        mirrored = routed(f)  # SciPy's name, module, signature and docstring
+        mirrored = routed(f, module=source)  # SciPy's name, module, signature and docstring
         target = sys.modules.get(self.name)
         if target is not None:
             setattr(target, name, mirrored)  # later lookups find it without __getattr__

@@ -13,6 +13,8 @@ without rules raises ``AttributeError`` saying so; ``dir()`` lists those there.
 np.float64(0.2579...)
 """
 
+from typing import Any as _Any
+
 import scipy.linalg as _scipy_linalg
 
 from ._mirror import Mirror as _Mirror
@@ -20,7 +22,7 @@ from ._mirror import Mirror as _Mirror
 _mirror = _Mirror(__name__, _scipy_linalg)
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> _Any:
     if name == "__all__":
         return _mirror.dir()
     return _mirror.getattr(name)

@@ -11,6 +11,8 @@ boxes are differentiated with the rules (see ``chainrules.scipy``). A function o
 -0.2905...
 """
 
+from typing import Any as _Any
+
 import scipy.special as _scipy_special
 
 from ._mirror import Mirror as _Mirror
@@ -18,7 +20,7 @@ from ._mirror import Mirror as _Mirror
 _mirror = _Mirror(__name__, _scipy_special)
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> _Any:
     if name == "__all__":
         return _mirror.dir()
     return _mirror.getattr(name)
