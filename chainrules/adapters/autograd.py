@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import types
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -47,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from .._compat import autograd_internals
+from ..core.calls import call
 from ..core.errors import ArrayTypeError, RuleKeywordError
 from ..core.names import function_name
 from ..core.namespace import register_array_namespace
@@ -128,7 +130,10 @@ def uninstall() -> None:
 def wrap(f: Callable) -> Callable:
     """An autograd-callable computing ``f``, whose derivatives of every order are f's rules.
 
-    Boxed arguments are differentiated; the others are constants, as are keyword arguments.
+    Boxed arguments, also inside lists and tuples (``np.stack([a, b])``), are differentiated;
+    the others are constants, as are keyword arguments. The value is the rule's, computed on
+    the raw arguments as the rule takes them (0-d arrays where SciPy wants numbers, attributes
+    such as ``np.ndarray.T``).
 
     >>> import pytest
     >>> autograd = pytest.importorskip("autograd")
@@ -142,11 +147,64 @@ def wrap(f: Callable) -> Callable:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         isbox = autograd_internals().isbox
         active = tuple(i for i, a in enumerate(args) if isbox(a))
+        if len(active) < sum(map(_boxed, args)):  # boxes inside lists: one argument each
+            leaves: list[Any] = []
+            template = _template(args, leaves)
+            nested = _Nested(f, template)
+            active = tuple(i for i, a in enumerate(leaves) if isbox(a))
+            return _host_primitive(HostFunction(nested, kwargs, active))(*leaves)
         if not active:
-            return f(*args, **kwargs)
+            return _call(f, args, kwargs)
         return _host_primitive(HostFunction(f, kwargs, active))(*args)
 
     return wrapped
+
+
+def _call(f: Any, args: tuple, kwargs: dict) -> Any:
+    """``f(*args, **kwargs)``; for an attribute of arrays (``np.ndarray.T``), its value."""
+    if isinstance(f, types.GetSetDescriptorType | types.MemberDescriptorType):
+        return f.__get__(*args)
+    return f(*args, **kwargs)
+
+
+def _template(value: Any, leaves: list) -> Any:
+    """``value`` with each boxed part replaced by its index in ``leaves`` (appended there)."""
+    if autograd_internals().isbox(value):
+        leaves.append(value)
+        return _Leaf(len(leaves) - 1)
+    if type(value) is tuple or type(value) is list:
+        return type(value)(_template(v, leaves) for v in value)
+    leaves.append(value)  # a constant: passed, not differentiated
+    return _Leaf(len(leaves) - 1)
+
+
+class _Leaf(int):
+    """The position of an argument in the flat list a nested call is given."""
+
+
+class _Nested:
+    """``f`` called with arguments rebuilt from a flat list by a template (see ``_template``),
+    equal for equal ``f`` and template, so that autograd's primitive for it is shared."""
+
+    def __init__(self, f: Callable, template: tuple) -> None:
+        self.f = f
+        self.template = template
+        self.__name__ = self.__qualname__ = function_name(f)
+        self.__module__ = ""
+
+    def __call__(self, *leaves: Any) -> Any:
+        def fill(node: Any) -> Any:
+            if isinstance(node, _Leaf):
+                return leaves[node]
+            return type(node)(fill(n) for n in node)
+
+        return call(self.f, *fill(self.template))  # on traced values, f's rule
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Nested) and (other.f, other.template) == (self.f, self.template)
+
+    def __hash__(self) -> int:
+        return hash((self.f, repr(self.template)))
 
 
 def installed() -> bool:
@@ -427,24 +485,62 @@ def _host_primitive(host: HostFunction) -> Callable:
     return made
 
 
-def _new_host_primitive(host: HostFunction) -> Callable:
-    from autograd.extend import defjvp_argnums, defvjp_argnums, primitive
+def _primal(host: HostFunction) -> Callable:
+    """``host``'s value: the rule's where ``f`` has one, which takes what the rule takes.
 
-    call = primitive(host.__call__)
+    Python integers and booleans among the results (an exponent, a rank, a flag) become NumPy
+    arrays, which autograd can hold in a result tuple; they have no derivative. A named tuple
+    (``np.unique_all``'s) becomes a plain one, which autograd can box."""
+
+    def value(*args: Any) -> Any:
+        found = rrule(host.f, *args, **host.kwargs)
+        y = host(*args) if found is None else found[0]
+        if isinstance(y, tuple) and type(y) is not tuple:  # a named tuple: autograd boxes none
+            y = tuple(y)
+        if type(y) is tuple and any(isinstance(v, bool | int) for v in y):
+            return tuple(np.asarray(v) if isinstance(v, bool | int) else v for v in y)
+        return y
+
+    return value
+
+
+def _new_host_primitive(host: HostFunction) -> Callable:
+    from autograd.extend import defjvp_argnums, defvjp_argnums, primitive, vspace
+
+    call = primitive(_primal(host))
 
     # The number of outputs is read from the answer: ``wrap`` builds its primitive before the
-    # first call has said whether f returns a tuple.
+    # first call has said whether f returns a tuple. autograd differentiates integer arrays
+    # too (a pivot passed on to a pullback): they get zero cotangents and no tangents here.
     def host_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
-        inner = HostFunction(host.f, host.kwargs, argnums, _n_outputs(ans))
-        return _host_vjp(inner, args)
+        live = _inexact_positions(argnums, args)
+        vjp = _host_vjp(HostFunction(host.f, host.kwargs, live, _n_outputs(ans)), args)
+        if live == argnums:
+            return vjp
+
+        def vjp_with_zeros(g: Any) -> tuple:
+            cotangents = iter(vjp(g) if live else ())
+            return tuple(
+                next(cotangents) if i in live else vspace(args[i]).zeros() for i in argnums
+            )
+
+        return vjp_with_zeros
 
     def host_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
-        inner = HostFunction(host.f, host.kwargs, argnums, _n_outputs(ans))
-        return _host_primitive(inner.jvp_function(len(args)))(*args, *gs)
+        live = _inexact_positions(argnums, args)
+        if not live:
+            return vspace(ans).zeros()
+        inner = HostFunction(host.f, host.kwargs, live, _n_outputs(ans))
+        tangents = [g for i, g in zip(argnums, gs, strict=True) if i in live]
+        return _host_primitive(inner.jvp_function(len(args)))(*args, *tangents)
 
     defvjp_argnums(call, host_vjp_maker)
     defjvp_argnums(call, host_jvp_maker)
     return call
+
+
+def _inexact_positions(argnums: tuple, args: tuple) -> tuple:
+    return tuple(i for i in argnums if np.result_type(_raw(args[i])).kind in "fc")
 
 
 def _dense(tangent: Any, like: Any) -> Any:
