@@ -48,13 +48,13 @@ from typing import Any
 import numpy as np
 
 from .._compat import autograd_internals
-from ..core.calls import call
 from ..core.errors import ArrayTypeError, RuleKeywordError
 from ..core.names import function_name
 from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
+from .flattened import Flattened, holds
 from .host import HostFunction, recording_holes
 
 __all__ = ["install", "installed", "uninstall", "wrap"]
@@ -146,13 +146,12 @@ def wrap(f: Callable) -> Callable:
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         isbox = autograd_internals().isbox
-        active = tuple(i for i, a in enumerate(args) if isbox(a))
-        if len(active) < sum(map(_boxed, args)):  # boxes inside lists: one argument each
-            leaves: list[Any] = []
-            template = _template(args, leaves)
-            nested = _Nested(f, template)
+        if any(holds(a, isbox) for a in args):  # boxes inside lists: one argument each
+            flat = Flattened(f, args)
+            leaves = flat.leaves(args)
             active = tuple(i for i, a in enumerate(leaves) if isbox(a))
-            return _host_primitive(HostFunction(nested, kwargs, active))(*leaves)
+            return _host_primitive(HostFunction(flat, kwargs, active))(*leaves)
+        active = tuple(i for i, a in enumerate(args) if isbox(a))
         if not active:
             return _call(f, args, kwargs)
         return _host_primitive(HostFunction(f, kwargs, active))(*args)
@@ -165,46 +164,6 @@ def _call(f: Any, args: tuple, kwargs: dict) -> Any:
     if isinstance(f, types.GetSetDescriptorType | types.MemberDescriptorType):
         return f.__get__(*args)
     return f(*args, **kwargs)
-
-
-def _template(value: Any, leaves: list) -> Any:
-    """``value`` with each boxed part replaced by its index in ``leaves`` (appended there)."""
-    if autograd_internals().isbox(value):
-        leaves.append(value)
-        return _Leaf(len(leaves) - 1)
-    if type(value) is tuple or type(value) is list:
-        return type(value)(_template(v, leaves) for v in value)
-    leaves.append(value)  # a constant: passed, not differentiated
-    return _Leaf(len(leaves) - 1)
-
-
-class _Leaf(int):
-    """The position of an argument in the flat list a nested call is given."""
-
-
-class _Nested:
-    """``f`` called with arguments rebuilt from a flat list by a template (see ``_template``),
-    equal for equal ``f`` and template, so that autograd's primitive for it is shared."""
-
-    def __init__(self, f: Callable, template: tuple) -> None:
-        self.f = f
-        self.template = template
-        self.__name__ = self.__qualname__ = function_name(f)
-        self.__module__ = ""
-
-    def __call__(self, *leaves: Any) -> Any:
-        def fill(node: Any) -> Any:
-            if isinstance(node, _Leaf):
-                return leaves[node]
-            return type(node)(fill(n) for n in node)
-
-        return call(self.f, *fill(self.template))  # on traced values, f's rule
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Nested) and (other.f, other.template) == (self.f, self.template)
-
-    def __hash__(self) -> int:
-        return hash((self.f, repr(self.template)))
 
 
 def installed() -> bool:

@@ -346,8 +346,11 @@ class _PullbackOf(_DerivativeOf):
     def __call__(self, *args_and_dy: Any) -> tuple:
         outer = self.outer
         args, dy = args_and_dy[: self.n_args], args_and_dy[self.n_args :]
-        _, pullback = outer.vjp(*args)
-        cotangents = pullback(tuple(dy) if outer.n_outputs else dy[0], self.wanted)
+        # Traced in the wanted arguments alone: the others (constants of the caller, made
+        # operands) may have no derivative the rules give, and none is asked of them here.
+        wanted_only = HostFunction(outer.f, outer.kwargs, self.wanted, outer.n_outputs)
+        _, pullback = wanted_only.vjp(*args)
+        cotangents = pullback(tuple(dy) if outer.n_outputs else dy[0])
         holes = _HOLES.get()
         out = []
         for k, (ct, i) in enumerate(zip(cotangents, self.wanted, strict=True)):

@@ -1,8 +1,9 @@
 """The rules inside JAX: ``wrap(f)`` is a jax function whose derivatives are f's rules.
 
-JAX arrays among the arguments are the operands (those of a float or complex dtype are
-differentiated); every other argument is a constant. Where the rule runs is decided once per
-function, by tracing it abstractly (``jax.eval_shape``) at its first call:
+JAX arrays among the arguments, also inside tuples and lists (``cho_solve((c, lower), b)``),
+are the operands (those of a float or complex dtype are differentiated); every other argument
+is a constant. Where the rule runs is decided once per function, by tracing it abstractly
+(``jax.eval_shape``) at its first call:
 
 * **natively**, when the frule computes with ``array_namespace`` on JAX's tracers: the
   function is a ``jax.custom_jvp`` built from the frule, and JAX derives the rest: ``jit``,
@@ -20,11 +21,14 @@ function, by tracing it abstractly (``jax.eval_shape``) at its first call:
   ``vmap``; forward mode (``jvp``, ``jacfwd``) does not, since JAX cannot transpose a
   callback.
 
-A Python float or complex argument becomes JAX's array of it (float32 when x64 is off); a
-host function's result has the precision of its float operands, in the types JAX allows under
-the current x64 setting. Each kind of call is built once (see ``_built``), since JAX caches
-its traces and executables by the identity of the functions it is given. A derivative the
-rules do not give raises ``ChainRulesError`` naming the function, never a zero.
+A Python float or complex argument, or a NumPy array of them, becomes JAX's array of it
+(float32 when x64 is off), as in ``jax.numpy``; a NumPy scalar stays a constant. On the host, a
+scalar operand reaches NumPy as a NumPy scalar (SciPy's functions of scalars refuse 0-d
+arrays), and arguments inside tuples are run by ``Flattened``. A host function's result has
+the precision of its float operands, in the types JAX allows under the current x64 setting.
+Each kind of call is built once (see ``_built``), since JAX caches its traces and executables
+by the identity of the functions it is given. A derivative the rules do not give raises
+``ChainRulesError`` naming the function, never a zero.
 
 JAX's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
 ``f'(z) * g``), so the host path conjugates at the boundary: ``conj(pullback(conj(g)))``.
@@ -55,7 +59,10 @@ from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
 from ..core.thunks import unthunk
+from . import jax_shapes
+from .flattened import Flattened, holds, is_sequence
 from .host import HostFunction, freeze
+from .jax_shapes import canonical, host_value
 
 __all__ = ["is_host_only", "rule_mode", "wrap"]
 
@@ -76,6 +83,12 @@ def wrap(
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         args = tuple(_as_operand(a) for a in args) if _FLOATS_AS_OPERANDS else args
+        if any(holds(a, _is_jax) for a in args):
+            flat = Flattened(f, args)
+            leaves = flat.leaves(args)
+            positions = tuple(i for i, a in enumerate(leaves) if _is_jax(a))
+            active = tuple(i for i in positions if _inexact(leaves[i]))
+            return _host_call(HostFunction(flat, kwargs, active), leaves, positions)
         positions = tuple(i for i, a in enumerate(args) if _is_jax(a))
         active = tuple(i for i in positions if _inexact(args[i]))
         mode = "host" if host else _mode(f, args, kwargs, positions, active)
@@ -109,9 +122,13 @@ _FLOATS_AS_OPERANDS = True
 
 
 def _as_operand(a: Any) -> Any:
-    """A Python float or complex as JAX's array of it (``jnp.asarray``: float32 when x64 is
-    off), as ``jax.numpy``'s functions take them; integers and the rest stay constants."""
-    if type(a) in (float, complex):
+    """A Python float or complex, or a NumPy array of floats or complex numbers, as JAX's
+    array of it (``jnp.asarray``: float32 when x64 is off), as ``jax.numpy``'s functions take
+    them (``check_grads`` steps its arguments with NumPy arrays); integers and the rest stay
+    constants."""
+    if is_sequence(a):
+        return type(a)(_as_operand(v) for v in a)
+    if type(a) in (float, complex) or (isinstance(a, np.ndarray) and _inexact(a)):
         import jax.numpy as jnp
 
         return jnp.asarray(a)
@@ -317,18 +334,23 @@ def _native_vjp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active
     def primal(*ops: Any) -> Any:
         return rrule(f, *_assemble(args, positions, ops), **kwargs)[0]
 
-    def forward(*ops: Any) -> tuple[Any, Any]:
+    def forward(*primals: Any) -> tuple[Any, Any]:
         # Through ``custom`` itself, so that an outer differentiation of ``forward`` sees a
-        # custom_vjp call and not the bare primal.
-        return custom(*ops), ops
+        # custom_vjp call and not the bare primal. Which operands are perturbed travels to
+        # ``backward`` as in ``_host_custom``: a constant (a Python float made an operand)
+        # needs no cotangent, so one the rule does not give is no error.
+        ops = tuple(p.value for p in primals)
+        perturbed = tuple(() if p.perturbed else None for p in primals)
+        return custom(*ops), (ops, perturbed)
 
-    def backward(ops: tuple, g: Any) -> tuple:
+    def backward(residuals: tuple, g: Any) -> tuple:
+        ops, perturbed = residuals
         full = _assemble(args, positions, ops)
         _, pullback = rrule(f, *full, **kwargs)
-        cts = pullback(jax.tree.map(jnp.conj, g))
+        cts = pullback(jax.tree.map(jnp.conj, _instantiate_all(g)))
         out = []
-        for i, o in zip(positions, ops, strict=True):
-            ct = unthunk(cts[1 + i]) if i in active else ZERO_TANGENT
+        for i, o, p in zip(positions, ops, perturbed, strict=True):
+            ct = unthunk(cts[1 + i]) if i in active and p is not None else ZERO_TANGENT
             if isinstance(ct, NotImplementedTangent):
                 raise ChainRulesError(
                     f"the rule for {function_name(f)} does not give the cotangent of its "
@@ -338,8 +360,20 @@ def _native_vjp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active
         return tuple(out)
 
     custom = jax.custom_vjp(primal)
-    custom.defvjp(forward, backward)
+    custom.defvjp(forward, backward, symbolic_zeros=True)
     return custom
+
+
+def _instantiate_all(g: Any) -> Any:
+    """``g`` with each symbolic zero cotangent (an unused output) as an array of zeros."""
+    import jax
+    import jax.numpy as jnp
+    from jax.custom_derivatives import SymbolicZero
+
+    def dense(d: Any) -> Any:
+        return jnp.zeros(d.aval.shape, d.aval.dtype) if isinstance(d, SymbolicZero) else d
+
+    return jax.tree.map(dense, g, is_leaf=lambda d: isinstance(d, SymbolicZero))
 
 
 # ---- rules on the host --------------------------------------------------------------------
@@ -355,7 +389,7 @@ def _host_call(
     """``host(*args)`` through ``pure_callback``, with a custom_vjp from its pullback.
 
     The shapes of the result come from ``result_shape(*args)``, or are those of the arguments
-    in ``cotangents_of`` (a pullback), or from ``_result_shape``.
+    in ``cotangents_of`` (a pullback), or from ``jax_shapes.result_shape``.
     """
     key = _call_key("host", host.key(), {}, args, positions, freeze(result_shape), cotangents_of)
 
@@ -363,8 +397,10 @@ def _host_call(
         if cotangents_of is not None:
             shapes: Any = tuple(_aval(args[i]) for i in cotangents_of)
         else:
-            found = (result_shape or functools.partial(_result_shape, host.f, host.kwargs))(*args)
-            shapes = _canonical(found, tuple(args[i] for i in positions), result_shape)
+            found = (
+                result_shape or functools.partial(jax_shapes.result_shape, host.f, host.kwargs)
+            )(*args)
+            shapes = canonical(found, tuple(args[i] for i in positions), result_shape)
         n_outputs = len(shapes) if isinstance(shapes, tuple) else 0
         inner = HostFunction(host.f, host.kwargs, host.active, n_outputs)
         return _host_custom(inner, _constants(args, positions), positions, shapes)
@@ -391,7 +427,7 @@ def _host_custom(host: HostFunction, args: tuple, positions: tuple, shapes: Any)
     def run(*ops: Any) -> Any:
         full = list(args)
         for i, o in zip(positions, ops, strict=True):
-            full[i] = np.asarray(o)
+            full[i] = host_value(o)
         y = host(*full)
         if isinstance(shapes, tuple):
             return tuple(np.asarray(v, dtype=s.dtype) for v, s in zip(y, shapes, strict=True))
@@ -455,46 +491,3 @@ def _aval(a: Any) -> Any:
     import jax
 
     return jax.ShapeDtypeStruct(tuple(a.shape), a.dtype)
-
-
-def _canonical(shapes: Any, operands: tuple, given: Callable | None) -> Any:
-    """The result's shapes with the dtypes JAX would give: its own for 64-bit types when x64
-    is off, and (when the shapes were not ``given``) the precision of the float operands, as
-    ``jax.numpy`` keeps float16 and float32 where NumPy and SciPy may compute in more."""
-    import jax
-
-    if isinstance(shapes, tuple | list):
-        return tuple(_canonical(s, operands, given) for s in shapes)
-    dtype = np.dtype(shapes.dtype)
-    # The operands themselves, not their dtypes: a Python float's weak type does not promote.
-    inexact = [o for o in operands if np.dtype(o.dtype).kind in "fc"]
-    if given is None and dtype.kind in "fc" and inexact:
-        import jax.numpy as jnp
-
-        real = np.dtype(jnp.finfo(jnp.result_type(*inexact)).dtype)
-        dtype = real if dtype.kind == "f" else np.result_type(real, np.complex64)
-    return jax.ShapeDtypeStruct(shapes.shape, jax.dtypes.canonicalize_dtype(dtype))
-
-
-def _result_shape(f: Callable, kwargs: dict, *args: Any) -> Any:
-    """The shape and dtype of ``f(*args)``, without computing it on the real values."""
-    import jax
-
-    arrays = [a if _is_jax(a) else np.asarray(a) for a in args]
-    if isinstance(f, np.ufunc) and f.nout == 1 and not kwargs:
-        shape = np.broadcast_shapes(*(a.shape for a in arrays))
-        dtype = f(*(np.zeros((), np.dtype(a.dtype)) for a in arrays)).dtype
-        return jax.ShapeDtypeStruct(shape, dtype)
-    y = f(*(_stand_in(a) if _is_jax(a) else a for a in args), **kwargs)
-    if isinstance(y, tuple | list):
-        return tuple(jax.ShapeDtypeStruct(np.shape(v), np.asarray(v).dtype) for v in y)
-    y = np.asarray(y)
-    return jax.ShapeDtypeStruct(y.shape, y.dtype)
-
-
-def _stand_in(a: Any) -> np.ndarray:
-    """A well-conditioned array of ``a``'s shape and dtype: identities where square, else ones."""
-    shape, dtype = tuple(a.shape), np.dtype(a.dtype)
-    if len(shape) >= 2 and shape[-1] == shape[-2]:
-        return np.broadcast_to(np.eye(shape[-1], dtype=dtype), shape).copy()
-    return np.ones(shape, dtype)

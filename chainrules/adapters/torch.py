@@ -3,7 +3,10 @@
 ``wrap(f)(*args, **kwargs)`` calls a ``torch.autograd.Function`` (written with
 ``setup_context``) whose backward is ``f``'s rrule, whose ``jvp`` (forward mode) is its frule
 and whose ``vmap`` rule maps it over the batch. Tensor arguments of a float or complex dtype
-are differentiated; every other argument is a constant.
+are differentiated, also inside lists and tuples (``np.concatenate([x, y])``: such a call runs
+on the host, where the reverse engine traces it into the rule); every other argument is a
+constant. Results that are Python flags or labels (``cho_factor``'s ``lower``) come back as
+they are; a 0-d tensor reaches a host function as a NumPy scalar.
 
 Where the rule runs is decided once per function, by a probe at its first call:
 
@@ -12,11 +15,12 @@ Where the rule runs is decided once per function, by a probe at its first call:
   differentiation of the pullback;
 * **on the host** when the rule cannot (NumPy functions, most of ``scipy.special`` and
   ``scipy.linalg``): it has no rule for tensors, gives something other than tensors, or
-  raises ``ArrayTypeError``. The rule then runs on NumPy copies on the CPU and the results
-  come back with the inputs' dtype and device. Double backward (and every further order)
-  differentiates the pullback with the reverse engine, which uses the rules again (gammaln ->
-  digamma -> polygamma). A CUDA tensor given to a host function is moved to the CPU and back,
-  with a warning once per function.
+  raises ``ArrayTypeError``; and always for the methods and properties of ``ndarray``, whose
+  rules would call the tensor's method of the same name (``Tensor.repeat`` tiles). The rule
+  then runs on NumPy copies on the CPU and the results come back with the inputs' dtype and
+  device. Double backward (and every further order) differentiates the pullback with the
+  reverse engine, which uses the rules again (gammaln -> digamma -> polygamma). A CUDA tensor
+  given to a host function is moved to the CPU and back, with a warning once per function.
 
 On the host, the frule and the pullback each run as an ``autograd.Function`` of their own,
 so torch.func's ``jacfwd``, ``hessian`` and ``vmap`` of ``jvp`` map and differentiate them;
@@ -56,6 +60,7 @@ from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
+from .flattened import Flattened, holds
 from .host import HostFunction
 
 __all__ = ["is_host_only", "wrap"]
@@ -74,6 +79,10 @@ def wrap(f: Callable, *, host: bool | None = None) -> Callable:
 
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if any(holds(a, _is_tensor) for a in args):
+            flat = Flattened(f, args)
+            leaves = flat.leaves(args)
+            return _apply(_Call(flat, kwargs, leaves, True), leaves)
         return _apply(_Call(f, kwargs, args, host), args)
 
     wrapped.__wrapped__ = f
@@ -84,6 +93,12 @@ def is_host_only(f: Callable) -> bool | None:
     """Whether ``f``'s rule was found to need NumPy copies; ``None`` before its first call."""
     native = _native.get(f)
     return None if native is None else not native
+
+
+def _is_tensor(value: Any) -> bool:
+    import torch
+
+    return isinstance(value, torch.Tensor)
 
 
 class _Call:
@@ -136,10 +151,15 @@ def _runs_natively(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ..
     known = _native.get(f)
     if known is not None:
         return known
-    try:
-        ok = _probe(f, args, kwargs, active)
-    except ArrayTypeError:  # the rule's own word that it needs NumPy arrays
+    if getattr(f, "__objclass__", None) is np.ndarray:
+        # A method or property of ndarray: on a tensor its rule would call the tensor's
+        # method of the same name, which may mean something else (Tensor.repeat tiles).
         ok = False
+    else:
+        try:
+            ok = _probe(f, args, kwargs, active)
+        except ArrayTypeError:  # the rule's own word that it needs NumPy arrays
+            ok = False
     with _lock:
         _native[f] = ok
     return ok
@@ -211,8 +231,17 @@ def _to_numpy(a: Any) -> Any:
 
     if isinstance(a, torch.Tensor):
         # torch.func's transforms hand custom functions wrapped tensors; the values are inside.
-        return torch_unwrapped_numpy(a)
+        values = torch_unwrapped_numpy(a)
+        # A 0-d tensor is torch's scalar: NumPy's is a scalar too, which SciPy's functions
+        # that take scalars only (pbdv_seq, lmbda) accept where they refuse 0-d arrays.
+        return values[()] if values.ndim == 0 else values
     return a
+
+
+def _is_flag(y: Any) -> bool:
+    """Whether a host result is a Python flag or label (``cho_factor``'s ``lower``), returned
+    as it is: as a tensor, torch's checks would subtract it from itself."""
+    return isinstance(y, bool | str) or y is None
 
 
 def _to_tensor(y: Any, like: Any, dtype: Any = None) -> Any:
@@ -319,7 +348,7 @@ def _rule_function() -> Any:
             outputs, call.single = _as_outputs(y)
             call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
             dtype = _result_dtype(args)
-            tensors = tuple(_to_tensor(o, like, dtype) for o in outputs)
+            tensors = tuple(o if _is_flag(o) else _to_tensor(o, like, dtype) for o in outputs)
             return tensors[0] if call.single else tensors
 
         @staticmethod
@@ -348,7 +377,9 @@ def _rule_function() -> Any:
                 cts = pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
             out: list[Any] = [None] * (1 + call.n_args)
             for i, ct in zip(call.active, cts, strict=True):
-                out[1 + i] = _dense_torch(ct, args[i])
+                # A pullback's seed for a flag among the results is None, and takes nothing.
+                if isinstance(args[i], torch.Tensor):
+                    out[1 + i] = _dense_torch(ct, args[i])
             return tuple(out)
 
         @staticmethod

@@ -201,6 +201,8 @@ def _primal(f: Any) -> Callable:
                 f"{function_name(f)} is a NumPy ufunc with no counterpart in the namespace "
                 f"of {', '.join(kinds)}"
             )
+        # A NumPy constant beside them (ldexp's integer exponents) as an array of theirs.
+        args = tuple(xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
         return namesake(*args, **kwargs)
 
     return ufunc_or_namesake

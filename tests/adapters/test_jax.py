@@ -1,6 +1,8 @@
 """The JAX adapter: check_grads on the table, jit(grad(wrap(f))), vmap, complex points, and
 where a rule runs: on tracers, or on the host when it cannot."""
 
+import math
+
 import numpy as np
 import pytest
 import scipy.special as sc
@@ -230,7 +232,7 @@ def test_host_second_derivatives_match_mpmath(outer, inner):
     order[inner] += 1
     value = float(jax.grad(jax.grad(f, inner), outer)(2.0, 3.0, 0.4))
     # dI/dx is closed-form and dI/da, dI/db come from quadrature (relative accuracy ~1e-10).
-    assert value == pytest.approx(betainc_derivative(tuple(order)), rel=1e-8)
+    assert value == pytest.approx(betainc_derivative((order[0], order[1], order[2])), rel=1e-8)
 
 
 @pytest.mark.parametrize("outer", [0, 1, 2], ids=["a", "b", "x"])
@@ -243,7 +245,7 @@ def test_second_derivatives_in_the_shape_parameters_match_mpmath(inner, outer):
     order[inner] += 1
     value = float(jax.grad(jax.grad(f, inner), outer)(2.0, 3.0, 0.4))
     # second derivatives in a and b by quadrature, relative accuracy ~1e-10 (see the rule)
-    assert value == pytest.approx(betainc_derivative(tuple(order)), rel=1e-8)
+    assert value == pytest.approx(betainc_derivative((order[0], order[1], order[2])), rel=1e-8)
 
 
 def test_a_third_derivative_the_rules_do_not_give_raises_not_zero():
@@ -392,3 +394,131 @@ def test_python_floats_do_not_promote_a_float32_operand(x64):
     expected = 12.0 * np.array([0.4, 0.7]) * np.array([0.6, 0.3]) ** 2  # x (1-x)^2 / B(2, 3)
     np.testing.assert_allclose(g, expected, rtol=1e-5)  # float32
     assert f(2.0, 3.0, 0.4).dtype == float_type(x64)
+
+
+# ---- arguments the sweep of the whole table brought up ---------------------------------------
+
+
+def _reference_hessian_vector(f, x, v):
+    """d/dx <grad f(x), v> by the reverse engine, for the JAX results to match."""
+    from chainrules.engines import reverse
+
+    return reverse.grad(lambda a: np.sum(reverse.grad(f)(a) * v))(x)
+
+
+def test_arrays_inside_tuple_arguments_are_operands():
+    import scipy.linalg as sla
+
+    from chainrules.core.calls import call
+
+    c, lower = sla.cho_factor(np.array([[4.0, 1.0, 0.2], [1.0, 3.0, 0.5], [0.2, 0.5, 2.0]]))
+    b = np.array([1.0, -2.0, 0.5])
+    v = np.array([[0.3, -1.0, 0.2], [0.0, 0.5, 1.0], [0.0, 0.0, -0.4]])
+    f = cr_jax.wrap(sla.cho_solve)
+
+    def loss(m):
+        return jnp.sum(f((m, lower), b) ** 2)
+
+    def reference(m):
+        return np.sum(call(sla.cho_solve, (m, lower), b) ** 2)
+
+    np.testing.assert_allclose(f((jnp.asarray(c), lower), b), sla.cho_solve((c, lower), b))
+    got = jax.grad(lambda m: jnp.sum(jax.grad(loss)(m) * v))(jnp.asarray(c))
+    np.testing.assert_allclose(got, _reference_hessian_vector(reference, c, v), rtol=1e-10)
+
+
+def test_scalar_only_functions_get_numpy_scalars():
+    # SciPy's riccati_jn refuses arrays, even of no dimensions: the host gives it scalars.
+    f = cr_jax.wrap(sc.riccati_jn)
+    values, slopes = f(3, 1.3)
+    expected = sc.riccati_jn(3, 1.3)
+    np.testing.assert_allclose(values, expected[0], rtol=1e-14)
+    np.testing.assert_allclose(slopes, expected[1], rtol=1e-14)
+    derivative = jax.grad(lambda x: jnp.sum(f(3, x)[0]))(1.3)
+    assert float(derivative) == pytest.approx(float(np.sum(expected[1])), rel=1e-13)
+
+
+def test_result_shapes_that_follow_the_rank():
+    import scipy.linalg as sla
+
+    a = jnp.asarray([[1.0, 0.2], [0.3, 2.0], [0.5, -0.4]])  # rank 2: two columns
+    basis = cr_jax.wrap(sla.orth)(a)
+    assert basis.shape == (3, 2)
+    null = cr_jax.wrap(sla.null_space)(a.T)
+    assert null.shape == (3, 1)
+
+
+def test_numpy_float_arrays_are_operands():
+    # check_grads steps its arguments with NumPy arrays: each step is the same kind of call.
+    f = cr_jax.wrap(sc.gammaln)
+    f(jnp.asarray([1.5, 2.5]))
+    built = len(cr_jax._built)
+    y = f(np.array([1.25, 2.75]))
+    assert isinstance(y, jax.Array) and len(cr_jax._built) == built
+    np.testing.assert_allclose(y, sc.gammaln(np.array([1.25, 2.75])), rtol=1e-14)
+
+
+def test_python_float_constants_without_derivative_to_second_order():
+    # pro_ang1_cv has no derivative in c or cv alone; as Python floats they are constants.
+    from chainrules.core.calls import call
+
+    m, n, c = 1, 2, 1.1
+    cv = float(sc.pro_cv(m, n, c))
+    x = np.array([0.3, -0.5])
+    v = np.array([1.0, 0.5])
+    f = cr_jax.wrap(sc.pro_ang1_cv)
+
+    def loss(t):
+        return jnp.sum(f(m, n, c, cv, t)[0] ** 2)
+
+    def reference(t):
+        return np.sum(call(sc.pro_ang1_cv, m, n, c, cv, t)[0] ** 2)
+
+    got = jax.grad(lambda t: jnp.sum(jax.grad(loss)(t) * v))(jnp.asarray(x))
+    np.testing.assert_allclose(got, _reference_hessian_vector(reference, x, v), rtol=1e-10)
+
+
+def test_eigh_reads_one_triangle_to_second_order():
+    # JAX's eigh averages a with a^T; SciPy's reads the lower triangle, and so must the rule.
+    import scipy.linalg as sla
+
+    from chainrules.core.calls import call
+
+    a = np.array([[2.0, 0.9, -0.4], [0.3, 3.0, 0.5], [0.1, 0.2, 4.0]])  # not symmetric
+    v = np.array([[0.5, 0.0, 0.2], [-1.0, 0.4, 0.0], [0.3, 0.7, -0.2]])
+    f = cr_jax.wrap(sla.eigh)
+    np.testing.assert_allclose(f(jnp.asarray(a))[0], sla.eigh(a)[0], rtol=1e-13)
+
+    def loss(m):
+        return jnp.sum(f(m)[0] ** 3)
+
+    def reference(m):
+        return np.sum(call(sla.eigh, m)[0] ** 3)
+
+    got = jax.grad(lambda m: jnp.sum(jax.grad(loss)(m) * v))(jnp.asarray(a))
+    np.testing.assert_allclose(got, _reference_hessian_vector(reference, a, v), rtol=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("f", "args", "expected_shape"),
+    [
+        (math.acos, (0.3,), ()),  # defined on [-1, 1] only
+        (np.quantile, (np.array([0.2, 0.9, 0.4]), 0.3), ()),  # q in [0, 1]
+        (sc.multigammaln, (np.array([1.5, 2.5]), 3), (2,)),  # a > (d - 1) / 2
+        (np.vecdot, (np.ones((2, 3)), np.ones(3)), (2,)),  # a generalized ufunc
+    ],
+    ids=["acos", "quantile", "multigammaln", "vecdot"],
+)
+def test_result_shapes_on_stand_ins_inside_the_domain(f, args, expected_shape):
+    y = cr_jax.wrap(f)(*args)
+    assert y.shape == expected_shape
+    np.testing.assert_allclose(y, f(*args), rtol=1e-14)
+
+
+def test_lists_of_arrays_are_operands():
+    a, b = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0.5], [-1.0]])
+    f = cr_jax.wrap(np.block)
+    np.testing.assert_array_equal(f([jnp.asarray(a), b]), np.block([a, b]))
+    gradients = jax.grad(lambda x, y: jnp.sum(f([x, y]) ** 2), argnums=(0, 1))(a, b)
+    np.testing.assert_allclose(gradients[0], 2 * a)
+    np.testing.assert_allclose(gradients[1], 2 * b)

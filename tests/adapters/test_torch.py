@@ -392,3 +392,108 @@ def test_results_have_the_dtype_torch_would_give(x, dtype):
         x = x.clone().requires_grad_(True)
         (g,) = torch.autograd.grad(cr_torch.wrap(sc.gammaln)(x).sum(), x)
         assert g.dtype == dtype
+
+
+# ---- arguments in lists, methods of ndarray, flags among the results, scalars ----------------
+
+
+def checked_twice(f, *tensors):
+    """Whether ``f`` of ``tensors`` passes gradcheck and gradgradcheck."""
+    return torch.autograd.gradcheck(f, tensors) and torch.autograd.gradgradcheck(f, tensors)
+
+
+def test_tensors_inside_lists_are_differentiated():
+    x = torch.tensor([0.5, -1.5], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([2.0], dtype=torch.float64, requires_grad=True)
+    concatenate = cr_torch.wrap(np.concatenate)
+    (gx, gy) = torch.autograd.grad((concatenate([x, y]) ** 2).sum(), (x, y))
+    np.testing.assert_array_equal(gx.numpy(), [1.0, -3.0])
+    np.testing.assert_array_equal(gy.numpy(), [4.0])
+    assert checked_twice(lambda a, b: concatenate([a, b, a]) ** 2, x, y)
+    block = cr_torch.wrap(np.block)
+    assert checked_twice(lambda a, b: block([[a, b], [b, a]]) ** 2, x, y)
+
+
+def test_methods_of_ndarray_keep_numpys_meaning():
+    # On a tensor, the rule of ndarray.repeat would call Tensor.repeat, which tiles.
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    repeat = cr_torch.wrap(np.ndarray.repeat)
+    np.testing.assert_array_equal(repeat(x, 2).detach().numpy(), [1.0, 1.0, 2.0, 2.0])
+    assert cr_torch.is_host_only(np.ndarray.repeat)
+    assert checked_twice(lambda a: repeat(a, 2) ** 2, x)
+
+
+@pytest.mark.parametrize(
+    ("f", "shape", "constants"),
+    [
+        (np.max, (3,), ()),
+        (np.moveaxis, (2, 1, 2), (0, -1)),
+        (np.unstack, (2, 2), ()),
+        (np.take_along_axis, (3,), (np.array([2, 0, 1]), 0)),
+        (np.take, (2, 2), (np.array([1, 1]), 0)),  # Tensor.take has no axis
+        (np.linalg.pinv, (3, 2), ()),
+        (np.linalg.eig, (2, 2), ()),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_rules_computing_with_numpys_own_functions_run_on_the_host(f, shape, constants):
+    rng = np.random.default_rng(0)
+    x = torch.tensor(np.diag(np.arange(1.0, 3.0)) if shape == (2, 2) else 0 * rng.random(shape))
+    x = (x + 0.1 * torch.tensor(rng.standard_normal(shape))).requires_grad_(True)
+    wrapped = cr_torch.wrap(f)
+    assert checked_twice(lambda a: wrapped(a, *constants), x)
+    assert cr_torch.is_host_only(f)
+
+
+@pytest.mark.parametrize("f", [np.linalg.cholesky, np.linalg.eigh, np.linalg.eigvalsh])
+def test_rules_reading_one_triangle_go_twice_on_tensors(f):
+    # torch's own derivative of cholesky and eigh assumes a symmetric input: the rules give it
+    # the symmetric matrix the lower triangle describes, so that torch's second derivative is
+    # that of the triangle (gradgradcheck moves each element alone).
+    rng = np.random.default_rng(0)
+    a = np.diag([1.0, 2.0]) + 0.1 * rng.standard_normal((2, 2))
+    x = torch.tensor(a + a.T, requires_grad=True)
+    assert checked_twice(cr_torch.wrap(f), x)
+    assert cr_torch.is_host_only(f) is False
+
+
+MASK = np.array([True, False, True])
+
+
+@pytest.mark.parametrize(
+    ("f", "call"),
+    [
+        (np.cumprod, lambda cumprod, a: cumprod(a)),
+        (np.ldexp, lambda ldexp, a: ldexp(a, np.array([1, -2, 3]))),  # NumPy integers
+        (np.where, lambda where, a: where(MASK, a, a * a)),  # a NumPy mask
+    ],
+    ids=["cumprod", "ldexp", "where"],
+)
+def test_rules_in_the_array_api_go_twice_on_tensors(f, call):
+    x = torch.tensor([0.5, -1.5, 2.0], dtype=torch.float64, requires_grad=True)
+    wrapped = cr_torch.wrap(f)
+    assert checked_twice(lambda a: call(wrapped, a), x)
+    assert cr_torch.is_host_only(f) is False
+
+
+def test_remainder_goes_twice_on_tensors():
+    # torch has no derivative of floor_divide; the partial reads the quotient off the result.
+    x = torch.tensor([0.5, 1.7], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([1.5, 0.6], dtype=torch.float64, requires_grad=True)
+    assert checked_twice(cr_torch.wrap(np.remainder), x, y)
+    assert cr_torch.is_host_only(np.remainder) is False
+
+
+def test_a_flag_among_the_results_stays_a_flag():
+    import scipy.linalg as sla
+
+    a = torch.tensor([[2.0, 0.3], [0.3, 1.0]], dtype=torch.float64, requires_grad=True)
+    c, lower = cr_torch.wrap(sla.cho_factor)(a, lower=True)
+    assert lower is True and isinstance(c, torch.Tensor)
+    assert checked_twice(lambda m: cr_torch.wrap(sla.cho_factor)(m, lower=True)[0], a)
+
+
+def test_zero_d_tensors_reach_scipy_as_numpy_scalars():
+    # pbdv_seq takes scalars only (a 0-d array is refused).
+    x = torch.tensor(0.7, dtype=torch.float64, requires_grad=True)
+    assert checked_twice(lambda a: cr_torch.wrap(sc.pbdv_seq)(2.3, a)[0], x)

@@ -93,18 +93,22 @@ scalar_rule(np.power, power_base_partial, power_exponent_partial)
 scalar_rule(np.float_power, power_base_partial, power_exponent_partial)
 
 # ---- division with remainder ----------------------------------------------------------------
-# The quotients are piecewise constant; the remainders are x1 - q * x2 with that quotient q.
+# The quotients are piecewise constant; the remainders are x1 - q * x2 with that quotient q
+# (floored for remainder, truncated for fmod),
+# read back from the remainder as round((x1 - y) / x2): exactly the integer NumPy used (1 % 0.1
+# takes q = 9, where floor(1 / 0.1) is 10), and differentiable again (to zero) in namespaces
+# whose floor_divide has no derivative (PyTorch's).
 
 scalar_rule(np.floor_divide, lambda x1, x2, y: ZERO_TANGENT, lambda x1, x2, y: ZERO_TANGENT)
 scalar_rule(
     np.remainder,
     constant(1.0),
-    lambda x1, x2, y: -array_namespace(x1, x2).floor_divide(x1, x2),
+    lambda x1, x2, y: -array_namespace(x1, x2, y).round((x1 - y) / x2),
 )
 scalar_rule(
     np.fmod,
     constant(1.0),
-    lambda x1, x2, y: -array_namespace(x1, x2).trunc(x1 / x2),
+    lambda x1, x2, y: -array_namespace(x1, x2, y).round((x1 - y) / x2),
 )
 scalar_rule(
     np.divmod,
@@ -221,7 +225,7 @@ def _copysign_partial(x1, x2, y):
 
 scalar_rule(np.copysign, _copysign_partial, lambda x1, x2, y: ZERO_TANGENT)
 # ldexp(x1, n) = x1 * 2**n with an integer n, which has no tangent.
-scalar_rule(np.ldexp, lambda x1, x2, y: 2.0**x2, None)
+scalar_rule(np.ldexp, lambda x1, x2, y: array_namespace(y).asarray(2.0**x2), None)
 # heaviside(x1, h) is 0, h or 1; it is h exactly where x1 = 0.
 scalar_rule(
     np.heaviside,
@@ -307,6 +311,7 @@ def _where_rrule(condition, x=None, y=None):
         out = np.where(condition)
         return out, lambda dy: (NO_TANGENT, NO_TANGENT)
     xp = array_namespace(x, y)
+    condition = xp.asarray(condition)  # a NumPy mask selects in other namespaces too
     project_x, project_y = ProjectTo(x), ProjectTo(y)
 
     def where_pullback(dy):

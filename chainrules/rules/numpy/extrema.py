@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...core.arguments import given_options, positional_cotangents
+from ...core.calls import call
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -127,7 +128,7 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
     def extremum_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
         shape = shape_of(a)
         axes = reduced_axes(axis, len(shape))
-        y = f(a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
+        y = call(f, a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
         project_a = ProjectTo(a)
         selection = _Selection(a, y, axes, keepdims, where, nan_selected)
 
@@ -137,7 +138,7 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
         return y, extremum_pullback
 
     def extremum_frule(tangents, a, axis=None, *, keepdims=False, initial=None, where=None):
-        y = f(a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
+        y = call(f, a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
         da = tangents[1]
         if is_zero(da):
             return y, ZERO_TANGENT
@@ -160,7 +161,7 @@ def _ptp_rrule(a, axis=None, *, keepdims=False):
     shape = shape_of(a)
     axes = reduced_axes(axis, len(shape))
     options = given_options(keepdims=keepdims)
-    high, low = np.max(a, axis, **options), np.min(a, axis, **options)
+    high, low = call(np.max, a, axis, **options), call(np.min, a, axis, **options)
     project_a = ProjectTo(a)
     top = _Selection(a, high, axes, keepdims, None, True)
     bottom = _Selection(a, low, axes, keepdims, None, True)
@@ -175,7 +176,7 @@ def _ptp_rrule(a, axis=None, *, keepdims=False):
 @frule.register(np.ptp)
 def _ptp_frule(tangents, a, axis=None, *, keepdims=False):
     options = given_options(keepdims=keepdims)
-    high, low = np.max(a, axis, **options), np.min(a, axis, **options)
+    high, low = call(np.max, a, axis, **options), call(np.min, a, axis, **options)
     y = high - low
     da = tangents[1]
     if is_zero(da):

@@ -19,10 +19,12 @@ array([101.,   0.,  10.])
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
+from ...core.calls import call
 from ...core.define import non_differentiable
 from ...core.dtypes import cast, has_tangent, value_dtype
 from ...core.linear import (
@@ -117,9 +119,24 @@ def _take_adjoint(
     return scatter_add(sources, dy, x_shape)
 
 
-linear_rule(np.take, _take_adjoint, keywords=("axis", "mode"))
+# NumPy's take calls another array's take method with NumPy's keywords (mode="raise"), which
+# JAX refuses and PyTorch reads otherwise: computed with NumPy's own function (``call``), other
+# arrays go to the adapters' NumPy copies.
+linear_rule(
+    np.take,
+    _take_adjoint,
+    keywords=("axis", "mode"),
+    primal=functools.partial(call, np.take),
+)
 linear_rule(np.ndarray.take, _take_adjoint, keywords=("axis", "mode"), primal=call_method("take"))
-linear_rule(np.take_along_axis, gather_adjoint(np.take_along_axis), keywords=("axis",))
+# The adjoint scatters with NumPy's indexing: computed with NumPy's own take_along_axis
+# (``call``), other arrays go to the adapters' NumPy copies.
+linear_rule(
+    np.take_along_axis,
+    gather_adjoint(np.take_along_axis),
+    keywords=("axis",),
+    primal=functools.partial(call, np.take_along_axis),
+)
 
 # ---- compress, extract: the array comes second -----------------------------------------------
 
@@ -205,6 +222,8 @@ def _choose_rrule(a: Any, choices: Any, *args: Any, **kwargs: Any) -> Any:
         chosen = np.choose(a, list(range(count)), mode=mode)
         routed = _route(dy, chosen, count)
         pieces = [nest_like(d, c) for d, c in zip(routed, choices, strict=True)]
+        if hasattr(choices, "shape"):  # the choices as one array, the cotangent too
+            pieces = array_namespace(*pieces).stack(pieces)
         return NO_TANGENT, NO_TANGENT, project_choices(pieces), *rest
 
     return y, choose_pullback

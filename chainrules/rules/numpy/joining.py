@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.calls import call
 from ...core.linear import accumulate, linear_pushforward, register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -133,7 +134,9 @@ def _split_axis(f: Any, ndim: int, args: tuple, kwargs: dict) -> int:
 def _split(f: Any) -> None:
 
     def split_rrule(x: Any, *args: Any, **kwargs: Any) -> Any:
-        ys = f(x, *args, **kwargs)
+        # NumPy's own split (unstack calls a tensor's methods with NumPy's meaning); other
+        # arrays go to the adapters' NumPy copies.
+        ys = call(f, x, *args, **kwargs)
         project_x = argument_projector(x)
         x_shape = shape_of(x)
         axis = _split_axis(f, len(x_shape), args, kwargs)
@@ -157,7 +160,7 @@ def _split(f: Any) -> None:
         return ys, split_pullback
 
     def split_frule(tangents: tuple, x: Any, *args: Any, **kwargs: Any) -> Any:
-        ys = f(x, *args, **kwargs)
+        ys = call(f, x, *args, **kwargs)
         return ys, linear_pushforward(
             x, tangents[1], lambda dx: sequence_tangent(list(f(dx, *args, **kwargs)), ys)
         )

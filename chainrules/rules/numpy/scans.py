@@ -112,7 +112,9 @@ def _cumprod_pullback(x: Any, y: Any, dy: Any, axis: int, include_initial: bool)
         axis=axis,
     )
     dy = _drop_initial(xp.asarray(dy), axis, include_initial)
-    rest = xp.flip(linear_recurrence(xp.flip(dy, axis=axis), xp.flip(later, axis=axis), axis), axis)
+    rest = xp.flip(
+        linear_recurrence(xp.flip(dy, axis=axis), xp.flip(later, axis=axis), axis), axis=axis
+    )
     return xp.conj(before) * rest
 
 
@@ -204,7 +206,9 @@ def _cumsum_tangent(f: Any, tangents: tuple, a: Any, axis: Any, options: dict, n
     if nan:
         da = array_namespace(da).where(array_namespace(a).isnan(a), 0, da)
     options = {k: v for k, v in options.items() if k != "dtype"}
-    return y, ProjectTo(y)(_scan(f, da, axis, **options))
+    # The tangent is summed plainly: the NaN form's skipping belongs to a's NaN elements (zeroed
+    # above), and a mask made from the tangent itself would keep JAX from transposing it.
+    return y, ProjectTo(y)(_scan(np.cumsum if nan else f, da, axis, **options))
 
 
 _register_scan(np.cumsum, _cumsum_rule, _cumsum_tangent, also=(np.ndarray.cumsum,))

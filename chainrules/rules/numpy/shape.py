@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from ...core.calls import call
 from ...core.linear import call_method, linear_pushforward, linear_rule, register_rules
-from ...core.namespace import array_namespace
+from ...core.namespace import array_namespace, require_numpy
 from ...core.sequences import argument_projector, dense_tangents
 from ...core.shapes import normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
@@ -113,8 +114,15 @@ linear_rule(np.transpose, _transpose_adjoint, keywords=("axes",))
 linear_rule(np.ndarray.transpose, _transpose_adjoint, primal=call_method("transpose"))
 linear_rule(np.swapaxes, _swapaxes_adjoint)
 linear_rule(np.ndarray.swapaxes, _swapaxes_adjoint, primal=call_method("swapaxes"))
-linear_rule(np.moveaxis, _moveaxis_adjoint)
-linear_rule(np.rollaxis, _rollaxis_adjoint, keywords=("start",))
+# NumPy's moveaxis and rollaxis call a tensor's transpose with NumPy's meaning: computed with
+# NumPy's own functions (``call``), other arrays go to the adapters' NumPy copies.
+linear_rule(np.moveaxis, _moveaxis_adjoint, primal=functools.partial(call, np.moveaxis))
+linear_rule(
+    np.rollaxis,
+    _rollaxis_adjoint,
+    keywords=("start",),
+    primal=functools.partial(call, np.rollaxis),
+)
 linear_rule(np.matrix_transpose, _matrix_transpose_adjoint)
 
 
@@ -141,18 +149,21 @@ def _identity_adjoint(dy: Any, x_shape: tuple[int, ...], *params: Any, **kwargs:
 linear_rule(np.broadcast_to, _identity_adjoint, keywords=("subok",))
 linear_rule(np.copy, _identity_adjoint, keywords=("order", "subok"))
 linear_rule(np.ndarray.copy, _identity_adjoint, keywords=("order",), primal=call_method("copy"))
-linear_rule(
-    np.ndarray.to_device,
-    _identity_adjoint,
-    keywords=("stream",),
-    primal=call_method("to_device"),
-)
+def _to_device(x: Any, device: Any, /, *, stream: Any = None) -> Any:
+    """``x.to_device(device)``, the device NumPy's (``"cpu"``): other arrays name their devices
+    otherwise (JAX's are objects), so they go to NumPy copies."""
+    require_numpy(np.ndarray.to_device, x)
+    return x.to_device(device, stream=stream)
+
+
+linear_rule(np.ndarray.to_device, _identity_adjoint, keywords=("stream",), primal=_to_device)
 
 
 def _astype(x: Any, dtype: Any, /, *, copy: bool = True) -> Any:
     """``np.astype``, also for a Python number (which an engine's tracked scalar may hold)."""
     if isinstance(x, int | float | complex):
         return np.asarray(x, dtype=dtype)
+    require_numpy(np.astype, x)  # the dtype is NumPy's: other arrays go to NumPy copies
     return np.astype(x, dtype, copy=copy)
 
 

@@ -181,13 +181,13 @@ def _hypot_frule(tangents, *coordinates):
 @rrule.register(math.fsum)
 def _fsum_rrule(values):
     """fsum: every element's cotangent is dy."""
-    values = list(values)
+    elements = list(values)
     project = ProjectTo(values)
 
     def fsum_pullback(dy):
-        return NO_TANGENT, project([dy] * len(values))
+        return NO_TANGENT, project(_as_sequence_of(values, [dy] * len(elements)))
 
-    return call(math.fsum, values), fsum_pullback
+    return call(math.fsum, elements), fsum_pullback
 
 
 @frule.register(math.fsum)
@@ -221,13 +221,13 @@ def _products_of_the_others(values):
 @rrule.register(math.prod)
 def _prod_rrule(values, *, start=1):
     """prod(values, start=s): the cotangent of values[i] is dy times s and the other values."""
-    values = list(values)
+    elements = list(values)
     project = ProjectTo(values)
-    y = call(math.prod, values, start=start)
+    y = call(math.prod, elements, start=start)
 
     def prod_pullback(dy):
-        others = _products_of_the_others(values) if values else []
-        return NO_TANGENT, project([start * p * dy for p in others])
+        others = _products_of_the_others(elements) if elements else []
+        return NO_TANGENT, project(_as_sequence_of(values, [start * p * dy for p in others]))
 
     return y, prod_pullback
 
@@ -249,6 +249,14 @@ def _prod_frule(tangents, values, *, start=1):
     return y, ProjectTo(y)(dy)
 
 
+def _as_sequence_of(sequence, elements):
+    """The cotangents of ``sequence``'s elements in its kind: stacked for an array (whose
+    projection takes an array), the list itself otherwise."""
+    if hasattr(sequence, "shape"):
+        return array_namespace(*elements).stack(elements) if elements else ZERO_TANGENT
+    return elements
+
+
 @rrule.register(math.dist)
 def _dist_rrule(p, q):
     """dist(p, q) = |p - q|: cotangents (p - q) dy / d and its negative; 0 where d = 0."""
@@ -258,7 +266,9 @@ def _dist_rrule(p, q):
     unit = [(a - b) / safe_d for a, b in zip(p, q, strict=True)]
 
     def dist_pullback(dy):
-        return NO_TANGENT, project_p([u * dy for u in unit]), project_q([-u * dy for u in unit])
+        dp = _as_sequence_of(p, [u * dy for u in unit])
+        dq = _as_sequence_of(q, [-u * dy for u in unit])
+        return NO_TANGENT, project_p(dp), project_q(dq)
 
     return d, dist_pullback
 

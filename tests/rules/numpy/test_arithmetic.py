@@ -294,6 +294,22 @@ def test_piecewise_constant_and_selection_partials():
     assert cr.rrule(np.nextafter, 1.0, 2.0)[1](1.0) == (NoTangent(), 1.0, ZeroTangent())
 
 
+def test_remainder_partials_take_the_quotient_numpy_used():
+    # 1 // 0.1 is 9 (0.1 is a little above one tenth), where floor(1 / 0.1) and trunc(1 / 0.1)
+    # are 10: the partial in the divisor is minus the quotient NumPy's remainder used.
+    for f in (np.remainder, np.fmod):
+        _, pullback = cr.rrule(f, np.array([1.0, 2.5]), np.array([0.1, 1.0]))
+        np.testing.assert_array_equal(pullback(np.ones(2))[2], [-9.0, -2.0])
+
+
+def test_where_takes_a_numpy_mask_beside_arrays_of_another_namespace():
+    torch = pytest.importorskip("torch")
+    x, y = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0, 4.0])
+    out, pullback = cr.rrule(np.where, np.array([True, False]), x, y)
+    assert out.tolist() == [1.0, 4.0]
+    assert pullback(torch.ones(2))[2].tolist() == [1.0, 0.0]
+
+
 def test_ndarray_operators_reach_the_ufunc_rules():
     a = np.array([0.5, 1.5, -2.0])
     gradient = reverse.grad(lambda a: np.sum(a**2 / (a + 1.0) - abs(-a) + a % 1.0 + a // 1.0))(a)

@@ -105,6 +105,14 @@ def test_choose_routes_to_the_chosen() -> None:
     assert d_choices[1] == 5.0  # a scalar choice broadcast to all elements sums its share
 
 
+def test_choices_given_as_one_array() -> None:
+    index, choices = np.array([0, 1, 0]), sample((2, 3), np.float64, 1)
+    test_rrule(np.choose, with_tangent(index, NO), choices, seed=1)
+    test_rrule(np.ndarray.choose, with_tangent(index, NO), choices, seed=1)
+    _, pullback = cr.rrule(np.choose, index, choices)
+    np.testing.assert_array_equal(pullback(np.ones(3))[2], [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+
+
 def test_second_order() -> None:
     x = sample((4, 3), np.float64, 1)
     test_rrule(

@@ -117,6 +117,20 @@ def test_nan_positions_get_zero_cotangent(f, expected):
     assert np.array_equal(pullback(np.ones(4))[1], expected)
 
 
+def test_nancumsum_skips_the_nan_elements_not_a_nan_tangent():
+    # The pushforward is linear in the tangent, so that JAX can transpose it under jit.
+    _, dy = cr.frule((NoTangent(), np.array([np.nan, 1.0, 1.0, 1.0])), np.nancumsum, WITH_NAN)
+    assert np.isnan(dy).all()
+    jax = pytest.importorskip("jax")
+    a = jax.numpy.asarray(WITH_NAN)
+
+    def pushforward(t):
+        return cr.frule((NoTangent(), t), np.nancumsum, a)[1]
+
+    (transposed,) = jax.linear_transpose(pushforward, jax.numpy.ones(4))(jax.numpy.ones(4))
+    np.testing.assert_array_equal(transposed, [4.0, 0.0, 2.0, 1.0])
+
+
 def test_zero_cotangent_and_float32():
     x = sample(4, np.float32)
     for f in (np.cumsum, np.cumprod, np.cumulative_sum, np.cumulative_prod):

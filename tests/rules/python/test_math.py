@@ -66,6 +66,10 @@ SEQUENCES = [
     (math.prod, ([0.5, 1.5, -2.0],)),
     (math.prod, ([0.5, 0.0, 2],)),
     (math.dist, ([0.5, 1.5], [1.0, -1.0])),
+    # a NumPy array is a sequence too: its cotangent is an array
+    (math.fsum, (np.array([0.5, 1.5, -2.0]),)),
+    (math.prod, (np.array([0.5, 1.5, -2.0]),)),
+    (math.dist, (np.array([0.5, 1.5]), np.array([1.0, -1.0]))),
 ]
 CASES = [(f, (x,)) for f, x in UNARY] + [(row[0], row[1:]) for row in BINARY]
 
@@ -89,7 +93,7 @@ def test_python_floats_in_and_out(f, args):
         assert type(dy_i) in ((float, ZeroTangent) if type(y_i) is float else (NoTangent,))
 
 
-@pytest.mark.parametrize("f, args", SEQUENCES, ids=[f.__name__ for f, _ in SEQUENCES])
+@pytest.mark.parametrize("f, args", SEQUENCES, ids=[f"{f.__name__}{args}" for f, args in SEQUENCES])
 def test_sequences(f, args):
     test_rrule(f, *args)
     test_frule(f, *args)

@@ -48,7 +48,12 @@ from ...matrices import (
     solve_triangular_right,
 )
 
-__all__ = ["cholesky_pullback_of", "cut_complete_qr_cotangents", "qr_pullback_of"]
+__all__ = [
+    "cholesky_pullback_of",
+    "cut_complete_qr_cotangents",
+    "hermitian_read",
+    "qr_pullback_of",
+]
 
 
 def _half_lower(x: Any) -> Any:
@@ -89,11 +94,22 @@ def cholesky_pushforward_of(low: Any, dh: Any) -> Any:
     return strict + diag_embed(xp.astype(low_ii * half, strict.dtype))
 
 
+def hermitian_read(a: Any, upper: bool = False) -> Any:
+    """``a`` for a function that reads one triangle of it (eigh, cholesky): NumPy arrays as
+    they are (LAPACK reads the triangle), others as the Hermitian matrix the triangle describes.
+
+    Another library's own derivative of such a function (PyTorch's) assumes a Hermitian input,
+    and is differentiated again when a pullback computed with it is: given the Hermitian matrix,
+    its derivative is that of the triangle, as the rules' is.
+    """
+    return a if is_numpy(a) else lower_hermitian(a, upper=upper)
+
+
 @rrule.register(np.linalg.cholesky)
 def _cholesky_rrule(a, *, upper=False):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
-    factor = xp.linalg.cholesky(a, upper=upper)
+    factor = xp.linalg.cholesky(hermitian_read(a, upper), upper=upper)
     low = mH(factor) if upper else factor
 
     def cholesky_pullback(dy):
@@ -106,7 +122,7 @@ def _cholesky_rrule(a, *, upper=False):
 @frule.register(np.linalg.cholesky)
 def _cholesky_frule(tangents, a, *, upper=False):
     xp = array_namespace(a)
-    factor = xp.linalg.cholesky(a, upper=upper)
+    factor = xp.linalg.cholesky(hermitian_read(a, upper), upper=upper)
     da = tangents[1]
     if is_zero(da):
         return factor, da

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ....core.arguments import positional_cotangents
+from ....core.calls import call
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
@@ -50,7 +51,8 @@ _UNSET: Any = object()
 
 def _pinv(a: Any, rcond: Any, hermitian: bool, rtol: Any) -> Any:
     options = {} if rtol is _UNSET else {"rtol": rtol}
-    return array_namespace(a).linalg.pinv(a, rcond, hermitian, **options)
+    # NumPy's signature (rcond, hermitian): other arrays go to the adapters' NumPy copies.
+    return call(np.linalg.pinv, a, rcond, hermitian, **options)
 
 
 def pinv_pullback_of(a: Any, p: Any, g: Any) -> Any:
@@ -119,11 +121,11 @@ class _LeastSquares:
         self.b = b[:, None] if self.vector else b
         self.u, self.s, vh = xp.linalg.svd(a, full_matrices=False)
         self.v = mH(vh)
-        eps = np.finfo(np.zeros((), a.dtype).real.dtype).eps
+        eps = xp.finfo(a.dtype).eps
         largest = xp.max(self.s) if min(m, n) else 0.0  # an empty matrix has rank 0
         cutoff = (eps * max(m, n) if rcond is None else rcond) * largest
         keep = self.s > cutoff
-        self.rank = int(np.count_nonzero(keep))
+        self.rank = int(xp.count_nonzero(keep))
         self.keep = xp.astype(keep, self.s.dtype)
         self.s_inv = self.keep / xp.where(keep, self.s, xp.ones_like(self.s))
         self.x = self.apply(self.b)

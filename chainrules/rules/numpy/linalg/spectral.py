@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from ....core.arguments import positional_cotangents
+from ....core.calls import call
 from ....core.define import non_differentiable
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
@@ -66,6 +67,7 @@ from ...matrices import (
     safe_reciprocal,
     skew,
 )
+from .decompositions import hermitian_read
 from .ties import differences, gap_tolerance, require_simple_spectrum, svd_couplings
 
 __all__ = [
@@ -181,14 +183,21 @@ def _reduced_cotangent(g: Any, k: int, axis: int) -> Any:
     return g[..., :, :k] if axis == -1 else g[..., :k, :]
 
 
+def _svd(a: Any, full: bool, hermitian: bool) -> Any:
+    """``(u, s, vh)`` of ``a``: the array API's svd, or NumPy's for ``hermitian=True`` (which
+    the array API does not have: other arrays then go to the adapters' NumPy copies)."""
+    if hermitian:
+        return call(np.linalg.svd, a, full_matrices=full, compute_uv=True, hermitian=True)
+    return array_namespace(a).linalg.svd(a, full_matrices=full)
+
+
 @rrule.register(np.linalg.svd)
 @positional_cotangents
 def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
     k = min(a.shape[-2:])
     full = full_matrices and compute_uv
-    result = xp.linalg.svd(a, full_matrices=full, compute_uv=True, hermitian=hermitian)
+    result = _svd(a, full, hermitian)
     u, s, vh = result
     u_k, vh_k = _reduced(u, vh, k)
     # With hermitian=True NumPy reads the lower triangle only (through eigh).
@@ -211,10 +220,9 @@ def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 @frule.register(np.linalg.svd)
 def _svd_frule(tangents, a, full_matrices=True, compute_uv=True, hermitian=False):
-    xp = array_namespace(a)
     k = min(a.shape[-2:])
     full = full_matrices and compute_uv
-    result = xp.linalg.svd(a, full_matrices=full, compute_uv=True, hermitian=hermitian)
+    result = _svd(a, full, hermitian)
     u, s, vh = result
     da = tangents[1]
     if is_zero(da):
@@ -305,7 +313,7 @@ def eigh_pushforward_of(
 def _eigh_rrule(a, UPLO="L"):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
-    result = xp.linalg.eigh(a, UPLO=UPLO)
+    result = xp.linalg.eigh(hermitian_read(a, UPLO == "U"), UPLO=UPLO)
     w, v = result
 
     def eigh_pullback(dy):
@@ -318,7 +326,7 @@ def _eigh_rrule(a, UPLO="L"):
 @frule.register(np.linalg.eigh)
 def _eigh_frule(tangents, a, UPLO="L"):
     xp = array_namespace(a)
-    result = xp.linalg.eigh(a, UPLO=UPLO)
+    result = xp.linalg.eigh(hermitian_read(a, UPLO == "U"), UPLO=UPLO)
     w, v = result
     da = tangents[1]
     if is_zero(da):
@@ -332,7 +340,7 @@ def _eigh_frule(tangents, a, UPLO="L"):
 def _eigvalsh_rrule(a, UPLO="L"):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
-    w, v = xp.linalg.eigh(a, UPLO=UPLO)
+    w, v = xp.linalg.eigh(hermitian_read(a, UPLO == "U"), UPLO=UPLO)
 
     def eigvalsh_pullback(dw):
         return NO_TANGENT, project_a(eigh_pullback_of(w, v, dw, ZERO_TANGENT, UPLO == "U"))
@@ -343,7 +351,7 @@ def _eigvalsh_rrule(a, UPLO="L"):
 @frule.register(np.linalg.eigvalsh)
 def _eigvalsh_frule(tangents, a, UPLO="L"):
     xp = array_namespace(a)
-    w, v = xp.linalg.eigh(a, UPLO=UPLO)
+    w, v = xp.linalg.eigh(hermitian_read(a, UPLO == "U"), UPLO=UPLO)
     da = tangents[1]
     if is_zero(da):
         return w, da
@@ -402,9 +410,10 @@ def eig_pullback_of(w: Any, v: Any, g_w: Any, g_v: Any) -> Any:
 
 @rrule.register(np.linalg.eig)
 def _eig_rrule(a):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    result = xp.linalg.eig(a)
+    # NumPy's: the array API has no eig, and PyTorch's gives complex eigenvectors of another
+    # gauge; other arrays go to the adapters' NumPy copies.
+    result = call(np.linalg.eig, a)
     w, v = result
 
     def eig_pullback(dy):
@@ -417,7 +426,9 @@ def _eig_rrule(a):
 @frule.register(np.linalg.eig)
 def _eig_frule(tangents, a):
     xp = array_namespace(a)
-    result = xp.linalg.eig(a)
+    # NumPy's: the array API has no eig, and PyTorch's gives complex eigenvectors of another
+    # gauge; other arrays go to the adapters' NumPy copies.
+    result = call(np.linalg.eig, a)
     w, v = result
     da = tangents[1]
     if is_zero(da):
@@ -430,9 +441,8 @@ def _eig_frule(tangents, a):
 
 @rrule.register(np.linalg.eigvals)
 def _eigvals_rrule(a):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    w, v = xp.linalg.eig(a)
+    w, v = call(np.linalg.eig, a)  # NumPy's, as for eig
 
     def eigvals_pullback(dw):
         return NO_TANGENT, project_a(eig_pullback_of(w, v, dw, ZERO_TANGENT))
@@ -443,7 +453,7 @@ def _eigvals_rrule(a):
 @frule.register(np.linalg.eigvals)
 def _eigvals_frule(tangents, a):
     xp = array_namespace(a)
-    w, v = xp.linalg.eig(a)
+    w, v = call(np.linalg.eig, a)  # NumPy's, as for eig
     da = tangents[1]
     if is_zero(da):
         return w, da

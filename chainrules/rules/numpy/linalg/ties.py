@@ -28,7 +28,7 @@ def gap_tolerance(values: Any, axes: int = 2) -> Any:
     """The gap below which two singular values or eigenvalues count as equal, with ``axes``
     trailing axes of length one (2 to compare with their differences, 1 with themselves)."""
     xp = array_namespace(values)
-    eps = float(np.finfo(np.zeros((), values.dtype).real.dtype).eps)
+    eps = float(xp.finfo(values.dtype).eps)
     scale = xp.max(xp.abs(values), axis=-1) if values.shape[-1] else xp.zeros(values.shape[:-1])
     return trailing(_GAP_ULPS * eps * scale * values.shape[-1] + np.finfo(np.float64).tiny, axes)
 

@@ -48,7 +48,8 @@ import scipy.linalg as sla
 from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
-from ....core.namespace import array_namespace, is_numpy
+from ....core.errors import ArrayTypeError
+from ....core.namespace import array_namespace, is_numpy, numpy_dispatches, require_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -59,6 +60,14 @@ __all__ = ["require_square_matrix"]
 
 
 def require_square_matrix(name: str, *arrays: Any) -> None:
+    """Raise unless the arrays are square NumPy matrices: LAPACK computes these factors.
+    Arrays NumPy does not take raise ``ArrayTypeError`` (the adapters then run the rule on
+    NumPy copies); an engine's tracked values, stacks and the rest raise ``ValueError``."""
+    foreign = sorted({type(x).__name__ for x in arrays if not numpy_dispatches(x)})
+    if foreign:
+        raise ArrayTypeError(
+            f"{name} computes with LAPACK, which does not take {', '.join(foreign)}"
+        )
     for x in arrays:
         if type(x) is not np.ndarray or x.ndim != 2 or x.shape[0] != x.shape[1]:
             raise ValueError(f"{name}: the rule takes one square NumPy matrix (no stacks)")
@@ -203,6 +212,7 @@ def _matrix_balance_frule(tangents, A, permute=True, scale=True, separate=False)
 def _conjugate_pairs(w: Any) -> tuple[np.ndarray, np.ndarray]:
     """``(both, u)``: a mask with ones at ``(j, k)`` and ``(k, j)`` for each conjugate pair
     ``(j, k)``, and SciPy's constant complex matrix ``u`` with ``vr = Re(v u)``."""
+    require_numpy(sla.cdf2rdf, w)  # the pairs are found with NumPy: adapters use the host
     if w.ndim != 1:
         raise ValueError("scipy.linalg.cdf2rdf: the rule takes one set of eigenpairs (no stacks)")
     n = w.shape[0]

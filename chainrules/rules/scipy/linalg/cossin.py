@@ -18,6 +18,7 @@ import scipy.linalg as sla
 
 from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
+from ....core.namespace import require_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -66,6 +67,7 @@ class _CosSin:
     """
 
     def __init__(self, x: Any, p: Any, q: Any, swap_sign: bool) -> None:
+        require_numpy(sla.cossin, x)  # other arrays: the adapters' NumPy copies
         if type(x) is not np.ndarray or x.ndim != 2 or p is None or q is None:
             raise ValueError("scipy.linalg.cossin: the rule takes one NumPy matrix X with p, q")
         m, p, q = x.shape[0], int(p), int(q)

@@ -67,7 +67,9 @@ def _eigh(a: Any, lower: bool, eigvals_only: bool, by_index: Any, by_value: Any,
             subset_by_value=by_value,
             driver=driver,
         )
-    w, v = array_namespace(a).linalg.eigh(a, UPLO="L" if lower else "U")
+    # The Hermitian matrix SciPy reads from one triangle: JAX's eigh would average a with
+    # a^H instead, giving other values (and derivatives) wherever a is not Hermitian.
+    w, v = array_namespace(a).linalg.eigh(lower_hermitian(a, upper=not lower))
     if by_value is not None:
         by_index = eigenvalue_window(w, by_value)
     if by_index is not None:

@@ -104,7 +104,7 @@ def _pinv(a: Any, atol: Any, rtol: Any, return_rank: bool) -> Any:
         raise ValueError("scipy.linalg.pinv(atol=...) takes NumPy arrays only")
     xp = array_namespace(a)
     if rtol is None:
-        rtol = max(a.shape[-2:]) * np.finfo(a.dtype).eps
+        rtol = max(a.shape[-2:]) * xp.finfo(a.dtype).eps
     p = xp.linalg.pinv(a, rtol=rtol)
     return (p, xp.linalg.matrix_rank(a, rtol=rtol)) if return_rank else p
 
@@ -178,7 +178,7 @@ def _pinvh_rtol(a: Any, rtol: Any) -> Any:
     """SciPy's default relative cut-off, ``max(m, n) * eps``, when ``rtol`` is not given."""
     if rtol is not None:
         return rtol
-    return max(a.shape[-2:]) * np.finfo(np.dtype(a.dtype)).eps
+    return max(a.shape[-2:]) * array_namespace(a).finfo(a.dtype).eps
 
 
 @rrule.register(sla.pinvh)

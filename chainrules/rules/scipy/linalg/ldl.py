@@ -20,6 +20,7 @@ import scipy.linalg as sla
 
 from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
+from ....core.namespace import require_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -44,6 +45,7 @@ class _LDL:
     for ``hermitian=False`` complex), with the masks of ``D``'s blocks."""
 
     def __init__(self, a: np.ndarray, lower: bool, hermitian: bool) -> None:
+        require_numpy(sla.ldl, a)  # other arrays: the adapters' NumPy copies
         if type(a) is not np.ndarray or a.ndim != 2:
             raise ValueError("scipy.linalg.ldl: the rule takes one NumPy matrix (no stacks)")
         self.lower = lower

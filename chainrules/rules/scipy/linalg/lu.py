@@ -34,7 +34,7 @@ import scipy.linalg as sla
 from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
-from ....core.namespace import array_namespace, is_numpy
+from ....core.namespace import array_namespace, is_numpy, require_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -290,6 +290,7 @@ def _lu_solve_frule(tangents, lu_and_piv, b, trans=0, *, check_finite=True):
 
 def _lu_outputs(a: np.ndarray, permute_l: bool, p_indices: bool) -> tuple[tuple, Any, Any, Any]:
     """``lu``'s result, built from one factorization, with ``rows``, ``L`` and ``U``."""
+    require_numpy(sla.lu, a)  # the elimination below takes NumPy's and the engines' arrays
     if is_numpy(a):
         rows, low, up = sla.lu(a, check_finite=False, p_indices=True)
     else:

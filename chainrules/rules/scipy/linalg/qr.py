@@ -8,8 +8,8 @@ They share their derivative with ``np.linalg.qr``'s rule (``rules.numpy.linalg.d
 * ``rq(a) = (R, Q)`` is the QR decomposition ``a^H J = (Q^H J)(J R^H J)``, ``J`` reversing
   the order of the rows; only its economic factors are determined by ``a`` (``mode="full"``
   and ``"r"`` only for ``m >= n``, where they are the economic ones). Tracked values are
-  factored by their namespace's ``qr``, whose signs are not LAPACK's RQ ones: no second
-  derivative.
+  factored by their namespace's ``qr``, with the signs of the diagonal of ``R`` set to
+  LAPACK's RQ ones, so that second derivatives are of the factors SciPy returns.
 
 For array types other than NumPy's (an engine's tracked values), the rules compute with
 ``numpy.linalg`` through the array namespace.
@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import scipy.linalg as sla
 
+from ....core.define import ignore_derivatives
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -138,6 +140,15 @@ def _rq_as_qr(a: Any, mode: str) -> tuple[Any, Any, Any, Any, Any]:
         q1, r1 = xp.flip(mH(q), axis=-1), _flip_both(mH(r))
     else:
         q1, r1 = xp.linalg.qr(m_)
+        # QR's signs are not LAPACK's RQ ones: the diagonal of r takes those of SciPy's r, so
+        # that the factors traced are the ones returned (a constant sign per column of r).
+        k = min(a.shape[-2:])
+        reference = sla.rq(np.asarray(ignore_derivatives(a)), mode="economic")[0]
+        traced = np.asarray(ignore_derivatives(r1))
+        same = np.sign(np.diagonal(reference, offset=k - a.shape[-2], axis1=-2, axis2=-1))
+        same = same * np.sign(np.diagonal(traced, axis1=-2, axis2=-1))[..., ::-1]
+        same = xp.asarray(np.where(same == 0, 1.0, same))
+        q1, r1 = q1 * same[..., None, ::-1], r1 * same[..., ::-1, None]
         r, q = _flip_both(mH(r1)), xp.flip(mH(q1), axis=-2)
     return r, q, m_, q1, r1
 

@@ -79,7 +79,7 @@ class _NullSpace:
             rows = xp.concat((a, xp.zeros((n - m, n), dtype=a.dtype)), axis=0) if m < n else a
             u, s, vh = xp.linalg.svd(rows, full_matrices=False)
             u = u[:m]
-        eps = np.finfo(np.dtype(s.dtype)).eps
+        eps = array_namespace(s).finfo(s.dtype).eps
         tol = (eps * max(m, n) if rcond is None else rcond) * (xp.max(s) if s.shape[0] else 0.0)
         rank = int(np.count_nonzero(s > tol))  # comparisons give plain booleans
         basis = mH(vh[rank:])
@@ -133,7 +133,7 @@ def _orth_factors(x: Any) -> tuple[Any, Any]:
     ``orth(x)`` and ``pinv(x) Q = V S^{-1}``."""
     xp = array_namespace(x)
     u, s, vh = xp.linalg.svd(x, full_matrices=False)
-    eps = np.finfo(np.dtype(s.dtype)).eps
+    eps = array_namespace(s).finfo(s.dtype).eps
     cutoff = eps * max(x.shape) * (xp.max(s) if s.shape[0] else 0.0)
     rank = int(np.count_nonzero(s > cutoff))
     return u[:, :rank], mH(vh[:rank]) / xp.astype(s[:rank], vh.dtype)[None, :]
@@ -154,7 +154,7 @@ class _PrincipalAngles:
         self.w, self.x = vec_b - vec_a * sigma_c, vec_a - vec_b * sigma_c
         self.c, self.d = xp.matmul(c, u), xp.matmul(d, v)
         self.sigma = sigma
-        eps = np.finfo(np.dtype(sigma.dtype)).eps
+        eps = array_namespace(sigma).finfo(sigma.dtype).eps
         kink = 16 * eps * max(1, sigma.shape[0])
         # |w_i| = sin(theta_i), accurate to eps / theta_i for small angles
         sine = xp.linalg.vector_norm(self.w, axis=0)

@@ -138,7 +138,7 @@ def _orth(a: Any, rcond: Any) -> tuple[Any, Any, Any, int]:
         u, s, vh = sla.svd(a, full_matrices=False, check_finite=False)
     else:
         u, s, vh = xp.linalg.svd(a, full_matrices=False)
-    eps = np.finfo(np.dtype(s.dtype)).eps
+    eps = array_namespace(s).finfo(s.dtype).eps
     cutoff = (eps * max(a.shape[-2:]) if rcond is None else rcond) * xp.max(s)
     return u, s, vh, int(np.count_nonzero(s > cutoff))
 

@@ -47,7 +47,7 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.define import fit_to_output
-from ....core.namespace import is_numpy
+from ....core.namespace import is_numpy, require_numpy
 from ....core.parametric import numpy_only, parametric_rule
 from ....core.projection import ProjectTo
 from ....core.registry import frule, function_name, rrule
@@ -330,6 +330,7 @@ def vector_in_last_rules(f: Any, slopes: Callable[..., Any]) -> None:
     name = f.__name__
 
     def vector_rrule(*args: Any) -> tuple[Any, Any]:
+        require_numpy(f, *args)  # SciPy takes scalars only: adapters run it on the host
         y = f(*args)
         p = args[-1]
         project: Any = ProjectTo(p) if is_differentiable_leaf(p) else None
@@ -348,6 +349,7 @@ def vector_in_last_rules(f: Any, slopes: Callable[..., Any]) -> None:
         return y, vector_pullback
 
     def vector_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
+        require_numpy(f, *args)
         y = f(*args)
         p, dp = args[-1], tangents[len(args)]
         if is_zero(dp) or not is_differentiable_leaf(p):

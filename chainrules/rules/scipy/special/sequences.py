@@ -42,7 +42,7 @@ import scipy.special as sc
 from ....core.calls import call
 from ....core.define import fit_to_output
 from ....core.dtypes import conj
-from ....core.namespace import array_namespace
+from ....core.namespace import array_namespace, require_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.structure import is_differentiable_leaf
@@ -172,6 +172,7 @@ def _fractional_orders(v: Any, w: Any) -> Any:
 
 def _check_pbdn(args: tuple) -> None:
     n, z = args
+    require_numpy(sc.pbdn_seq, n, z)  # SciPy takes scalars only: adapters run it on the host
     if n <= -2:
         raise ValueError(
             f"pbdn_seq at n = {n}: SciPy's values are not D_0, ..., D_n for n <= -2, "
@@ -223,6 +224,7 @@ def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: 
         return not_implemented(order_reason)
 
     def sequence_rrule(v: Any, x: Any) -> tuple[Any, Any]:
+        require_numpy(f, v, x)  # SciPy takes scalars only: adapters run it on the host
         y = f(v, x)
         project = ProjectTo(x)
         order = order_tangent(v)
@@ -239,6 +241,7 @@ def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: 
         return y, sequence_pullback
 
     def sequence_frule(tangents: tuple, v: Any, x: Any) -> tuple[Any, Any]:
+        require_numpy(f, v, x)
         y = f(v, x)
         dv, dx = tangents[1:3]
         order = order_tangent(v)

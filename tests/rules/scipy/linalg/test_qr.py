@@ -33,10 +33,9 @@ def test_qr(shape, mode, dtype):
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
 def test_rq(dtype, shape, mode):
     a = sample(shape, dtype)
-    # No second order: tracked values are factored by the namespace's qr, whose signs differ
-    # from LAPACK's RQ (another branch of the factors), so the traced pullback is not this one.
-    test_rrule(scipy.linalg.rq, a, fkwargs={"mode": mode}, check_second_order=False)
-    test_frule(scipy.linalg.rq, a, fkwargs={"mode": mode}, check_second_order=False)
+    # Second order: tracked values are factored by the namespace's qr, with LAPACK's RQ signs.
+    test_rrule(scipy.linalg.rq, a, fkwargs={"mode": mode})
+    test_frule(scipy.linalg.rq, a, fkwargs={"mode": mode})
 
 
 def test_rq_of_undetermined_factors_raises():
