@@ -72,24 +72,27 @@ def result_shape(f: Callable, kwargs: dict, *args: Any) -> Any:
 
 
 # The values that vectors and scalars stand in with, tried in turn until ``f`` takes them:
-# inside [-1, 1] (``math.acos``, quantiles), then beyond 1 (``multigammaln``'s a > (d - 1)/2).
-_STAND_IN_VALUES = (0.5, 2.0)
+# inside [-1, 1] (``math.acos``, quantiles), then beyond 1 (``multigammaln``'s a > (d - 1)/2),
+# then growing with the argument's position (SciPy 1.16's ``ellip_normal`` wants h2 < k2).
+_STAND_IN_VALUES = ((0.5, 0.0), (2.0, 0.0), (0.5, 0.5))
 
 
 def _on_stand_ins(f: Callable, kwargs: dict, args: tuple) -> Any:
     """``f`` on stand-ins for its JAX arrays (``_stand_in``), the first that its domain takes
     (SciPy, NumPy and ``math`` say a value is outside with ``ValueError``)."""
 
-    def stand_ins(value: float) -> tuple:
-        return tuple(_stand_in(a, value) if _is_jax(a) else a for a in args)
+    def stand_ins(value: float, step: float) -> tuple:
+        return tuple(
+            _stand_in(a, value + step * i) if _is_jax(a) else a for i, a in enumerate(args)
+        )
 
     *first, last = _STAND_IN_VALUES
-    for value in first:
+    for value, step in first:
         try:
-            return f(*stand_ins(value), **kwargs)
-        except ValueError:
+            return f(*stand_ins(value, step), **kwargs)
+        except (ValueError, TypeError):  # SciPy 1.16's multigammaln formats its error wrongly
             continue
-    return f(*stand_ins(last), **kwargs)
+    return f(*stand_ins(*last), **kwargs)
 
 
 def _stand_in(a: Any, value: float) -> Any:

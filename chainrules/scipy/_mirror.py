@@ -55,6 +55,8 @@ class Mirror:
                 f"call {source}.{name} itself (see `chainrules coverage` for what has rules)"
             )
         mirrored = routed(f, module=source)  # SciPy's name, module, signature and docstring
+        if not hasattr(f, "__name__"):  # SciPy 1.16's MultiUFunc objects have none
+            mirrored.__name__ = mirrored.__qualname__ = name
         target = sys.modules.get(self.name)
         if target is not None:
             setattr(target, name, mirrored)  # later lookups find it without __getattr__

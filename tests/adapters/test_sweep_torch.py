@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 
 from sweep import SAMPLES, check_to_limit, sample_call, swept_functions  # noqa: E402
 
+from chainrules._compat import available  # noqa: E402
 from chainrules.adapters import torch as cr_torch  # noqa: E402
 from chainrules.core.names import function_name  # noqa: E402
 
@@ -25,7 +26,7 @@ def test_every_swept_function_has_a_sample():
 
 
 def test_every_sample_is_of_a_swept_function():
-    stale = [function_name(f) for f in SAMPLES if f not in FUNCTIONS]
+    stale = [function_name(f) for f in SAMPLES if available(f) and f not in FUNCTIONS]
     assert not stale, f"samples of functions the sweep does not reach: {', '.join(stale)}"
 
 

@@ -250,7 +250,9 @@ def _clip_sources(xp, a, lo, hi):
 
     A NaN in ``a`` compares false with both, so it is returned and keeps its cotangent.
     """
-    to_hi = None if hi is None else (a if lo is None else xp.maximum(a, lo)) > hi
+    # A Python bound as an array: array-api-compat before 1.13 takes none in torch's maximum.
+    raised = a if lo is None else xp.maximum(a, lo if hasattr(lo, "shape") else xp.asarray(lo))
+    to_hi = None if hi is None else raised > hi
     to_lo = None if lo is None else a < lo
     if to_lo is not None and to_hi is not None:
         to_lo = to_lo & ~to_hi

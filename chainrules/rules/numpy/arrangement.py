@@ -33,7 +33,7 @@ from ...core.linear import (
     scatter_add,
     source_map,
 )
-from ...core.namespace import array_namespace, is_numpy
+from ...core.namespace import array_namespace, is_numpy, require_numpy
 from ...core.sequences import argument_projector, tangent_value
 from ...core.shapes import normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, NoTangent
@@ -379,6 +379,7 @@ def _trim_box(x: Any, trim: str, axis: Any) -> tuple[slice, ...]:
 
 
 def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
+    require_numpy(np.trim_zeros, filt)  # NumPy's slicing: other arrays go to NumPy copies
     trim, axis = _trim_options(*args, **kwargs)
     y = np.trim_zeros(filt, *args, **kwargs)  # as called: NumPy takes axis= from 2.2 on
     box = _trim_box(filt, trim, axis)
@@ -393,6 +394,7 @@ def _trim_zeros_rrule(filt: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _trim_zeros_frule(tangents: tuple, filt: Any, *args: Any, **kwargs: Any) -> Any:
+    require_numpy(np.trim_zeros, filt)
     trim, axis = _trim_options(*args, **kwargs)
     y = np.trim_zeros(filt, *args, **kwargs)
     dx = tangent_value(tangents[1], filt)

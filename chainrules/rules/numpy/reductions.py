@@ -224,7 +224,7 @@ def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, nan: 
     xp = array_namespace(where)
     mask = xp.broadcast_to(xp.asarray(where), shape)
     count = xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
-    return xp.maximum(count, 1) if nan else count
+    return xp.maximum(count, xp.ones_like(count)) if nan else count
 
 
 def _mean(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any, count: Any) -> Any:

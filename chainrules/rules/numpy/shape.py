@@ -149,6 +149,8 @@ def _identity_adjoint(dy: Any, x_shape: tuple[int, ...], *params: Any, **kwargs:
 linear_rule(np.broadcast_to, _identity_adjoint, keywords=("subok",))
 linear_rule(np.copy, _identity_adjoint, keywords=("order", "subok"))
 linear_rule(np.ndarray.copy, _identity_adjoint, keywords=("order",), primal=call_method("copy"))
+
+
 def _to_device(x: Any, device: Any, /, *, stream: Any = None) -> Any:
     """``x.to_device(device)``, the device NumPy's (``"cpu"``): other arrays name their devices
     otherwise (JAX's are objects), so they go to NumPy copies."""

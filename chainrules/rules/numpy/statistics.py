@@ -88,7 +88,9 @@ class _Spread:
             included = xp.where(mask, x, 0)
         if mean is None:
             # Empty slices give 0/0 here as in NumPy; their cotangent is masked to zero below.
-            at_least_one = max(count, 1) if isinstance(count, int) else xp.maximum(count, 1)
+            at_least_one = (
+                max(count, 1) if isinstance(count, int) else xp.maximum(count, xp.ones_like(count))
+            )
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = xp.sum(included, axis=self.axes, keepdims=True) / at_least_one
         centred = x - mean

@@ -112,7 +112,7 @@ def adjugate(a: Any, det: Any = None) -> Any:
             det = xp.linalg.det(a) if det is None else det
             return trailing(det) * xp.linalg.inv(a)
         return _cofactor_adjugate(a)
-    u, s, vh = xp.linalg.svd(a)
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)  # square: the same factors
     phase = xp.linalg.det(u) * xp.linalg.det(vh)
     middle = _all_but_one(s)[..., :, None] * mH(u)
     return trailing(phase) * xp.matmul(mH(vh), middle)

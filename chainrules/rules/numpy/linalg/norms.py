@@ -131,11 +131,25 @@ def norm_gradient(x: Any, ord: Any, axes: tuple[int, ...], kind: str) -> Any:
     """
     xp = array_namespace(x)
     if kind == "vector":
-        y = xp.linalg.vector_norm(x, ord=2 if ord is None else ord, axis=axes, keepdims=True)
-        return _vector_gradient(x, y, ord, axes)
+        return _vector_gradient(x, _vector_norm_kept(x, ord, axes), ord, axes)
     moved = xp.moveaxis(x, axes, (-2, -1))
     y = xp.linalg.norm(moved, ord=ord, axis=(-2, -1), keepdims=True)
     return xp.moveaxis(_matrix_gradient(moved, y, ord), (-2, -1), axes)
+
+
+def _vector_norm_kept(x: Any, ord: Any, axes: tuple[int, ...]) -> Any:
+    """The vector norm of ``x`` over ``axes``, those kept with length one. Several axes are
+    made one first: JAX before 0.5 computes a matrix norm for a pair of them."""
+    xp = array_namespace(x)
+    ord = 2 if ord is None else ord
+    if len(axes) < 2:
+        return xp.linalg.vector_norm(x, ord=ord, axis=axes, keepdims=True)
+    ends = tuple(range(x.ndim - len(axes), x.ndim))
+    moved = xp.moveaxis(x, axes, ends)
+    size = math.prod(x.shape[a] for a in axes)  # not -1: other axes may be empty
+    flat = xp.reshape(moved, (*moved.shape[: x.ndim - len(axes)], size))
+    y = xp.linalg.vector_norm(flat, ord=ord, axis=-1, keepdims=True)
+    return xp.reshape(y, tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
 
 
 def _keep(dy: Any, x: Any, axes: tuple[int, ...], keepdims: bool) -> Any:

@@ -53,7 +53,8 @@ def _svd(a: Any, full_matrices: bool, lapack_driver: str) -> tuple:
         return sla.svd(
             a, full_matrices=full_matrices, check_finite=False, lapack_driver=lapack_driver
         )
-    return tuple(array_namespace(a).linalg.svd(a, full_matrices=full_matrices))
+    square = a.shape[-1] == a.shape[-2]  # full factors are economic: see numpy's _svd
+    return tuple(array_namespace(a).linalg.svd(a, full_matrices=full_matrices and not square))
 
 
 @rrule.register(sla.svd)
