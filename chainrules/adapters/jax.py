@@ -356,7 +356,10 @@ def _native_vjp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active
                     f"the rule for {function_name(f)} does not give the cotangent of its "
                     f"argument {i}: {ct.info}"
                 )
-            out.append(None if isinstance(ct, AbstractZero) else jnp.conj(ct).astype(o.dtype))
+            # result_type: JAX 0.4.35 hands the residual of a Python float back as one
+            out.append(
+                None if isinstance(ct, AbstractZero) else jnp.conj(ct).astype(jnp.result_type(o))
+            )
         return tuple(out)
 
     custom = jax.custom_vjp(primal)
