@@ -15,6 +15,7 @@ from .thunks import AbstractThunk
 
 __all__ = [
     "array_namespace",
+    "namespace_of",
     "is_numpy",
     "numpy_dispatches",
     "register_array_namespace",
@@ -82,6 +83,16 @@ def array_namespace(*arrays: Any) -> Any:
             )
         found = xp
     return np if found is None else found
+
+
+def namespace_of(x: Any) -> Any:
+    """``array_namespace(x)`` for one value, answered at once for NumPy's and Python's: for the
+    partials and pullbacks that run on every call.
+
+    >>> namespace_of(2.0) is np
+    True
+    """
+    return np if type(x) in _NEUTRAL else array_namespace(x)
 
 
 def _namespace_of(x: Any, cls: type) -> Any:

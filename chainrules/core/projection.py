@@ -65,13 +65,11 @@ class ProjectTo:
     has_tangent_space = True
 
     def __new__(cls, x: Any) -> Any:
+        # No __init__: the instance returned is ready (often shared, see _array_projector).
         make = _FACTORIES.get(type(x))
         if make is not None:
             return make(x)
         return _project_to(x, {})
-
-    def __init__(self, x: Any) -> None:
-        """Subclasses are set up by their ``of`` constructors; ``__new__`` did the work."""
 
     @classmethod
     def _blank(cls) -> Any:
@@ -154,9 +152,15 @@ class _ProjectScalar(_ProjectLeaf):
 
 
 class _ProjectArray(_ProjectLeaf):
-    """Arrays of any library: un-broadcast, then real part and dtype of the primal."""
+    """Arrays of any library: un-broadcast, then real part and dtype of the primal.
 
-    __slots__ = ("complex", "dtype", "scalar_type", "shape")
+    A projector holds only the primal's shape and dtype, so one serves every array of that
+    shape and dtype (NumPy's are shared, see ``_array_projector``), and it remembers the axes
+    that un-broadcast each cotangent shape it has met: they are worked out once.
+    """
+
+    __slots__ = ("axes", "complex", "dtype", "scalar_type", "shape")
+    axes: dict[tuple, tuple[int, ...]]  # cotangent shape -> the axes that sum it to shape
     complex: bool
     dtype: Any
     scalar_type: type | None  # NumPy's scalar type for the dtype, None for other libraries
@@ -169,6 +173,7 @@ class _ProjectArray(_ProjectLeaf):
         self.dtype = x.dtype
         self.complex = is_complex_dtype(x.dtype)
         self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
+        self.axes = {}
         return self
 
     def __call__(self, dx: Any) -> Any:
@@ -183,20 +188,36 @@ class _ProjectArray(_ProjectLeaf):
     def _project(self, dx: Any) -> Any:
         if isinstance(dx, float | int | complex | np.generic):
             dx = np.asarray(dx)
+        if type(dx) is np.ndarray:
+            dx_shape = dx.shape
+            if dx_shape != self.shape:
+                axes = self._unbroadcast(dx_shape)
+                if axes:
+                    dx = dx.sum(axis=axes)
+                dx = np.asarray(dx).reshape(self.shape)  # NumPy sums to a scalar at 0-d
+            if not self.complex and dx.dtype.kind == "c":
+                dx = dx.real
+            return dx if dx.dtype == self.dtype else dx.astype(self.dtype)
         xp = array_namespace(dx)
         dx_shape = tuple(dx.shape)
         if dx_shape != self.shape:
-            axes = unbroadcast_axes(self.shape, dx_shape)
+            axes = self._unbroadcast(dx_shape)
             if axes:
                 dx = xp.sum(dx, axis=axes)
             dx = xp.reshape(dx, self.shape)
-            if isinstance(dx, np.generic):  # NumPy reduces to a scalar; x is a 0-d array
-                dx = np.asarray(dx)
         if not self.complex and is_complex_dtype(dx.dtype):
             dx = xp.real(dx)
         if dx.dtype != self.dtype:
             dx = xp.astype(dx, self.dtype)
         return dx
+
+    def _unbroadcast(self, dx_shape: tuple) -> tuple[int, ...]:
+        axes = self.axes.get(dx_shape)
+        if axes is None:
+            axes = unbroadcast_axes(self.shape, dx_shape)
+            if len(self.axes) < _CACHED_SHAPES:
+                self.axes[dx_shape] = axes
+        return axes
 
     def __repr__(self) -> str:
         return f"ProjectTo(array shape={self.shape} dtype={self.dtype})"
@@ -317,7 +338,7 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
             return _NO_TANGENT_PROJECTOR
         if isinstance(x, float | complex | np.generic):
             return _ProjectScalar.of(x)
-        return _ProjectArray.of(x)
+        return _array_projector(x) if type(x) is np.ndarray else _ProjectArray.of(x)
     if has_tangent_space(x, known):
         projector = _ProjectStructure._blank()
         projector.primal_type = fields.primal_type
@@ -332,6 +353,26 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
     return projector
 
 
+# How many entries a cache keyed by shapes keeps: enough for the shapes of a program, and a
+# bound on the memory of one that makes ever new shapes (it then stops caching new ones).
+_CACHED_SHAPES = 1024
+_array_projectors: dict[tuple, _ProjectArray] = {}
+
+
+def _array_projector(x: np.ndarray) -> ProjectTo:
+    """The projector of a NumPy array: shared by the arrays of one shape and dtype."""
+    dtype = x.dtype
+    if dtype.kind not in "fc":
+        return _NO_TANGENT_PROJECTOR
+    key = (x.shape, dtype)
+    found = _array_projectors.get(key)
+    if found is None:
+        found = _ProjectArray.of(x)
+        if len(_array_projectors) < _CACHED_SHAPES:
+            _array_projectors[key] = found
+    return found
+
+
 _NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
 _FLOAT_PROJECTOR = _ProjectScalar.of(0.0)
 _COMPLEX_PROJECTOR = _ProjectScalar.of(0j)
@@ -340,7 +381,7 @@ _FACTORIES: dict[type, Any] = {
     complex: lambda x: _COMPLEX_PROJECTOR,
     int: lambda x: _NO_TANGENT_PROJECTOR,
     bool: lambda x: _NO_TANGENT_PROJECTOR,
-    np.ndarray: lambda x: _ProjectArray.of(x) if x.dtype.kind in "fc" else _NO_TANGENT_PROJECTOR,
+    np.ndarray: _array_projector,
     np.float64: _ProjectScalar.of,
     np.float32: _ProjectScalar.of,
     np.complex128: _ProjectScalar.of,

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArrayTypeError, ProjectionError, TangentTypeError
+from .errors import ArrayTypeError, ProjectionError, RuleDefinitionError, TangentTypeError
 from .names import function_name, short_name
 from .projection import projector
 from .structure import has_tangent_space
@@ -49,6 +49,7 @@ __all__ = [
     "check_cotangent",
     "is_all_zero",
     "output_shape",
+    "per_argument",
     "renamed_inner",
     "with_frule_protocol",
     "with_rrule_protocol",
@@ -116,22 +117,56 @@ def _rrule_template(rule: Callable, f: Any, skip: int) -> Callable:
             return result  # None (no rule here), or not a rule's answer: not ours to change
         y, author_pullback = result
         shape = output_shape(y)
+        count = len(args) + 1 - skip
 
         def pullback(dy: Any) -> Any:
-            if type(dy) is np.ndarray:  # the common case, straight through
+            cls = type(dy)
+            if cls is np.ndarray:  # the common cases, straight through
                 if dy.shape != shape and shape is not None:
                     check_cotangent(f, y, dy)
-                return author_pullback(dy)
-            if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
-                dy = unthunk(dy)
-            if is_all_zero(dy):
-                return zero_cotangents(args[skip:], y)
-            check_cotangent(f, y, dy)
-            return author_pullback(dy)
+            elif cls is not float or shape != ():
+                if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
+                    dy = unthunk(dy)
+                if is_all_zero(dy):
+                    return zero_cotangents(args[skip:], y)
+                check_cotangent(f, y, dy)
+            cotangents = author_pullback(dy)
+            if type(cotangents) is tuple and len(cotangents) == count:
+                return cotangents
+            return per_argument(f, cotangents, args[skip:])
 
         return y, pullback
 
     return rrule_with_protocol
+
+
+def per_argument(f: Any, cotangents: Any, args: tuple) -> Any:
+    """A pullback's cotangents, one for ``f`` and one per positional argument: those for
+    arguments not given dropped, and ``NoTangent()`` added for trailing arguments without a
+    tangent space (axes, dtypes, flags) that the pullback left out. An argument with a tangent
+    space left out raises ``RuleDefinitionError`` naming ``f``: its derivative would be lost.
+
+    >>> per_argument(np.sum, (None, 1.0, None, None), (2.0,))
+    (None, 1.0)
+    >>> per_argument(np.sum, (None, 1.0), (2.0, 0))
+    (None, 1.0, NoTangent())
+    """
+    if type(cotangents) is not tuple:
+        return cotangents  # not a pullback's answer: consumers report it
+    count = len(args) + 1
+    if len(cotangents) >= count:
+        return cotangents[:count]
+    missing = args[len(cotangents) - 1 :]
+    pads = tuple(map(_zero_of, missing))
+    for i, pad in enumerate(pads):
+        if pad is not NO_TANGENT:
+            position = len(cotangents) + i
+            raise RuleDefinitionError(
+                f"the pullback of {function_name(f)} returned {len(cotangents)} cotangents for "
+                f"{count - 1} arguments: none for argument {position}, a "
+                f"{type(missing[i]).__name__} with a tangent space"
+            )
+    return cotangents + pads
 
 
 def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
