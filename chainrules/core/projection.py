@@ -376,17 +376,17 @@ def _array_projector(x: np.ndarray) -> ProjectTo:
 _NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
 _FLOAT_PROJECTOR = _ProjectScalar.of(0.0)
 _COMPLEX_PROJECTOR = _ProjectScalar.of(0j)
-_FACTORIES: dict[type, Any] = {
-    float: lambda x: _FLOAT_PROJECTOR,
-    complex: lambda x: _COMPLEX_PROJECTOR,
-    int: lambda x: _NO_TANGENT_PROJECTOR,
-    bool: lambda x: _NO_TANGENT_PROJECTOR,
-    np.ndarray: _array_projector,
-    np.float64: _ProjectScalar.of,
-    np.float32: _ProjectScalar.of,
-    np.complex128: _ProjectScalar.of,
-    np.complex64: _ProjectScalar.of,
+_FACTORIES: dict[type, Any] = {np.ndarray: _array_projector}
+# A scalar's projector holds only its type: one per type serves them all.
+_SHARED: dict[type, ProjectTo] = {
+    float: _FLOAT_PROJECTOR,
+    complex: _COMPLEX_PROJECTOR,
+    int: _NO_TANGENT_PROJECTOR,
+    bool: _NO_TANGENT_PROJECTOR,
+    **{t: _ProjectScalar.of(t(0)) for t in (np.float64, np.float32, np.complex128, np.complex64)},
 }
+for _type, _shared in _SHARED.items():
+    _FACTORIES[_type] = lambda x, shared=_shared: shared
 
 
 def projector(x: Any) -> ProjectTo:
@@ -395,5 +395,9 @@ def projector(x: Any) -> ProjectTo:
     >>> projector(2.0)(np.float64(3.0))
     3.0
     """
-    make = _FACTORIES.get(type(x))
+    cls = type(x)
+    shared = _SHARED.get(cls)
+    if shared is not None:
+        return shared
+    make = _FACTORIES.get(cls)
     return make(x) if make is not None else _project_to(x, {})

@@ -48,6 +48,7 @@ __all__ = [
     "check_arguments",
     "check_cotangent",
     "is_all_zero",
+    "named_pullback_class",
     "output_shape",
     "per_argument",
     "renamed_inner",
@@ -359,3 +360,18 @@ def _renamed_code(code: types.CodeType, names: dict[str, str]) -> types.CodeType
     )
     name = names.get(code.co_name, code.co_name)
     return code.replace(co_consts=consts, co_name=name, co_qualname=name)
+
+
+def named_pullback_class(base: type, function: Any, **attributes: Any) -> type:
+    """A subclass of ``base`` (a pullback class: ``__slots__``, ``__call__``) for
+    ``function``, with class ``attributes``: named ``{function}_pullback``, as are its
+    instances (``__name__``) and its ``__call__`` in tracebacks."""
+    name = f"{short_name(function)}_pullback"
+    call = base.__call__  # type: ignore[operator]
+    code = call.__code__.replace(co_name=name, co_qualname=name)
+    named_call = types.FunctionType(code, call.__globals__, name, call.__defaults__)
+    namespace = {"__slots__": (), "__call__": named_call, "__name__": name, **attributes}
+    cls = type(name, (base,), namespace)
+    cls.__qualname__ = name
+    cls.__module__ = base.__module__
+    return cls

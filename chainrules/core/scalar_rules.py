@@ -33,7 +33,14 @@ from .errors import ArrayTypeError, TangentTypeError
 from .names import function_name, short_name
 from .namespace import array_namespace, numpy_dispatches
 from .projection import ProjectTo, projector
-from .protocol import check_arguments, check_cotangent, check_tangents, output_shape, renamed_inner
+from .protocol import (
+    check_arguments,
+    check_cotangent,
+    check_tangents,
+    named_pullback_class,
+    output_shape,
+    renamed_inner,
+)
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
 
@@ -185,12 +192,22 @@ _ARRAY_API_NAMES = {
 def elementwise_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -> Callable:
     """The rrule of ``f`` from its rows of partials (one row per output, one partial per input;
     ``multi``: ``f`` returns a tuple of outputs), its pullback named after ``f``."""
-    names = {"scalar_pullback": f"{short_name(f)}_pullback"}
     if multi:
+        names = {"scalar_pullback": f"{short_name(f)}_pullback"}
         return renamed_inner(_multi_output_rrule, names)(f, rows)
     if len(rows[0]) == 1 and rows[0][0] is not None:
-        return renamed_inner(_unary_rrule, names)(f, rows[0][0])
-    return renamed_inner(_single_output_rrule, names)(f, rows[0])
+        return _unary_rrule(f, rows[0][0])
+    return _single_output_rrule(f, rows[0])
+
+
+# ---- one output: the pullback is one small object per call --------------------------------
+#
+# An engine keeps every pullback on its tape until the backward pass, so what a pullback holds
+# is what Python's garbage collector visits again and again while the tape grows: a closure
+# is a function, a tuple and a cell per captured variable; these pullbacks are one object of
+# a class made for each function (named after it, ``sin_pullback``, in tracebacks too).
+
+_SCALARS = frozenset({float, np.float64})  # cotangents of outputs of shape (), as they come
 
 
 def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
@@ -198,6 +215,10 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     sign = unit_sign(partial)
     apply = primal_of(f)
     direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
+    pullback_class = named_pullback_class(
+        _UnaryPullback, f, f=f, partial=staticmethod(partial), sign=sign
+    )
+    new = object.__new__
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
@@ -215,68 +236,102 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             y = direct(x, **kwargs) if cls in _TAKEN else apply(x, **kwargs)
             shape = output_shape(y)
             complex_case = is_complex(x) or is_complex(y)
-        project = projector(x)
+        pullback = new(pullback_class)
+        pullback.x, pullback.y, pullback.shape = x, y, shape
+        pullback.project, pullback.complex_case = projector(x), complex_case
+        return y, pullback
 
-        def scalar_pullback(dy: Any) -> tuple[Any, Any]:
-            cls = type(dy)
-            if cls is np.ndarray:
-                if dy.shape != shape:
-                    check_cotangent(f, y, dy)
-            elif cls is not float or shape != ():
-                if isinstance(dy, AbstractThunk):
-                    dy = dy.unthunk()
-                if isinstance(dy, AbstractZero):
-                    return NO_TANGENT, project(dy)
-                check_cotangent(f, y, dy)
-            if sign and not complex_case and not is_complex(dy):
-                return NO_TANGENT, _unit_cotangent(sign, project, dy)
-            d = partial(x, y)
-            return NO_TANGENT, project((conj(d) if complex_case else d) * dy)
-
-        return y, scalar_pullback
-
+    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
     return scalar_rrule
+
+
+class _UnaryPullback:
+    """The pullback of a one-input elementwise function (subclassed per function)."""
+
+    __slots__ = ("complex_case", "project", "shape", "x", "y")
+    f: Any
+    partial: Any
+    sign: int
+
+    def __call__(self, dy: Any) -> tuple[Any, Any]:
+        cls = type(dy)
+        if cls is np.ndarray:
+            if dy.shape != self.shape:
+                check_cotangent(self.f, self.y, dy)
+        elif cls not in _SCALARS or self.shape != ():
+            if isinstance(dy, AbstractThunk):
+                dy = dy.unthunk()
+            if isinstance(dy, AbstractZero):
+                return NO_TANGENT, self.project(dy)
+            check_cotangent(self.f, self.y, dy)
+        complex_case = self.complex_case
+        if self.sign and not complex_case and not is_complex(dy):
+            return NO_TANGENT, _unit_cotangent(self.sign, self.project, dy)
+        d = self.partial(self.x, self.y)
+        return NO_TANGENT, self.project((conj(d) if complex_case else d) * dy)
 
 
 def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     """Several inputs, one output (``multiply``, ``arctan2``, ``xlogy``)."""
-    n = len(row)
-    signs = tuple(map(unit_sign, row))
     apply = primal_of(f)
     direct = f if isinstance(f, np.ufunc) else apply
+    pullback_class = named_pullback_class(
+        _SingleOutputPullback, f, f=f, row=row, signs=tuple(map(unit_sign, row))
+    )
+    new = object.__new__
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = _outputs(f, direct, apply, args, kwargs)
-        projectors = [None if p is None else projector(a) for a, p in zip(args, row, strict=True)]
-        complex_case = _has_complex(args) or _has_complex(y)
+        pullback = new(pullback_class)
+        pullback.args, pullback.y = args, y
+        cls = type(y)
+        scalar = cls in _SCALARS
+        pullback.shape = y.shape if cls is np.ndarray else () if scalar else output_shape(y)
+        pullback.projectors = tuple(
+            [None if p is None else projector(a) for a, p in zip(args, row, strict=True)]
+        )
+        pullback.complex_case = _has_complex(args) or (not scalar and _has_complex(y))
+        return y, pullback
 
-        def scalar_pullback(dy: Any) -> tuple[Any, ...]:
-            cls = type(dy)
-            if cls is np.ndarray:
-                if dy.shape != (y.shape if type(y) is np.ndarray else output_shape(y)):
-                    check_cotangent(f, y, dy)
-            elif cls is not float or output_shape(y) != ():
-                if isinstance(dy, AbstractThunk):
-                    dy = dy.unthunk()
-                if isinstance(dy, AbstractZero):
-                    return (NO_TANGENT, *(NO_TANGENT if p is None else p(dy) for p in projectors))
-                check_cotangent(f, y, dy)
-            real = not complex_case and not _has_complex(dy)
-            grads: list[Any] = [NO_TANGENT]
-            for i in range(n):
-                project = projectors[i]
-                if project is None or not project.has_tangent_space:
-                    grads.append(NO_TANGENT)
-                elif signs[i] and real:
-                    grads.append(_unit_cotangent(signs[i], project, dy))
-                else:
-                    d = row[i](*args, y)  # type: ignore[misc]
-                    grads.append(project((conj(d) if complex_case else d) * dy))
-            return tuple(grads)
-
-        return y, scalar_pullback
-
+    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
     return scalar_rrule
+
+
+class _SingleOutputPullback:
+    """The pullback of a several-input, one-output elementwise function (subclassed per
+    function)."""
+
+    __slots__ = ("args", "complex_case", "projectors", "shape", "y")
+    f: Any
+    row: tuple[Partial, ...]
+    signs: tuple[int, ...]
+
+    def __call__(self, dy: Any) -> tuple[Any, ...]:
+        cls = type(dy)
+        if cls is np.ndarray:
+            if dy.shape != self.shape:
+                check_cotangent(self.f, self.y, dy)
+        elif cls not in _SCALARS or self.shape != ():
+            if isinstance(dy, AbstractThunk):
+                dy = dy.unthunk()
+            if isinstance(dy, AbstractZero):
+                return (NO_TANGENT, *(NO_TANGENT if p is None else p(dy) for p in self.projectors))
+            check_cotangent(self.f, self.y, dy)
+        complex_case = self.complex_case
+        real = not complex_case and not _has_complex(dy)
+        args, y, signs = self.args, self.y, self.signs
+        grads: list[Any] = [NO_TANGENT]
+        i = 0
+        for project in self.projectors:
+            if project is None or not project.has_tangent_space:
+                grads.append(NO_TANGENT)
+            elif signs[i] and real:
+                grads.append(_unit_cotangent(signs[i], project, dy))
+            else:
+                d = self.row[i](*args, y)  # type: ignore[misc]
+                grads.append(project((conj(d) if complex_case else d) * dy))
+            i += 1
+        return tuple(grads)
 
 
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:
