@@ -367,7 +367,7 @@ def named_pullback_class(base: type, function: Any, **attributes: Any) -> type:
     ``function``, with class ``attributes``: named ``{function}_pullback``, as are its
     instances (``__name__``) and its ``__call__`` in tracebacks."""
     name = f"{short_name(function)}_pullback"
-    call = base.__call__  # type: ignore[operator]
+    call = base.__call__
     code = call.__code__.replace(co_name=name, co_qualname=name)
     named_call = types.FunctionType(code, call.__globals__, name, call.__defaults__)
     namespace = {"__slots__": (), "__call__": named_call, "__name__": name, **attributes}

@@ -236,7 +236,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             y = direct(x, **kwargs) if cls in _TAKEN else apply(x, **kwargs)
             shape = output_shape(y)
             complex_case = is_complex(x) or is_complex(y)
-        pullback = new(pullback_class)
+        pullback: Any = new(pullback_class)
         pullback.x, pullback.y, pullback.shape = x, y, shape
         pullback.project, pullback.complex_case = projector(x), complex_case
         return y, pullback
@@ -249,26 +249,38 @@ class _UnaryPullback:
     """The pullback of a one-input elementwise function (subclassed per function)."""
 
     __slots__ = ("complex_case", "project", "shape", "x", "y")
-    f: Any
+    complex_case: bool
+    project: Any
+    shape: Any
+    x: Any
+    y: Any
+    f: Any  # these three on the subclass of each function
     partial: Any
     sign: int
 
     def __call__(self, dy: Any) -> tuple[Any, Any]:
         cls = type(dy)
-        if cls is np.ndarray:
-            if dy.shape != self.shape:
-                check_cotangent(self.f, self.y, dy)
-        elif cls not in _SCALARS or self.shape != ():
-            if isinstance(dy, AbstractThunk):
-                dy = dy.unthunk()
-            if isinstance(dy, AbstractZero):
-                return NO_TANGENT, self.project(dy)
-            check_cotangent(self.f, self.y, dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls in _SCALARS and self.shape == ()
+        ):
+            dy = _checked_cotangent(self.f, self.y, dy)
+            if dy is None:
+                return NO_TANGENT, self.project(ZERO_TANGENT)
         complex_case = self.complex_case
         if self.sign and not complex_case and not is_complex(dy):
             return NO_TANGENT, _unit_cotangent(self.sign, self.project, dy)
         d = self.partial(self.x, self.y)
         return NO_TANGENT, self.project((conj(d) if complex_case else d) * dy)
+
+
+def _checked_cotangent(f: Any, y: Any, dy: Any) -> Any:
+    """``dy`` unthunked, or ``None`` for a zero; raises naming ``f`` unless it fits ``y``."""
+    if isinstance(dy, AbstractThunk):
+        dy = dy.unthunk()
+    if isinstance(dy, AbstractZero):
+        return None
+    check_cotangent(f, y, dy)
+    return dy
 
 
 def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
@@ -282,7 +294,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = _outputs(f, direct, apply, args, kwargs)
-        pullback = new(pullback_class)
+        pullback: Any = new(pullback_class)
         pullback.args, pullback.y = args, y
         cls = type(y)
         scalar = cls in _SCALARS
@@ -302,21 +314,27 @@ class _SingleOutputPullback:
     function)."""
 
     __slots__ = ("args", "complex_case", "projectors", "shape", "y")
-    f: Any
+    args: tuple
+    complex_case: bool
+    projectors: tuple[Any, ...]
+    shape: Any
+    y: Any
+    f: Any  # these three on the subclass of each function
     row: tuple[Partial, ...]
     signs: tuple[int, ...]
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
-        if cls is np.ndarray:
-            if dy.shape != self.shape:
-                check_cotangent(self.f, self.y, dy)
-        elif cls not in _SCALARS or self.shape != ():
-            if isinstance(dy, AbstractThunk):
-                dy = dy.unthunk()
-            if isinstance(dy, AbstractZero):
-                return (NO_TANGENT, *(NO_TANGENT if p is None else p(dy) for p in self.projectors))
-            check_cotangent(self.f, self.y, dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls in _SCALARS and self.shape == ()
+        ):
+            dy = _checked_cotangent(self.f, self.y, dy)
+            if dy is None:
+                zero = ZERO_TANGENT
+                return (
+                    NO_TANGENT,
+                    *(NO_TANGENT if p is None else p(zero) for p in self.projectors),
+                )
         complex_case = self.complex_case
         real = not complex_case and not _has_complex(dy)
         args, y, signs = self.args, self.y, self.signs
