@@ -34,6 +34,8 @@ from .names import function_name, short_name
 from .namespace import array_namespace, numpy_dispatches
 from .projection import ProjectTo, projector
 from .protocol import (
+    SCALAR_COTANGENTS,
+    NamedPullback,
     check_arguments,
     check_cotangent,
     check_tangents,
@@ -207,8 +209,6 @@ def elementwise_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool
 # is a function, a tuple and a cell per captured variable; these pullbacks are one object of
 # a class made for each function (named after it, ``sin_pullback``, in tracebacks too).
 
-_SCALARS = frozenset({float, np.float64})  # cotangents of outputs of shape (), as they come
-
 
 def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     """One input, one output: the most frequent rule of all, kept lean."""
@@ -216,7 +216,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     apply = primal_of(f)
     direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
     pullback_class = named_pullback_class(
-        _UnaryPullback, f, f=f, partial=staticmethod(partial), sign=sign
+        _UnaryPullback, f, f=f, partial=partial, sign=sign
     )
     new = object.__new__
 
@@ -245,7 +245,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     return scalar_rrule
 
 
-class _UnaryPullback:
+class _UnaryPullback(NamedPullback):
     """The pullback of a one-input elementwise function (subclassed per function)."""
 
     __slots__ = ("complex_case", "project", "shape", "x", "y")
@@ -261,7 +261,7 @@ class _UnaryPullback:
     def __call__(self, dy: Any) -> tuple[Any, Any]:
         cls = type(dy)
         if not (cls is np.ndarray and dy.shape == self.shape) and not (
-            cls in _SCALARS and self.shape == ()
+            cls in SCALAR_COTANGENTS and self.shape == ()
         ):
             dy = _checked_cotangent(self.f, self.y, dy)
             if dy is None:
@@ -297,7 +297,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         pullback: Any = new(pullback_class)
         pullback.args, pullback.y = args, y
         cls = type(y)
-        scalar = cls in _SCALARS
+        scalar = cls in SCALAR_COTANGENTS
         pullback.shape = y.shape if cls is np.ndarray else () if scalar else output_shape(y)
         pullback.projectors = tuple(
             [None if p is None else projector(a) for a, p in zip(args, row, strict=True)]
@@ -309,7 +309,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     return scalar_rrule
 
 
-class _SingleOutputPullback:
+class _SingleOutputPullback(NamedPullback):
     """The pullback of a several-input, one-output elementwise function (subclassed per
     function)."""
 
@@ -326,7 +326,7 @@ class _SingleOutputPullback:
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
         if not (cls is np.ndarray and dy.shape == self.shape) and not (
-            cls in _SCALARS and self.shape == ()
+            cls in SCALAR_COTANGENTS and self.shape == ()
         ):
             dy = _checked_cotangent(self.f, self.y, dy)
             if dy is None:
