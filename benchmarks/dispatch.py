@@ -12,6 +12,7 @@ sizes where the Python around the NumPy call is what costs.
     python benchmarks/dispatch.py            # wall-clock time (a quiet machine)
     python benchmarks/dispatch.py --cpu      # CPU time of this process (a loaded machine)
     python benchmarks/dispatch.py sin sum    # only the rows whose name contains these
+    python benchmarks/dispatch.py --large    # arrays of 10^6 elements, 300 x 300 matrices
 
 To compare two versions of chainrules in one sitting, run it under each:
 ``PYTHONPATH=<a checkout of the other commit> python benchmarks/dispatch.py``.
@@ -27,12 +28,6 @@ import numpy as np
 import scipy.special as sc
 
 import chainrules as cr
-
-x0, dy0 = np.array(0.7), np.array(1.3)
-m, v, dm = np.full((100, 10), 0.5), np.full(10, 0.25), np.ones((100, 10))
-k, s = np.linspace(0.1, 1.0, 1000), np.linspace(-1.0, 1.0, 1000)
-a4, b4, d4 = np.eye(4) + 0.5, np.eye(4) * 2.0, np.ones((4, 4))
-idx = np.array([3, 1, 4, 1, 5])
 
 
 def by_rule(f, *args, dy, **kwargs):
@@ -54,108 +49,132 @@ def by_rule(f, *args, dy, **kwargs):
     return rule
 
 
-# (name, input, hand-written, through the rule): each hand-written function computes the
-# value and every cotangent the pullback returns, as a rule author would inline them.
-CASES = [
-    (
-        "sin",
-        "Python float",
-        lambda: (np.sin(0.7), 1.3 * np.cos(0.7)),
-        by_rule(np.sin, 0.7, dy=1.3),
-    ),
-    (
-        "sin",
-        "0-d array",
-        lambda: (np.sin(x0), dy0 * np.cos(x0)),
-        by_rule(np.sin, x0, dy=dy0),
-    ),
-    ("sin", "1,000", lambda: (np.sin(k), s * np.cos(k)), by_rule(np.sin, k, dy=s)),
-    ("exp", "0-d array", lambda: (y := np.exp(x0), dy0 * y), by_rule(np.exp, x0, dy=dy0)),
-    (
-        "multiply",
-        "0-d arrays",
-        lambda: (x0 * dy0, dy0 * dy0, dy0 * x0),
-        by_rule(np.multiply, x0, dy0, dy=dy0),
-    ),
-    (
-        "multiply",
-        "(100,10) * (10,)",
-        lambda: (m * v, dm * v, (dm * m).sum(axis=0)),
-        by_rule(np.multiply, m, v, dy=dm),
-    ),
-    (
-        "add",
-        "(100,10) + (10,)",
-        lambda: (m + v, dm, dm.sum(axis=0)),
-        by_rule(np.add, m, v, dy=dm),
-    ),
-    (
-        "sum",
-        "1,000",
-        lambda: (np.sum(k), np.broadcast_to(1.0, k.shape)),
-        by_rule(np.sum, k, dy=1.0),
-    ),
-    (
-        "sum",
-        "(100,10), axis=0",
-        lambda: (np.sum(m, axis=0), np.broadcast_to(v, m.shape)),
-        by_rule(np.sum, m, axis=0, dy=v),
-    ),
-    (
-        "mean",
-        "1,000",
-        lambda: (np.mean(k), np.broadcast_to(1.0 / k.size, k.shape)),
-        by_rule(np.mean, k, dy=1.0),
-    ),
-    (
-        "max",
-        "1,000",
-        lambda: (y := np.max(k), np.where(k == y, 1.0, 0.0)),
-        by_rule(np.max, k, dy=1.0),
-    ),
-    (
-        "matmul",
-        "4x4 @ 4x4",
-        lambda: (a4 @ b4, d4 @ b4.T, a4.T @ d4),
-        by_rule(np.matmul, a4, b4, dy=d4),
-    ),
-    (
-        "matmul",
-        "(100,10) @ (10,)",
-        lambda: (m @ v, np.multiply.outer(k[:100], v), m.T @ k[:100]),
-        by_rule(np.matmul, m, v, dy=k[:100]),
-    ),
-    (
-        "getitem",
-        "x[3]",
-        lambda: (k[3], np.zeros_like(k).__setitem__(3, 1.0)),
-        by_rule(np.ndarray.__getitem__, k, 3, dy=1.0),
-    ),
-    (
-        "getitem",
-        "x[idx]",
-        lambda: (k[idx], np.add.at(np.zeros_like(k), idx, s[:5])),
-        by_rule(np.ndarray.__getitem__, k, idx, dy=s[:5]),
-    ),
-    (
-        "reshape",
-        "(100,10) -> (1000,)",
-        lambda: (np.reshape(m, (1000,)), np.reshape(s, (100, 10))),
-        by_rule(np.reshape, m, (1000,), dy=s),
-    ),
-    (
-        "transpose",
-        "(100,10)",
-        lambda: (np.transpose(m), np.transpose(dm.T)),
-        by_rule(np.transpose, m, dy=dm.T),
-    ),
-    (
-        "gammaln",
-        "0-d array",
-        lambda: (sc.gammaln(x0), dy0 * sc.digamma(x0)),
-        by_rule(sc.gammaln, x0, dy=dy0),
-    ),
-]
+def cases(large: bool) -> list[tuple]:
+    """(name, input, hand-written, through the rule): each hand-written function computes the
+    value and every cotangent the pullback returns, as a rule author would inline them.
+
+    ``large``: the array rows at 10^6 elements and 300 x 300 matrices (where the NumPy work,
+    not the Python around it, is what costs), without the rows of numbers.
+    """
+    n, rows, side = (10**6, 10**5, 300) if large else (1000, 100, 4)
+    x0, dy0 = np.array(0.7), np.array(1.3)
+    m, v, dm = np.full((rows, 10), 0.5), np.full(10, 0.25), np.ones((rows, 10))
+    k, s = np.linspace(0.1, 1.0, n), np.linspace(-1.0, 1.0, n)
+    a4, b4, d4 = np.eye(side) + 0.5, np.eye(side) * 2.0, np.ones((side, side))
+    idx = np.array([3, 1, 4, 1, 5])
+    numbers = [
+        (
+            "sin",
+            "Python float",
+            lambda: (np.sin(0.7), 1.3 * np.cos(0.7)),
+            by_rule(np.sin, 0.7, dy=1.3),
+        ),
+        (
+            "sin",
+            "0-d array",
+            lambda: (np.sin(x0), dy0 * np.cos(x0)),
+            by_rule(np.sin, x0, dy=dy0),
+        ),
+        ("exp", "0-d array", lambda: (y := np.exp(x0), dy0 * y), by_rule(np.exp, x0, dy=dy0)),
+        (
+            "multiply",
+            "0-d arrays",
+            lambda: (x0 * dy0, dy0 * dy0, dy0 * x0),
+            by_rule(np.multiply, x0, dy0, dy=dy0),
+        ),
+        (
+            "gammaln",
+            "0-d array",
+            lambda: (sc.gammaln(x0), dy0 * sc.digamma(x0)),
+            by_rule(sc.gammaln, x0, dy=dy0),
+        ),
+    ]
+    arrays = [
+        ("sin", f"{n:,}", lambda: (np.sin(k), s * np.cos(k)), by_rule(np.sin, k, dy=s)),
+        (
+            "multiply",
+            f"({rows},10) * (10,)",
+            lambda: (m * v, dm * v, (dm * m).sum(axis=0)),
+            by_rule(np.multiply, m, v, dy=dm),
+        ),
+        (
+            "add",
+            f"({rows},10) + (10,)",
+            lambda: (m + v, dm, dm.sum(axis=0)),
+            by_rule(np.add, m, v, dy=dm),
+        ),
+        (
+            "sum",
+            f"{n:,}",
+            lambda: (np.sum(k), np.broadcast_to(1.0, k.shape)),
+            by_rule(np.sum, k, dy=1.0),
+        ),
+        (
+            "sum",
+            f"({rows},10), axis=0",
+            lambda: (np.sum(m, axis=0), np.broadcast_to(v, m.shape)),
+            by_rule(np.sum, m, axis=0, dy=v),
+        ),
+        (
+            "mean",
+            f"{n:,}",
+            lambda: (np.mean(k), np.broadcast_to(1.0 / k.size, k.shape)),
+            by_rule(np.mean, k, dy=1.0),
+        ),
+        (
+            "max",
+            f"{n:,}",
+            lambda: (y := np.max(k), np.where(k == y, 1.0, 0.0)),
+            by_rule(np.max, k, dy=1.0),
+        ),
+        (
+            "matmul",
+            f"{side}x{side} @ {side}x{side}",
+            lambda: (a4 @ b4, d4 @ b4.T, a4.T @ d4),
+            by_rule(np.matmul, a4, b4, dy=d4),
+        ),
+        (
+            "matmul",
+            f"({rows},10) @ (10,)",
+            lambda: (m @ v, np.multiply.outer(k[:rows], v), m.T @ k[:rows]),
+            by_rule(np.matmul, m, v, dy=k[:rows]),
+        ),
+        (
+            "getitem",
+            "x[3]",
+            lambda: (k[3], np.zeros_like(k).__setitem__(3, 1.0)),
+            by_rule(np.ndarray.__getitem__, k, 3, dy=1.0),
+        ),
+        (
+            "getitem",
+            "x[idx]",
+            lambda: (k[idx], np.add.at(np.zeros_like(k), idx, s[:5])),
+            by_rule(np.ndarray.__getitem__, k, idx, dy=s[:5]),
+        ),
+        (
+            "reshape",
+            f"({rows},10) -> ({n:,},)",
+            lambda: (np.reshape(m, (n,)), np.reshape(s, (rows, 10))),
+            by_rule(np.reshape, m, (n,), dy=s),
+        ),
+        (
+            "transpose",
+            f"({rows},10)",
+            lambda: (np.transpose(m), np.transpose(dm.T)),
+            by_rule(np.transpose, m, dy=dm.T),
+        ),
+    ]
+    if large:
+        arrays.append(
+            (
+                "gammaln",
+                f"{n:,}",
+                lambda: (sc.gammaln(k), s * sc.digamma(k)),
+                by_rule(sc.gammaln, k, dy=s),
+            )
+        )
+        return arrays
+    return numbers + arrays
 
 
 def best_times(contenders, number, rounds, timer):
@@ -170,16 +189,18 @@ def best_times(contenders, number, rounds, timer):
 
 
 def main(argv: list[str]) -> None:
-    timer = time.process_time if "--cpu" in argv else time.perf_counter
-    rounds = 30 if "--cpu" in argv else 9  # the least disturbed of more rounds when loaded
+    cpu, large = "--cpu" in argv, "--large" in argv
+    timer = time.process_time if cpu else time.perf_counter
+    rounds = 30 if cpu else 9  # the least disturbed of more rounds when loaded
+    number = 5 if large else 2000
     only = [a for a in argv if not a.startswith("--")]  # rows whose name contains one of these
     print(f"chainrules from {cr.__file__}; timer: {timer.__name__}")
     print("| rule | input | hand-written | rrule + pullback | overhead | ratio |")
     print("|---|---|---:|---:|---:|---:|")
-    for name, what, by_hand, through_rule in CASES:
+    for name, what, by_hand, through_rule in cases(large):
         if only and not any(o in f"{name} {what}" for o in only):
             continue
-        base, timed = best_times((by_hand, through_rule), number=2000, rounds=rounds, timer=timer)
+        base, timed = best_times((by_hand, through_rule), number, rounds, timer)
         print(
             f"| {name} | {what} | {base * 1e6:.2f} us | {timed * 1e6:.2f} us "
             f"| {(timed - base) * 1e6:+.2f} us | {timed / base:.2f} |"

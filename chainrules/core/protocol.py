@@ -49,6 +49,7 @@ __all__ = [
     "NamedPullback",
     "check_arguments",
     "check_cotangent",
+    "check_cotangent_shape",
     "is_all_zero",
     "named_pullback_class",
     "output_shape",
@@ -117,6 +118,12 @@ class NamedPullback:
     ``named_pullback_class``)."""
 
     __slots__ = ()
+
+    def needed(self, positions: tuple[int, ...]) -> None:
+        """Told by an engine that it will ask for the cotangents of the arguments at
+        ``positions`` only (1-based, as in the pullback's result): a pullback may then let go of
+        what only the others need (an engine holds it until its backward pass). This one keeps
+        everything."""
 
     def __getattr__(self, name: str) -> Any:  # only for what the class does not have
         if name == "__qualname__":
@@ -305,17 +312,22 @@ def check_cotangent(f: Any, y: Any, dy: Any) -> None:
     chainrules.core.errors.ProjectionError: the pullback of numpy.sin was given a cotangent of \
 shape (2, 3) for an output of shape (3,)
     """
+    shape = output_shape(y)
+    if shape is None and dy is not None:
+        for which, y_i, dy_i in _components(y, dy):
+            if not isinstance(dy_i, AbstractZero) and dy_i is not None:
+                _check_shape(f, output_shape(y_i), dy_i, which)
+        return
+    check_cotangent_shape(f, shape, dy)
+
+
+def check_cotangent_shape(f: Any, shape: Any, dy: Any) -> None:
+    """``check_cotangent`` for an output known by its shape alone (``None``: not checked)."""
     if dy is None:
         raise TangentTypeError(
             f"the pullback of {function_name(f)} was given None as a cotangent; pass "
             f"ZeroTangent() for a zero cotangent"
         )
-    shape = output_shape(y)
-    if shape is None:
-        for which, y_i, dy_i in _components(y, dy):
-            if not isinstance(dy_i, AbstractZero) and dy_i is not None:
-                _check_shape(f, output_shape(y_i), dy_i, which)
-        return
     _check_shape(f, shape, dy, "")
 
 

@@ -21,7 +21,10 @@ which are shared by arguments of one shape and dtype (``chainrules.core.projecti
 
 from __future__ import annotations
 
+import dis
 import functools
+import inspect
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -38,12 +41,13 @@ from .protocol import (
     NamedPullback,
     check_arguments,
     check_cotangent,
+    check_cotangent_shape,
     check_tangents,
     named_pullback_class,
     output_shape,
     renamed_inner,
 )
-from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
 from .thunks import AbstractThunk, Thunk, unthunk
 
 __all__ = [
@@ -238,6 +242,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
     pullback_class = named_pullback_class(_UnaryPullback, f, f=f, partial=partial, sign=sign)
     new = object.__new__
+    keep_x, keep_y = reads(partial, 1)
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
@@ -256,7 +261,9 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             shape = output_shape(y)
             complex_case = is_complex(x) or is_complex(y)
         pullback: Any = new(pullback_class)
-        pullback.x, pullback.y, pullback.shape = x, y, shape
+        pullback.shape = shape
+        pullback.x = x if keep_x else None  # what the partial never reads is not kept alive
+        pullback.y = y if keep_y else None
         pullback.project, pullback.complex_case = projector(x), complex_case
         return y, pullback
 
@@ -282,7 +289,7 @@ class _UnaryPullback(NamedPullback):
         if not (cls is np.ndarray and dy.shape == self.shape) and not (
             cls in SCALAR_COTANGENTS and self.shape == ()
         ):
-            dy = _checked_cotangent(self.f, self.y, dy)
+            dy = _checked_cotangent(self.f, self.shape, dy)
             if dy is None:
                 return NO_TANGENT, self.project(ZERO_TANGENT)
         complex_case = self.complex_case
@@ -292,20 +299,47 @@ class _UnaryPullback(NamedPullback):
         return NO_TANGENT, self.project((conj(d) if complex_case else d) * dy)
 
 
-def _checked_cotangent(f: Any, y: Any, dy: Any) -> Any:
-    """``dy`` unthunked, or ``None`` for a zero; raises naming ``f`` unless it fits ``y``."""
+def reads(partial: Partial, arity: int) -> tuple[bool, ...]:
+    """Which of its arguments ``(x1, ..., xn, y)`` a partial may read, from its code: a rule
+    keeps alive only those (an engine holds every pullback until its backward pass). A
+    ``constant`` reads none; anything but a plain function is taken to read all.
+
+    >>> reads(lambda x1, x2, y: x2, 2), reads(constant(1.0), 1), reads(abs, 1)
+    ((False, True, False), (False, False), (True, True))
+    """
+    if isinstance(partial, constant):
+        return (False,) * (arity + 1)
+    code = getattr(partial, "__code__", None)
+    if (
+        not isinstance(partial, types.FunctionType)
+        or code is None
+        or code.co_argcount != arity + 1
+        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    ):
+        return (True,) * (arity + 1)
+    names = code.co_varnames[: arity + 1]
+    used = set(code.co_cellvars)  # captured by a function inside: read there
+    for instruction in dis.get_instructions(code):
+        value = instruction.argval
+        used.update(value if isinstance(value, tuple) else (value,))
+    return tuple(name in used for name in names)
+
+
+def _checked_cotangent(f: Any, shape: Any, dy: Any) -> Any:
+    """``dy`` unthunked, or ``None`` for a zero; raises naming ``f`` unless it fits the
+    output's ``shape``."""
     if isinstance(dy, AbstractThunk):
         dy = dy.unthunk()
     if isinstance(dy, AbstractZero):
         return None
-    check_cotangent(f, y, dy)
+    check_cotangent_shape(f, shape, dy)
     return dy
 
 
 # From this many output elements on, the cotangents of a several-input function are thunks:
 # of ``x * c`` an engine tracking ``x`` then never computes ``sum(x * dy)`` for the constant
 # ``c``; below it a thunk costs more than it could save.
-LAZY_FROM = 1024
+LAZY_FROM = 256
 
 
 def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
@@ -319,8 +353,13 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         row=row,
         signs=tuple(map(unit_sign, row)),
         indices=range(len(row)),
+        reading=tuple(None if p is None else reads(p, len(row)) for p in row),
     )
     new = object.__new__
+    read = [reads(p, len(row)) for p in row if p is not None]
+    keep = [any(r[i] for r in read) for i in range(len(row) + 1)]
+    keep_args, keep_y = keep[:-1], keep[-1]
+    keep_all_args = all(keep_args)
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         kind = _plain_kind(args)
@@ -330,7 +369,12 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             check_arguments(f, args)
             y = apply(*args, **kwargs)
         pullback: Any = new(pullback_class)
-        pullback.args, pullback.y = args, y
+        # What no partial reads is not kept alive (``add`` keeps neither inputs nor output).
+        if keep_all_args:
+            pullback.args = args
+        else:
+            pullback.args = tuple(a if k else None for a, k in zip(args, keep_args, strict=True))
+        pullback.y = y if keep_y else None
         cls = type(y)
         scalar = cls in SCALAR_COTANGENTS
         pullback.shape = y.shape if cls is np.ndarray else () if scalar else output_shape(y)
@@ -339,6 +383,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             kind == 1 or (kind < 0 and _has_complex(args)) or (not scalar and _has_complex(y))
         )
         pullback.lazy = cls is np.ndarray and y.size >= LAZY_FROM
+        pullback.released = ()
         return y, pullback
 
     scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
@@ -349,24 +394,26 @@ class _SingleOutputPullback(NamedPullback):
     """The pullback of a several-input, one-output elementwise function (subclassed per
     function)."""
 
-    __slots__ = ("args", "complex_case", "lazy", "projectors", "shape", "y")
+    __slots__ = ("args", "complex_case", "lazy", "projectors", "released", "shape", "y")
     args: tuple
     complex_case: bool
     lazy: bool  # cotangents as thunks (see LAZY_FROM)
     projectors: tuple[Any, ...]
+    released: tuple[int, ...]  # arguments whose cotangents an engine said it will not ask for
     shape: Any
     y: Any
-    f: Any  # these four on the subclass of each function
+    f: Any  # these five on the subclass of each function
     row: tuple[Partial, ...]
     signs: tuple[int, ...]
     indices: range
+    reading: tuple[tuple[bool, ...] | None, ...]  # per argument, what its partial reads
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
         if not (cls is np.ndarray and dy.shape == self.shape) and not (
             cls in SCALAR_COTANGENTS and self.shape == ()
         ):
-            dy = _checked_cotangent(self.f, self.y, dy)
+            dy = _checked_cotangent(self.f, self.shape, dy)
             if dy is None:
                 zeros = (self.cotangent(i, ZERO_TANGENT, True) for i in self.indices)
                 return (NO_TANGENT, *zeros)
@@ -379,11 +426,31 @@ class _SingleOutputPullback(NamedPullback):
             )
         return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
 
+    def needed(self, positions: tuple[int, ...]) -> None:
+        wanted = {p - 1 for p in positions}
+        released = tuple(i for i in self.indices if i not in wanted)
+        if not released:
+            return
+        keep = [False] * (len(self.indices) + 1)
+        for i in wanted:
+            read = self.reading[i]
+            if read is not None:
+                keep = [k or r for k, r in zip(keep, read, strict=True)]
+        self.args = tuple(a if k else None for a, k in zip(self.args, keep, strict=False))
+        if not keep[-1]:
+            self.y = None
+        self.released = released
+
     def cotangent(self, i: int, dy: Any, real: bool) -> Any:
         """The cotangent of argument ``i``: ``NoTangent()`` without a partial or a space."""
         project, derivative = self.projectors[i], self.row[i]
         if derivative is None or not project.has_tangent_space:
             return NO_TANGENT
+        if i in self.released:  # never a number: it was let go of (see needed)
+            return NotImplementedTangent(
+                f"the cotangent of argument {i + 1} of {function_name(self.f)}, which the "
+                f"engine that recorded the call said it would not ask for"
+            )
         if isinstance(dy, AbstractZero):
             return project(dy)
         sign = self.signs[i]

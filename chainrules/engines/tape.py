@@ -170,6 +170,12 @@ class ReverseLevel(Level):
                     f"unwrap them; their derivative would be lost"
                 )
             tape.append(node)
+            if type(y) is np.ndarray and len(parents) < 3 * len(values):
+                # Constant arguments among them: the pullback may let go of what only their
+                # cotangents need (an array kept alive until the backward pass).
+                needed = getattr(pullback, "needed", None)
+                if needed is not None:
+                    needed(tuple(parents[0::3]))
             tracked = _new(ReverseTracked)
             tracked.value, tracked.level, tracked.node = y, self, node
             return tracked
