@@ -175,6 +175,8 @@ def accumulate(index: Any, values: Any, size: int) -> Any:
     >>> accumulate(np.array([2, 0, 2]), np.array([1.0, 2.0, 3.0]), 3)
     array([2., 0., 4.])
     """
+    if type(values) is np.ndarray and values.dtype.kind != "c":
+        return np.bincount(index, values.ravel(), size)
     xp = array_namespace(values)
     values = xp.reshape(xp.asarray(values), (-1,))
     if is_complex(values):

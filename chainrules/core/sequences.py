@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .namespace import array_namespace
-from .projection import ProjectTo, unbroadcast_axes
+from .projection import ProjectTo, projector, unbroadcast_axes
 from .shapes import shape_of
 from .tangents import ZERO_TANGENT, NoTangent, Tangent
 from .thunks import unthunk
@@ -55,9 +55,9 @@ def argument_projector(x: Any) -> Any:
     >>> argument_projector([1.0, 2.0])(np.array([3.0, 4.0]))
     MutableTangent[list](3.0, 4.0)
     """
-    project = ProjectTo(x)
     if not isinstance(x, list | tuple):
-        return project
+        return projector(x)
+    project = ProjectTo(x)
 
     def project_nested(dx: Any) -> Any:
         return project(nest_like(unthunk(dx), x))

@@ -20,6 +20,7 @@ array([101.,   0.,  10.])
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import numpy as np
@@ -83,15 +84,17 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
 def _scatter_rows(index: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:
     """The adjoint of ``x[index]`` for one integer array along the first axis."""
     n = x_shape[0]
-    if index.size and index.min() < 0:
-        index = np.where(index < 0, index + n, index)
-    row = int(np.prod(x_shape[1:]))
     flat = index.ravel()
+    if flat.size and np.minimum.reduce(flat) < 0:
+        flat = np.where(flat < 0, flat + n, flat)
+    row = math.prod(x_shape[1:])
     if row != 1:
         flat = (flat[:, None] * row + np.arange(row)).ravel()
-    xp = array_namespace(dy)
     total = accumulate(flat, dy, n * row)
-    return cast(xp.reshape(total, x_shape), value_dtype(dy))
+    if type(total) is np.ndarray and type(dy) is np.ndarray:
+        total = total.reshape(x_shape)
+        return total if total.dtype == dy.dtype else total.astype(dy.dtype)
+    return cast(array_namespace(dy).reshape(total, x_shape), value_dtype(dy))
 
 
 def _getitem(x: Any, key: Any) -> Any:

@@ -35,7 +35,7 @@ from ...core.namespace import array_namespace
 from ...core.sequences import argument_projector, tangent_value
 from ...core.shapes import normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
-from ...core.thunks import Thunk, unthunk
+from ...core.thunks import Thunk
 from ...core.zeros import is_zero
 
 __all__ = ["conj", "multilinear_frule"]
@@ -49,6 +49,11 @@ def conj(xp: Any, x: Any) -> Any:
     if isinstance(dtype, np.dtype) and dtype.kind != "c":
         return x
     return xp.conj(x)
+
+
+def _mT(xp: Any, x: Any) -> Any:
+    """The transpose of the last two axes: NumPy's ``.mT`` view, else the namespace's."""
+    return x.mT if type(x) is np.ndarray else xp.matrix_transpose(x)
 
 
 def _inverse(perm: list[int]) -> tuple[int, ...]:
@@ -101,7 +106,8 @@ def _pair(
     computed at once when ``eager`` (small factors: a thunk would cost more than its work)."""
 
     def thunk_of(project: Any, compute: Callable[[], Any]) -> Any:
-        if project(ZERO_TANGENT) is NO_TANGENT:
+        space = getattr(project, "has_tangent_space", None)  # not on a list's projector
+        if not space if space is not None else project(ZERO_TANGENT) is NO_TANGENT:
             return NO_TANGENT
         if eager:
             return project(compute())
@@ -129,8 +135,7 @@ def _bilinear_pullback(name: str, x1: Any, x2: Any, parts: Callable[[Any], tuple
     project_1, project_2 = argument_projector(x1), argument_projector(x2)
     eager = _small(x1, x2)
 
-    def bilinear_pullback(dy: Any) -> tuple[Any, ...]:
-        dy = unthunk(dy)
+    def bilinear_pullback(dy: Any) -> tuple[Any, ...]:  # dy: unthunked by registration
         da, db = parts(dy)
         return _pair(project_1, project_2, da, db, eager=eager)
 
@@ -156,11 +161,11 @@ def _matmul_rrule(x1: Any, x2: Any) -> Any:
         if n2 == 1:
             return (
                 lambda: dy[..., :, None] * b,
-                lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
+                lambda: xp.matmul(_mT(xp, a), dy[..., None])[..., 0],
             )
         return (
-            lambda: xp.matmul(dy, xp.matrix_transpose(b)),
-            lambda: xp.matmul(xp.matrix_transpose(a), dy),
+            lambda: xp.matmul(dy, _mT(xp, b)),
+            lambda: xp.matmul(_mT(xp, a), dy),
         )
 
     return xp.matmul(x1, x2), _bilinear_pullback("matmul", x1, x2, matmul_parts)
@@ -179,7 +184,7 @@ def _matvec_rrule(x1: Any, x2: Any) -> Any:
         a, v = conj(xp, x1), conj(xp, x2)
         return (
             lambda: dy[..., :, None] * v[..., None, :],
-            lambda: xp.matmul(xp.matrix_transpose(a), dy[..., None])[..., 0],
+            lambda: xp.matmul(_mT(xp, a), dy[..., None])[..., 0],
         )
 
     return matvec(x1, x2), _bilinear_pullback("matvec", x1, x2, matvec_parts)
