@@ -104,12 +104,16 @@ class PageErrors:
         self.messages: list[str] = []
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.messages.append(f"uncaught: {error}"))
-        page.on("requestfailed", lambda r: self.messages.append(f"request failed: {r.url}"))
+        page.on("requestfailed", self._request_failed)
         page.on("response", self._response)
 
     def _console(self, message) -> None:
         if message.type == "error":
             self.messages.append(f"console: {message.text}")
+
+    def _request_failed(self, request) -> None:
+        if request.failure != "net::ERR_ABORTED":  # not the page moving on to the next one
+            self.messages.append(f"request failed: {request.url}: {request.failure}")
 
     def _response(self, response) -> None:
         if response.status >= 400:

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 
 
-def _open(page, url):
-    response = page.goto(url, wait_until="networkidle")
+def _open(page, url, wait_until="networkidle"):
+    response = page.goto(url, wait_until=wait_until)
     assert response is not None and response.ok, url
     return page
 
@@ -63,9 +63,10 @@ def _site_pages(site, site_url) -> list[str]:
 def test_every_page_loads_without_errors(page, site, site_url):
     pages = _site_pages(site, site_url)
     assert len(pages) > 40  # the written pages, the API reference and the catalogue
-    for url in pages:
-        _open(page, url)
+    for url in pages:  # scripts have run at "load"; the search index loads once, below
+        _open(page, url, wait_until="load")
         assert page.locator("h1").count() >= 1, url
+    page.wait_for_load_state("networkidle")
     assert page.errors.messages == []
 
 
@@ -104,3 +105,16 @@ def test_the_coverage_report_fits_700_pixels(page, coverage_page, screenshots):
     assert page.inner_text("#shown") == str(len(names))
     assert "see --format json" not in page.inner_text("body")
     assert page.errors.messages == []
+
+
+def test_the_error_check_sees_console_errors_exceptions_and_missing_files(page, tmp_path):
+    broken = tmp_path / "broken.html"
+    broken.write_text(
+        "<!DOCTYPE html><title>broken</title><h1>broken</h1>"
+        '<img src="missing.png"><script>console.error("boom"); undefined_name();</script>'
+    )
+    _open(page, broken.as_uri(), wait_until="load")
+    messages = " | ".join(page.errors.messages)
+    assert "console: boom" in messages
+    assert "uncaught: " in messages and "undefined_name" in messages
+    assert "request failed: " in messages and "missing.png" in messages

@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
+from .catalogue import heading
+
 __all__ = ["API", "API_MODULES", "api_pages", "public_names"]
 
 API = "api"
@@ -87,22 +89,22 @@ class _Writer:
         if inspect.ismodule(value):
             page = value.__name__
             shown = f"[`{page}`]({page}.md)" if page in self.modules else f"`{page}`"
-            return [f"## {public}", "", f"The module {shown}.", ""]
+            return [heading(public), "", f"The module {shown}.", ""]
         if inspect.isclass(value) or inspect.isroutine(value):
             return [f"::: {public}", "    options:", f'      heading: "{public}"', ""]
         cls = type(value)
         if cls.__module__ == "builtins":  # a constant: its value, or its type when long
             shown = repr(value)
             text = f"`{public} = {shown}`" if len(shown) <= 80 else f"A `{cls.__name__}`."
-            return [f"## {public}", "", text, ""]
+            return [heading(public), "", text, ""]
         target = f"{cls.__module__}.{cls.__qualname__}"
         about = f"An instance of `{cls.__qualname__}`"
         if target in self.classes:
             where = self.classes[target]
             link = f"[`{cls.__qualname__}`]({where}.md#{target})"
-            return [f"## {public}", "", f"An instance of {link}.", ""]
+            return [heading(public), "", f"An instance of {link}.", ""]
         self.classes[target] = module
-        lines = [f"## {public}", "", f"{about}:", ""]
+        lines = [heading(public), "", f"{about}:", ""]
         return [*lines, f"::: {target}", "    options:", "      heading_level: 3", ""]
 
     def mirror_list(self, module: str, names: Sequence[str]) -> list[str]:

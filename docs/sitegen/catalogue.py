@@ -44,7 +44,7 @@ import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .statements import KINDS, Statement
+from .statements import ACCURACY, KINDS, Statement
 
 __all__ = [
     "CATALOGUE",
@@ -53,6 +53,7 @@ __all__ = [
     "entry",
     "find_object",
     "has_rules",
+    "heading",
     "locations",
     "names_of",
     "rule_notes",
@@ -192,8 +193,7 @@ def entry(
     function: Mapping[str, Any], statements: Sequence[Statement], notes: Sequence[str]
 ) -> list[str]:
     """The Markdown lines of one function's entry (its heading and a list of facts)."""
-    name = function["name"]
-    lines = [f"## {name} {{ #{name} }}", ""]
+    lines = [heading(function["name"]), ""]
     facts = []
     if function.get("aliases"):
         facts.append(("also", ", ".join(f"`{a}`" for a in function["aliases"])))
@@ -207,13 +207,52 @@ def entry(
     for key, value in function.items():
         if key not in _KNOWN_KEYS and isinstance(value, (bool, int, float, str)):
             facts.append((key.replace("_", " "), f"{value}"))
+    tables: dict[tuple, list[Statement]] = {}
     for kind in KINDS:
         for statement in statements:
-            if statement.kind == kind:
+            if statement.kind != kind:
+                continue
+            if kind == ACCURACY and statement.columns:
+                key = (statement.page, statement.anchor, statement.columns)
+                tables.setdefault(key, []).append(statement)
+            else:
                 facts.append((kind, f"{statement.text} ({_source(statement, 1)})"))
     facts += [("rule", _escape(note)) for note in notes]
     lines += [f"* **{label}**: {text}" for label, text in facts]
+    for rows in tables.values():
+        lines += ["", f"Accuracy ({_source(rows[0], 1)}):", "", *_accuracy_table(rows)]
     return [*lines, ""]
+
+
+def _accuracy_table(rows: Sequence[Statement]) -> list[str]:
+    """The rows a page's accuracy table has for one function, as a table of their own."""
+    with_case = any(row.case for row in rows)
+    header = (["case"] if with_case else []) + list(rows[0].columns)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        cells = ([row.case] if with_case else []) + [c.replace("|", "\\|") for c in row.cells]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def heading(name: str, level: int = 2) -> str:
+    """A heading of ``name`` whose anchor is ``name`` itself.
+
+    Markdown reads a double underscore as bold, in an attribute list too: a name with one
+    (``__matmul__``) is escaped in the heading, and its anchor is an element of its own
+    before it (single underscores, within words, are text).
+
+    >>> print(heading("scipy.special.gammainc_da"))
+    ## scipy.special.gammainc_da { #scipy.special.gammainc_da }
+    >>> print(heading("numpy.ndarray.__matmul__", level=3))
+    <a id="numpy.ndarray.__matmul__"></a>
+    <BLANKLINE>
+    ### numpy.ndarray.\\_\\_matmul\\_\\_
+    """
+    if "__" not in name:
+        return f"{'#' * level} {name} {{ #{name} }}"
+    escaped = name.replace("_", "\\_")
+    return f'<a id="{name}"></a>\n\n{"#" * level} {escaped}'
 
 
 def _count(value: Any) -> str:

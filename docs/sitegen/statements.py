@@ -80,13 +80,20 @@ _RANGE = re.compile(r"`([^`]+)`\s*(?:\.\.\.|…)\s*`([^`]+)`")
 
 @dataclass(frozen=True)
 class Statement:
-    """One thing a page states about a function, and where: ``page#anchor``."""
+    """One thing a page states about a function, and where: ``page#anchor``.
+
+    A table row keeps its other columns too (``columns``, ``cells``) and the case its first
+    cell names (``"in x, v = 2.5"``), for the catalogue to show rows of one table as a table.
+    """
 
     kind: str
     text: str
     page: str
     anchor: str
     section: str
+    case: str = ""
+    columns: tuple[str, ...] = ()
+    cells: tuple[str, ...] = ()
 
 
 class Resolver:
@@ -134,9 +141,14 @@ def _unique(names: Iterable[str]) -> list[str]:
 
 
 def _written_names(text: str) -> list[str]:
-    """The names a cell or clause writes in code spans, each read up to a space or '('."""
+    """The names a cell or clause writes in code spans: a span of names separated by spaces
+    (`` `jvp yvp ivp` ``) names each, any other span the name it begins with."""
     names = []
     for code in _CODE.findall(text):
+        words = code.split()
+        if words and all(_NAME.fullmatch(word) for word in words):
+            names += [word.rstrip(".") for word in words]
+            continue
         match = _NAME.match(code.strip())
         if match:
             names.append(match.group(0).rstrip("."))
@@ -204,9 +216,15 @@ def _row_text(kind: str, header: Sequence[str], row: Sequence[str]) -> str:
         return f"at {cells['point']}: {cells['derivative given']}"
     if kind == PARAMETER_DERIVATIVES:
         return f"{cells['parameter']}: {cells['status']}"
-    qualifier = re.search(r"\(([^)]*)\)", row[0])
+    case = _case(row[0])
     parts = [f"{name} {cell}" for name, cell in zip(header[1:], row[1:], strict=False) if cell]
-    return (f"{qualifier.group(1)}: " if qualifier else "") + "; ".join(parts)
+    return (f"{case}: " if case else "") + "; ".join(parts)
+
+
+def _case(cell: str) -> str:
+    """What a first cell says in parentheses after its name: ``in x, v = 2.5``."""
+    code = _CODE.search(cell)
+    return "; ".join(re.findall(r"\(([^)]*)\)", code.group(1))) if code else ""
 
 
 def _clauses(section: Section) -> Iterator[tuple[str, str]]:
@@ -215,8 +233,9 @@ def _clauses(section: Section) -> Iterator[tuple[str, str]]:
     for paragraph in paragraphs:
         flat = " ".join(line.strip() for line in paragraph.splitlines())
         if flat.startswith("Hard points:"):
-            for clause in flat.removeprefix("Hard points:").split(";"):
-                yield HARD_POINTS, clause.strip().rstrip(".")
+            for clause in re.split(r";|(?<=\.)\s+(?=[A-Z`])", flat.removeprefix("Hard points:")):
+                if clause.strip():
+                    yield HARD_POINTS, clause.strip().rstrip(".")
         elif section.title.startswith("Non-differentiable"):
             items = re.split(r"(?:^|\s)\*\s+|(?<=\.)\s+(?=[A-Z`])", flat)
             for item in items:
@@ -231,18 +250,19 @@ def statements_of_page(
     found: list[tuple[str, Statement]] = []
     for section in read_page(markdown):
         names = _SectionNames(section, resolver, libraries)
-
-        def state(kind: str, text: str, functions: Iterable[str], section: Section = section):
-            statement = Statement(kind, text, page, section.anchor, section.title)
-            found.extend((name, statement) for name in functions)
-
+        where = (page, section.anchor, section.title)
         for table in section.tables:
             kind = _table_kind(table)
             if kind is None:
                 continue
             for row in table.rows:
-                if len(row) == len(table.header):
-                    state(kind, _row_text(kind, table.header, row), names.of(row[0], words=True))
+                if len(row) != len(table.header):
+                    continue
+                text = _row_text(kind, table.header, row)
+                statement = Statement(
+                    kind, text, *where, case=_case(row[0]), columns=table.header[1:], cells=row[1:]
+                )
+                found += [(name, statement) for name in names.of(row[0], words=True)]
         for kind, clause in _clauses(section):
-            state(kind, clause, names.of(clause))
+            found += [(name, Statement(kind, clause, *where)) for name in names.of(clause)]
     return found
