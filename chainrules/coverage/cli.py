@@ -29,6 +29,7 @@ __all__ = [
     "EXIT_BELOW",
     "EXIT_OK",
     "EXIT_USAGE",
+    "EXAMPLES",
     "FORMATS",
     "SUMMARY_FORMATS",
     "add_arguments",
@@ -73,10 +74,25 @@ FORMATS: dict[str, Callable[[Report, argparse.Namespace, IO[Any]], str]] = {
 }
 SUMMARY_FORMATS = ("terminal", "markdown")  # the formats that have a short form
 
+EXAMPLES = """\
+examples:
+  python -m pytest --chainrules-record=test-record.json   # record what the tests check
+  chainrules coverage --results test-record.json          # a table per category
+  chainrules coverage --results test-record.json --fail-under 100
+  chainrules coverage --results test-record.json --format markdown --summary
+  chainrules coverage --results test-record.json --format html -o coverage.html
+"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``chainrules coverage``."""
-    parser.add_argument("--format", choices=list(FORMATS), default="terminal")
+    parser.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="terminal",
+        help="terminal (the default), markdown (a CI summary), json (for machines), html (one "
+        "searchable page of every function)",
+    )
     parser.add_argument(
         "--results",
         metavar="PATH",
@@ -105,7 +121,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="terminal and markdown: the table of categories only (markdown: a few KB, where "
         "the whole report is too long for a pull-request comment)",
     )
-    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    parser.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="terminal: colour (auto: on a terminal, unless NO_COLOR is set)",
+    )
     parser.add_argument("-o", "--output", metavar="PATH", help="write to PATH, not stdout")
 
 
@@ -116,7 +137,10 @@ def main(
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = argparse.ArgumentParser(
-        prog="chainrules coverage", description="Which functions have rules, and which are tested."
+        prog="chainrules coverage",
+        description="Which functions have rules, and which are tested.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
     try:

@@ -23,12 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the package ``si
 from sitegen import api, catalogue, navigation
 from sitegen.statements import PAGE_LIBRARIES, Resolver, statements_of_page
 
-__all__ = ["on_files", "on_page_markdown", "test_record_path"]
+__all__ = ["on_files", "on_page_markdown", "record_path"]
 
 RECORD_VARIABLE = "CHAINRULES_TEST_RECORD"
 
 
-def test_record_path(root: Path) -> Path | None:
+def record_path(root: Path) -> Path | None:
     """The test record the catalogue reads: ``$CHAINRULES_TEST_RECORD``, else one in ``root``."""
     given = os.environ.get(RECORD_VARIABLE)
     if given:
@@ -42,7 +42,7 @@ def _report_document(root: Path) -> dict[str, Any]:
     from chainrules.coverage.record import read_test_record
     from chainrules.coverage.report import current_report
 
-    path = test_record_path(root)
+    path = record_path(root)
     record = read_test_record(path) if path is not None else None
     return to_document(current_report(record))
 

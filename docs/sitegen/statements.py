@@ -14,7 +14,7 @@ A table row or clause names its functions in code spans (`` `xlogy`, `xlog1py` `
 `` `numpy.power (in x, p = 2.5)` ``, read up to the first space or parenthesis); a name with a
 ``*`` is a pattern (`` `eval_*` ``), `` `a` ... `b` `` every name the section mentions from
 ``a`` to ``b``, and a row for ``all`` (or ``all of these``) the functions that the section's
-text names before its first table. Names resolve against the catalogue's functions and their
+text (outside its tables) names. Names resolve against the catalogue's functions and their
 aliases: a qualified name exactly, a bare one by its last part, within the page's own library
 (``special.md``: ``scipy.special``) where it has one. What names no function is left out.
 
@@ -167,8 +167,7 @@ class _SectionNames:
             for written in _written_names(text + "\n" + "\n".join(cells))
             for name in resolver.resolve(written, libraries)
         )
-        before_tables = "\n".join(section.prose)
-        self.everything = [n for w in _written_names(before_tables) for n in self._one(w)]
+        self.everything = [n for w in _written_names(text) for n in self._one(w)]
 
     def _one(self, written: str) -> list[str]:
         return self.resolver.resolve(written, self.libraries)

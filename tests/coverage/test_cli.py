@@ -1,12 +1,20 @@
 """``chainrules coverage``: options, outputs and the gate's exit codes."""
 
+import argparse
 import io
 import json
 from pathlib import Path
 
 import pytest
 
-from chainrules.coverage.cli import EXIT_BELOW, EXIT_OK, EXIT_USAGE, main
+from chainrules.coverage.cli import (
+    EXAMPLES,
+    EXIT_BELOW,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_arguments,
+    main,
+)
 from chainrules.coverage.format_json import validate
 from chainrules.coverage.record import RECORD_SCHEMA
 from chainrules.coverage.report import current_report
@@ -175,8 +183,16 @@ def test_summary_usage_errors(argv, message):
     assert (code, out) == (EXIT_USAGE, "") and message in err
 
 
-def test_help_lists_the_options():
+def test_help_lists_the_options_and_examples_that_work():
     code, out, _ = run("--help")
     assert code == EXIT_OK
     for option in ("--results", "--format", "--summary", "--fail-under", "--category"):
         assert option in out
+    examples = [line.split("#")[0].split() for line in EXAMPLES.splitlines()[1:]]
+    assert out.rstrip().endswith(EXAMPLES.rstrip())
+    assert examples[0][:3] == ["python", "-m", "pytest"]
+    parser = argparse.ArgumentParser(exit_on_error=False)
+    add_arguments(parser)
+    for words in examples[1:]:
+        assert words[:2] == ["chainrules", "coverage"]
+        parser.parse_args(words[2:])  # raises on an option the command does not have
