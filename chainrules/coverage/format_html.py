@@ -53,6 +53,7 @@ h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 .total { font-weight: 600; }
 .scroll { overflow-x: auto; max-width: 100%; }
 .scroll.tall { max-height: 85vh; overflow-y: auto; }  /* its header stays in view, sticky */
+#functions td:last-child { min-width: 24em; }  /* reasons wrap at a readable width */
 table { border-collapse: collapse; width: 100%; margin-top: 0.5em; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
 th { position: sticky; top: 0; background: #f6f6f6; }

@@ -97,7 +97,10 @@ def test_the_coverage_report_fits_700_pixels(page, coverage_page, screenshots):
     )
     assert placeholder_width <= 0, "the search box cuts its placeholder off"
     page.screenshot(path=str(screenshots / "coverage-700px.png"))
+    search.evaluate("input => input.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(screenshots / "coverage-700px-functions.png"))
     search.fill("betainc")
+    page.screenshot(path=str(screenshots / "coverage-700px-betainc.png"))
     shown = page.locator("#functions tbody tr:not([hidden])")
     names = [text.split()[0] for text in shown.all_inner_texts()]
     assert "scipy.special.betainc" in names
