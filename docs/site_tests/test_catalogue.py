@@ -31,7 +31,8 @@ def function(**changes):
 def test_an_entry_says_what_was_tested_and_how_far_each_engine_goes():
     text = "\n".join(entry(function(), (), ()))
     assert "* **tested**: `test_rrule` and `test_frule`, to second order" in text
-    assert "reference **2** · torch **1** (a host callback) · jax: reached, not checked" in text
+    engines = "reference **2** · torch **1** · jax: reached, not checked in the recorded run"
+    assert f"* **engines**: {engines}; torch stops at 1st order: a host callback" in text
     assert "orders not known" not in text
 
 

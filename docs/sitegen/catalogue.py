@@ -168,15 +168,21 @@ def _tested(function: Mapping[str, Any]) -> str | None:
 
 
 def _engines(function: Mapping[str, Any]) -> str:
+    """Each engine's order or state, then once per reason the engines that stop for it."""
     cells = []
+    stopping: dict[str, list[str]] = {}
     for engine, reach in function["engines"].items():
         if reach["state"] == "tested":
-            cell = f"{engine} **{reach['order']}**"
-            cell += f" ({reach['reason']})" if reach["reason"] else ""
+            cells.append(f"{engine} **{reach['order']}**")
+            if reach["reason"]:
+                stopping.setdefault(reach["reason"], []).append(engine)
         else:
-            cell = f"{engine}: {_ENGINE_STATE.get(reach['state'], reach['state'])}"
-        cells.append(cell)
-    return " · ".join(cells)
+            cells.append(f"{engine}: {_ENGINE_STATE.get(reach['state'], reach['state'])}")
+    why = [
+        f"{', '.join(engines)} {'stops' if len(engines) == 1 else 'stop'} at 1st order: {reason}"
+        for reason, engines in stopping.items()
+    ]
+    return "; ".join([" · ".join(cells), *why])
 
 
 def _source(statement: Statement, depth: int) -> str:
