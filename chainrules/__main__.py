@@ -27,6 +27,7 @@ from typing import IO, Any
 __all__ = [
     "DEMO_STEPS",
     "FRAMEWORKS",
+    "COVERAGE_INTRODUCTION",
     "TESTING_EXTRA",
     "demo_betainc_everywhere",
     "demo_coverage_summary",
@@ -41,7 +42,7 @@ USAGE = """\
 usage: chainrules [demo | coverage [options] | --version]
 
   chainrules            a short demonstration, ending with the coverage summary
-  chainrules coverage   the rule-coverage report (chainrules coverage --help)
+  chainrules coverage   the rule-coverage report (its options: chainrules coverage --help)
   chainrules --version  the installed version of chainrules
 """
 
@@ -175,14 +176,21 @@ def demo_betainc_everywhere(out: IO[Any]) -> None:
         print(f'  skipped, not installed: {names} (pip install "chainrules[{extras}]")', file=out)
 
 
+COVERAGE_INTRODUCTION = """\
+Which functions have rules, per category. Which of them are tested comes from a test run:
+  python -m pytest --chainrules-record=test-record.json
+  chainrules coverage --results test-record.json    # the full report; --help: its options
+"""
+
+
 def demo_coverage_summary(out: IO[Any]) -> None:
-    """The coverage summary: one line per category and the total."""
+    """The coverage summary: what it shows first, then one line per category and the total."""
     from .coverage.columns import headline
     from .coverage.format_terminal import render_summary, wants_color
     from .coverage.report import current_report
 
     report = current_report()
-    print("coverage (chainrules coverage --help for the full report):", file=out)
+    print(COVERAGE_INTRODUCTION, file=out)
     print(render_summary(report, color=wants_color(out)), file=out)
     print(headline(report.total), file=out)
 

@@ -149,3 +149,20 @@ def test_demo_without_the_testing_extra_says_what_it_adds(monkeypatch):
     entry.demo_test_rrule(out)
     assert out.getvalue() == entry.TESTING_EXTRA + "\n"
     assert "pip install chainrules[testing]" in entry.TESTING_EXTRA
+
+
+def test_the_coverage_summary_says_what_it_shows_before_its_table():
+    out = io.StringIO()
+    entry.demo_coverage_summary(out)
+    lines = out.getvalue().splitlines()
+    table = next(i for i, line in enumerate(lines) if line.startswith("category"))
+    before = "\n".join(lines[:table])
+    assert before.strip() == entry.COVERAGE_INTRODUCTION.strip()
+    # the commands it names are the ones that give the full report and the tested counts
+    assert "python -m pytest --chainrules-record=test-record.json" in before
+    assert "chainrules coverage --results test-record.json" in before
+    assert "--help for the full report" not in out.getvalue()
+    assert (
+        lines[table].split() == "category functions differentiable rrule frule with rules".split()
+    )
+    assert all("?" not in line for line in lines[table:-1])  # no column of unknowns

@@ -2,8 +2,8 @@
 
 Exit codes: 0 when the report was written (and met ``--fail-under``), 1 when coverage is below
 ``--fail-under``, 2 for a usage error: a bad option, an unknown category, an unreadable
-results file, or ``--fail-under`` without ``--results`` (coverage counts tested rules, so it
-cannot be known without them).
+results file, ``--fail-under`` without ``--results`` (coverage counts tested rules, so it
+cannot be known without them), or ``--summary`` with a format that has no short form.
 
 >>> import io
 >>> out, err = io.StringIO(), io.StringIO()
@@ -25,22 +25,33 @@ from typing import IO, Any
 from .record import RecordError, read_test_record
 from .report import Report, current_report
 
-__all__ = ["EXIT_BELOW", "EXIT_OK", "EXIT_USAGE", "FORMATS", "add_arguments", "main"]
+__all__ = [
+    "EXIT_BELOW",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "EXAMPLES",
+    "FORMATS",
+    "SUMMARY_FORMATS",
+    "add_arguments",
+    "main",
+]
 
 EXIT_OK, EXIT_BELOW, EXIT_USAGE = 0, 1, 2
 
 
 def _terminal(report: Report, args: argparse.Namespace, stream: IO[Any]) -> str:
-    from .format_terminal import render_terminal, wants_color
+    from .format_terminal import render_terminal, render_terminal_summary, wants_color
 
     color = args.output is None and wants_color(stream, args.color)
+    if args.summary:
+        return render_terminal_summary(report, color=color) + "\n"
     return render_terminal(report, color=color, functions=args.functions) + "\n"
 
 
 def _markdown(report: Report, args: argparse.Namespace, stream: IO[Any]) -> str:
     from .format_markdown import render_markdown
 
-    return render_markdown(report)
+    return render_markdown(report, summary=args.summary)
 
 
 def _json(report: Report, args: argparse.Namespace, stream: IO[Any]) -> str:
@@ -61,11 +72,27 @@ FORMATS: dict[str, Callable[[Report, argparse.Namespace, IO[Any]], str]] = {
     "json": _json,
     "html": _html,
 }
+SUMMARY_FORMATS = ("terminal", "markdown")  # the formats that have a short form
+
+EXAMPLES = """\
+examples:
+  python -m pytest --chainrules-record=test-record.json   # record what the tests check
+  chainrules coverage --results test-record.json          # a table per category
+  chainrules coverage --results test-record.json --fail-under 100
+  chainrules coverage --results test-record.json --format markdown --summary
+  chainrules coverage --results test-record.json --format html -o coverage.html
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``chainrules coverage``."""
-    parser.add_argument("--format", choices=list(FORMATS), default="terminal")
+    parser.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        default="terminal",
+        help="terminal (the default), markdown (a CI summary), json (for machines), html (one "
+        "searchable page of every function)",
+    )
     parser.add_argument(
         "--results",
         metavar="PATH",
@@ -88,7 +115,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--functions", action="store_true", help="terminal: one line per function as well"
     )
-    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    parser.add_argument(
+        "--summary",
+        action="store_true",
+        help="terminal and markdown: the table of categories only (markdown: a few KB, where "
+        "the whole report is too long for a pull-request comment)",
+    )
+    parser.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="terminal: colour (auto: on a terminal, unless NO_COLOR is set)",
+    )
     parser.add_argument("-o", "--output", metavar="PATH", help="write to PATH, not stdout")
 
 
@@ -99,7 +137,10 @@ def main(
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = argparse.ArgumentParser(
-        prog="chainrules coverage", description="Which functions have rules, and which are tested."
+        prog="chainrules coverage",
+        description="Which functions have rules, and which are tested.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_arguments(parser)
     try:
@@ -119,6 +160,10 @@ def run(args: argparse.Namespace, stdout: IO[Any], stderr: IO[Any]) -> int:
 
     if args.fail_under is not None and args.results is None:
         return usage_error("--fail-under needs --results: coverage counts tested rules")
+    if args.summary and args.format not in SUMMARY_FORMATS:
+        return usage_error(f"--summary is for --format {' or '.join(SUMMARY_FORMATS)}")
+    if args.summary and args.functions:
+        return usage_error("--summary and --functions exclude each other")
     record = None
     if args.results is not None:
         try:

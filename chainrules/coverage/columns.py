@@ -150,10 +150,11 @@ def results_line(report: Report) -> str:
     return f"test results: {record.path or 'given'} ({len(record.tested)} functions{seed})"
 
 
-def needs_attention(report: Report, listed: int = 10) -> list[str]:
+def needs_attention(report: Report, listed: int | None = 10) -> list[str]:
     """What a reader must not miss: unclassified functions, sources that could not be read,
     functions of the reviewed table that the installed libraries lack, contradictions, and
-    rules for functions outside the universe (named when few)."""
+    rules for functions outside the universe (named when at most ``listed``, always when
+    ``listed`` is ``None``; otherwise counted, with the formats that name them)."""
     notes: list[str] = []
     unclassified = [r.name for r in report.rows if r.status == "unclassified"]
     if unclassified:
@@ -170,6 +171,7 @@ def needs_attention(report: Report, listed: int = 10) -> list[str]:
     notes += [f"Conflicting classification: {c}" for c in report.conflicts]
     if report.outside:
         outside = [o.name for o in report.outside]
-        shown = ", ".join(outside) if len(outside) <= listed else "see --format json"
+        named = listed is None or len(outside) <= listed
+        shown = ", ".join(outside) if named else "named by --format json and --format html"
         notes.append(f"Rules outside the universe ({len(outside)}): {shown}")
     return notes

@@ -37,19 +37,23 @@ from .report import Report, Totals
 __all__ = ["render_html"]
 
 _STYLE = """
-body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 84em; color: #222; }
+body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; padding: 0 1em; max-width: 84em;
+       color: #222; }
 h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 .meta { color: #666; margin: 0.2em 0; }
 .headline { font-size: 1.15em; font-weight: 600; }
 .attention { background: #fff4e0; border-left: 4px solid #e0a030; padding: 0.4em 0.8em; }
-.bars { display: grid; grid-template-columns: 12em 1fr 16em; gap: 0.35em 1em;
-        align-items: center; }
+.bars { display: grid; grid-template-columns: minmax(8em, 12em) 1fr minmax(9em, 16em);
+        gap: 0.35em 1em; align-items: center; }
 .bar { background: #e4e4e4; height: 1em; border-radius: 3px; overflow: hidden; display: flex; }
 .bar .tested { background: #2e9e4f; }
 .bar .rules { background: #7fb2e5; }
 .legend span { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 1em;
                vertical-align: middle; }
 .total { font-weight: 600; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll.tall { max-height: 85vh; overflow-y: auto; }  /* its header stays in view, sticky */
+#functions td:last-child { min-width: 24em; }  /* reasons wrap at a readable width */
 table { border-collapse: collapse; width: 100%; margin-top: 0.5em; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; }
 th { position: sticky; top: 0; background: #f6f6f6; }
@@ -57,6 +61,7 @@ td.flag { text-align: center; }
 td[title] { text-decoration: underline dotted; cursor: help; }
 tr.unclassified td { background: #fff0f0; }
 .controls input, .controls select { font: inherit; padding: 0.2em 0.4em; margin-right: 0.6em; }
+#search { width: 24em; max-width: 100%; box-sizing: border-box; }
 """
 
 _SCRIPT = """
@@ -123,12 +128,13 @@ def _totals_table(
     report: Report, table_id: str, columns: Sequence[tuple[str, Callable[[Totals], str]]]
 ) -> list[str]:
     head = "".join(f"<th>{escape(name)}</th>" for name, _ in columns)
-    lines = [f'<table id="{table_id}">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+    lines = [f'<div class="scroll"><table id="{table_id}">', f"<thead><tr>{head}</tr></thead>"]
+    lines.append("<tbody>")
     for t in [*report.categories, report.total]:
         cls = ' class="total"' if t is report.total else ""
         cells = "".join(f"<td>{escape(text(t))}</td>" for _, text in columns)
         lines.append(f"<tr{cls}>{cells}</tr>")
-    return [*lines, "</tbody>", "</table>"]
+    return [*lines, "</tbody>", "</table></div>"]
 
 
 def _functions_table(report: Report) -> list[str]:
@@ -136,7 +142,8 @@ def _functions_table(report: Report) -> list[str]:
     options = "".join(f'<option value="{escape(s)}">{escape(s)}</option>' for s in statuses)
     lines = [
         '<p class="controls">',
-        '<input id="search" type="search" placeholder="search names, categories, reasons">',
+        '<input id="search" type="search" placeholder="search names, categories, reasons"'
+        ' aria-label="search the functions">',
         f'<select id="status"><option value="">every status</option>{options}</select>',
         f'<span class="meta"><span id="shown">{len(report.rows)}</span> of '
         f"{len(report.rows)} functions shown</span>",
@@ -144,7 +151,9 @@ def _functions_table(report: Report) -> list[str]:
     ]
     head = "".join(f"<th>{escape(name)}</th>" for name, _ in FUNCTION_COLUMNS)
     lines += [f'<p class="meta">{escape(REACH_LEGEND)}</p>']
-    lines += ['<table id="functions">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+    lines += ['<div class="scroll tall"><table id="functions">']
+    lines.append(f"<thead><tr>{head}</tr></thead>")
+    lines.append("<tbody>")
     texts, reasons = function_cells(report.rows)
     for r, row_texts in zip(report.rows, texts, strict=True):
         cells = []
@@ -158,7 +167,7 @@ def _functions_table(report: Report) -> list[str]:
             cells.append(f"<td{cls}{title}>{escape(text)}{extra}</td>")
         status = escape(r.status)
         lines.append(f'<tr class="{status}" data-status="{status}">{"".join(cells)}</tr>')
-    lines += ["</tbody>", "</table>"]
+    lines += ["</tbody>", "</table></div>"]
     if reasons:
         lines.append('<p class="meta">Why some checks stop at 1st order:</p>')
         lines += ['<ul id="reasons">', *(f"<li>{escape(line)}</li>" for line in reasons), "</ul>"]
@@ -175,7 +184,9 @@ def render_html(report: Report) -> str:
         f'<p class="meta">{escape(results_line(report))}</p>',
     ]
     body += [f'<p class="meta">{escape(text)}</p>' for text in (env, selected) if text]
-    body += [f'<p class="attention">{escape(note)}</p>' for note in needs_attention(report)]
+    body += [
+        f'<p class="attention">{escape(note)}</p>' for note in needs_attention(report, listed=None)
+    ]
     body += ["<h2>Categories</h2>", *_bars(report)]
     body += _totals_table(report, "categories", TOTALS_COLUMNS)
     body += ["<h2>Engines</h2>", f'<p class="meta">{escape(ENGINE_TOTALS_LEGEND)}</p>']

@@ -1,4 +1,4 @@
-"""The report as Markdown: fits a CI job summary or a pull-request comment.
+"""The report as Markdown: for a CI job summary or a pull-request comment.
 
 A headline, the table of categories with the total in bold, the same per engine (tested to
 2nd order / to 1st / reached), what needs attention, then one collapsed ``<details>`` section
@@ -6,10 +6,16 @@ per category with a row per function, a column per engine, and the numbered reas
 checks stop at first order. Table cells escape ``|`` so that every table parses back cell for
 cell.
 
+The whole report is over 100 KB, more than a pull-request comment holds (65,536 characters);
+``summary=True`` (``chainrules coverage --format markdown --summary``) is the headline and
+the table of categories only, a few kilobytes whatever the number of functions.
+
 >>> from chainrules.coverage.report import Report, totals
 >>> report = Report(rows=(), categories=(), total=totals("total", [], False), record=None)
 >>> print(render_markdown(report).splitlines()[0])
 ## chainrules coverage
+>>> print(render_markdown(report, summary=True).splitlines()[-1])
+Per function and per engine: the same command without `--summary`, or `--format html`.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from .columns import (
 )
 from .report import Report
 
-__all__ = ["escape_cell", "render_markdown", "table"]
+__all__ = ["SUMMARY_POINTER", "escape_cell", "render_markdown", "table"]
 
 
 def escape_cell(text: str) -> str:
@@ -61,8 +67,13 @@ def _columns_table(
     return table([name for name, _ in columns], rows, numeric)
 
 
-def render_markdown(report: Report) -> str:
-    """The Markdown report (see the module docstring)."""
+SUMMARY_POINTER = (
+    "Per function and per engine: the same command without `--summary`, or `--format html`."
+)
+
+
+def render_markdown(report: Report, summary: bool = False) -> str:
+    """The Markdown report, or with ``summary`` its category table only (module docstring)."""
     env = ", ".join(f"{name} {version}" for name, version in report.environment)
     parts = ["## chainrules coverage", ""]
     parts.append(f"**{headline(report.total)}**")
@@ -71,6 +82,8 @@ def render_markdown(report: Report) -> str:
     parts.append(results_line(report) + (f"; {env}" if env else "") + selected)
     all_totals = [*report.categories, report.total]
     parts += ["", _columns_table(TOTALS_COLUMNS, all_totals, True), ""]
+    if summary:
+        return "\n".join([*parts, SUMMARY_POINTER, ""])
     parts += [ENGINE_TOTALS_LEGEND, "", _columns_table(ENGINE_TOTALS_COLUMNS, all_totals, True), ""]
 
     parts += [note for line in needs_attention(report) for note in (f"**{line}**", "")]
@@ -79,13 +92,13 @@ def render_markdown(report: Report) -> str:
     parts += [f"Functions, {REACH_LEGEND}.", ""] if report.categories else []
     for totals in report.categories:
         rows = [r for r in report.rows if r.category == totals.category]
-        summary = (
+        heading = (
             f"{totals.category}: {totals.functions} functions, "
             f"{totals.differentiable} differentiable"
         )
         cells, reasons = function_cells(rows, function_columns)
         parts += [
-            f"<details><summary>{summary}</summary>",
+            f"<details><summary>{heading}</summary>",
             "",
             _columns_table(function_columns, rows, cells=cells),
             "",

@@ -5,13 +5,16 @@ category and the total, the same lines per engine (tested to 2nd order / to 1st 
 then what needs attention (unclassified functions, sources that could not be read,
 classification conflicts); with ``functions=True`` it adds one line per function, with a
 column per engine, and the numbered reasons why some checks stop at first order.
-``render_summary`` is the short form: one line per category and the total.
+``render_summary`` is the short form: one line per category and the total, without the tested
+and coverage columns when no test results were read (they would be ``?`` on every line);
+``render_terminal_summary`` puts where the results came from above it and the headline below
+(``chainrules coverage --summary``).
 
 >>> from chainrules.coverage.report import Report, totals
 >>> report = Report(rows=(), categories=(), total=totals("total", [], False), record=None)
 >>> print(render_summary(report))
-category  functions  differentiable  rrule  frule  tested  coverage  with rules
-total             0               0      0      0       ?         -           -
+category  functions  differentiable  rrule  frule  with rules
+total             0               0      0      0           -
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from .columns import (
 )
 from .report import Report, Totals
 
-__all__ = ["render_summary", "render_terminal", "wants_color"]
+__all__ = ["render_summary", "render_terminal", "render_terminal_summary", "wants_color"]
 
 _BOLD, _DIM, _RED, _YELLOW, _GREEN, _RESET = (
     "\033[1m",
@@ -104,7 +107,8 @@ def _totals_lines(report: Report, headers: Sequence[str], color: bool) -> list[s
     columns = [c for c in TOTALS_COLUMNS if c[0] in headers]
     all_totals: list[Totals] = [*report.categories, report.total]
     cells = [[text(t) for _, text in columns] for t in all_totals]
-    coverage_at = [name for name, _ in columns].index("coverage")
+    names = [name for name, _ in columns]
+    coverage_at = names.index("coverage") if "coverage" in names else -1
     last = len(all_totals) - 1
 
     def style(row: int, column: int) -> str:
@@ -127,9 +131,19 @@ def _engine_lines(report: Report, color: bool) -> list[str]:
     return [ENGINE_TOTALS_LEGEND, *_table(headers, cells, color, [style])]
 
 
+_NEED_RESULTS = ("tested", "coverage")
+
+
 def render_summary(report: Report, color: bool = False) -> str:
-    """One line per category and the total."""
-    return "\n".join(_totals_lines(report, _SUMMARY, color))
+    """One line per category and the total; the tested columns only when results were read."""
+    headers = _SUMMARY if report.known else [h for h in _SUMMARY if h not in _NEED_RESULTS]
+    return "\n".join(_totals_lines(report, headers, color))
+
+
+def render_terminal_summary(report: Report, color: bool = False) -> str:
+    """Where the results came from, ``render_summary``, and the headline."""
+    lines = [results_line(report), "", render_summary(report, color)]
+    return "\n".join([*lines, "", _paint(headline(report.total), _BOLD, color)])
 
 
 def render_terminal(report: Report, color: bool = False, functions: bool = False) -> str:

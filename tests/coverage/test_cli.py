@@ -1,12 +1,20 @@
 """``chainrules coverage``: options, outputs and the gate's exit codes."""
 
+import argparse
 import io
 import json
 from pathlib import Path
 
 import pytest
 
-from chainrules.coverage.cli import EXIT_BELOW, EXIT_OK, EXIT_USAGE, main
+from chainrules.coverage.cli import (
+    EXAMPLES,
+    EXIT_BELOW,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_arguments,
+    main,
+)
 from chainrules.coverage.format_json import validate
 from chainrules.coverage.record import RECORD_SCHEMA
 from chainrules.coverage.report import current_report
@@ -134,3 +142,57 @@ def test_without_results_the_report_says_what_it_cannot_know():
 def test_functions_lists_rows():
     code, out, _ = run("--category", "numpy.fft", "--functions", "--color", "never")
     assert code == EXIT_OK and "numpy.fft.rfftfreq" in out
+
+
+# A pull-request comment holds 65,536 characters; the summary must leave room for others.
+PULL_REQUEST_ROOM = 60_000
+
+
+def test_the_markdown_summary_fits_a_pull_request_comment(results):
+    code, whole, _ = run("--format", "markdown", "--results", results)
+    assert code == EXIT_OK and len(whole) > 65_536  # why the summary exists
+    code, summary, err = run("--format", "markdown", "--summary", "--results", results)
+    assert (code, err) == (EXIT_OK, "")
+    assert len(summary) < PULL_REQUEST_ROOM
+    categories = [t.category for t in current_report().categories]
+    rows = [line.split("|")[1].strip() for line in summary.splitlines() if line.startswith("| ")]
+    assert rows[2:] == [*categories, "**total**"]  # after the header and the alignment row
+    assert "<details>" not in summary
+
+
+def test_the_terminal_summary_is_one_line_per_category():
+    code, out, _ = run("--summary", "--color", "never")
+    assert code == EXIT_OK
+    lines = out.strip().splitlines()
+    categories = [t.category for t in current_report().categories]
+    table = [line.split()[0] for line in lines[2:-2]]
+    assert table == ["category", *categories, "total"]
+    assert lines[0].startswith("test results: none given") and "?" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--summary", "--format", "json"], "--summary is for --format terminal or markdown"),
+        (["--summary", "--format", "html"], "--summary is for --format terminal or markdown"),
+        (["--summary", "--functions"], "--summary and --functions exclude each other"),
+    ],
+)
+def test_summary_usage_errors(argv, message):
+    code, out, err = run(*argv)
+    assert (code, out) == (EXIT_USAGE, "") and message in err
+
+
+def test_help_lists_the_options_and_examples_that_work():
+    code, out, _ = run("--help")
+    assert code == EXIT_OK
+    for option in ("--results", "--format", "--summary", "--fail-under", "--category"):
+        assert option in out
+    examples = [line.split("#")[0].split() for line in EXAMPLES.splitlines()[1:]]
+    assert out.rstrip().endswith(EXAMPLES.rstrip())
+    assert examples[0][:3] == ["python", "-m", "pytest"]
+    parser = argparse.ArgumentParser(exit_on_error=False)
+    add_arguments(parser)
+    for words in examples[1:]:
+        assert words[:2] == ["chainrules", "coverage"]
+        parser.parse_args(words[2:])  # raises on an option the command does not have

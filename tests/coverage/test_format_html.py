@@ -124,3 +124,27 @@ def test_a_first_order_reason_is_a_tooltip_and_a_note(small_report):
         assert f"[1] {reason}" in notes and "Why some checks stop at 1st order:" in notes
     else:
         assert titles == [] and "Why some checks stop" not in notes
+
+
+def test_wide_tables_scroll_in_their_own_box(small_report):
+    reader = read(render_html(small_report))
+    boxes = [attrs.get("class", "") for tag, attrs in reader.attributes if tag == "div"]
+    tables = [attrs["id"] for tag, attrs in reader.attributes if tag == "table"]
+    assert tables == ["categories", "engines", "functions"]
+    assert boxes.count("scroll") == 2 and boxes.count("scroll tall") == 1
+    page = render_html(small_report)
+    for table in tables:  # each table is the only child of its box
+        assert f'class="scroll"><table id="{table}">' in page or (
+            f'class="scroll tall"><table id="{table}">' in page
+        )
+
+
+def test_the_page_names_every_rule_outside_the_universe(small_report):
+    from dataclasses import replace
+
+    from chainrules.coverage.report import OutsideRow
+
+    many = tuple(OutsideRow(f"stand_in_{i}", True, True, False, False) for i in range(25))
+    text = "".join(read(render_html(replace(small_report, outside=many))).text)
+    assert "Rules outside the universe (25): stand_in_0, " in text and "stand_in_24" in text
+    assert "--format json" not in text

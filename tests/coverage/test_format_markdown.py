@@ -3,7 +3,7 @@
 import re
 
 from chainrules.coverage.columns import ENGINE_TOTALS_COLUMNS, FUNCTION_COLUMNS, TOTALS_COLUMNS
-from chainrules.coverage.format_markdown import render_markdown, table
+from chainrules.coverage.format_markdown import SUMMARY_POINTER, render_markdown, table
 
 
 def parse_tables(text):
@@ -82,3 +82,13 @@ def test_every_function_shows_its_engines_and_why_it_stops_at_first_order(
     else:
         assert "[1]" not in text
     assert shown == expected
+
+
+def test_the_summary_is_the_category_table_and_where_the_rest_is(small_report):
+    summary = render_markdown(small_report, summary=True)
+    whole = render_markdown(small_report)
+    ((header, rows),) = parse_tables(summary)
+    assert (header, rows) == parse_tables(whole)[0]
+    assert summary.startswith(whole.split("\n\n| ")[0])  # the same heading and headline
+    assert summary.rstrip().endswith(SUMMARY_POINTER)
+    assert "<details>" not in summary and "math.sin" not in summary

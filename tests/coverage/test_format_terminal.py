@@ -5,7 +5,13 @@ import re
 
 import pytest
 
-from chainrules.coverage.format_terminal import render_summary, render_terminal, wants_color
+from chainrules.coverage.columns import headline
+from chainrules.coverage.format_terminal import (
+    render_summary,
+    render_terminal,
+    render_terminal_summary,
+    wants_color,
+)
 
 ANSI = re.compile(r"\033\[[0-9;]*m")
 
@@ -19,11 +25,21 @@ def test_summary_has_a_line_per_category_and_the_total(small_report):
         "unclassified",
         "total",
     ]
-    total = lines[-1].split()
+    header, total = lines[0].split(), lines[-1].split()
     if small_report.known:
+        assert header[-4:] == ["tested", "coverage", "with", "rules"]
         assert total[-2:] == ["50.0%", "100.0%"]  # coverage, with rules
-    else:
-        assert total[-2:] == ["?", "100.0%"]
+    else:  # columns that would be "?" on every line are left out
+        assert header == "category functions differentiable rrule frule with rules".split()
+        assert total == ["total", "5", "2", "2", "2", "100.0%"]
+        assert "?" not in render_summary(small_report)
+
+
+def test_terminal_summary_says_where_results_came_from_first(small_report):
+    lines = render_terminal_summary(small_report).splitlines()
+    assert lines[0].startswith("test results: ")
+    assert lines[2].split()[0] == "category" and lines[-1] == headline(small_report.total)
+    assert ("--results PATH" in lines[0]) is (not small_report.known)
 
 
 def test_colour_only_when_asked(small_report):
@@ -104,3 +120,14 @@ def test_wants_color(monkeypatch, stream, choice, env, expected):
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     assert wants_color(stream, choice) is expected
+
+
+def test_many_rules_outside_the_universe_are_counted_and_say_where_they_are_named(small_report):
+    from dataclasses import replace
+
+    from chainrules.coverage.report import OutsideRow
+
+    many = tuple(OutsideRow(f"stand_in_{i}", True, True, False, False) for i in range(25))
+    text = render_terminal(replace(small_report, outside=many))
+    assert "Rules outside the universe (25): named by --format json and --format html" in text
+    assert "stand_in_0" not in text
