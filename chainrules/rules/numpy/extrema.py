@@ -90,7 +90,10 @@ class _Selection:
         ):
             # The whole of a NumPy array reduced to a number: compared with it directly.
             mask = x == y
-            return np.where(mask, dy / max(np.count_nonzero(mask), 1), 0.0)
+            share = dy / max(np.count_nonzero(mask), 1)
+            dx = np.zeros(shape, np.result_type(share))
+            np.copyto(dx, share, where=mask)
+            return dx
         xp = array_namespace(dy)
         count = self.count
         share = xp.broadcast_to(expand_reduced(dy, count.shape, axes, keepdims) / count, shape)
