@@ -34,6 +34,7 @@ import numpy as np
 
 from .dtypes import is_complex_dtype
 from .errors import ProjectionError
+from .lazy import is_lazy
 from .namespace import array_namespace
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
 from .tangents import (
@@ -156,7 +157,8 @@ class _ProjectScalar(_ProjectLeaf):
 class _ProjectArray(_ProjectLeaf):
     """Arrays of any library: un-broadcast, then real part and dtype of the primal."""
 
-    __slots__ = ("complex", "dtype", "scalar_type", "shape")
+    __slots__ = ("chunks", "complex", "dtype", "scalar_type", "shape")
+    chunks: Any  # a dask array's chunks, which its cotangents take; None for other arrays
     complex: bool
     dtype: Any
     scalar_type: type | None  # NumPy's scalar type for the dtype, None for other libraries
@@ -169,6 +171,7 @@ class _ProjectArray(_ProjectLeaf):
         self.dtype = x.dtype
         self.complex = is_complex_dtype(x.dtype)
         self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
+        self.chunks = x.chunks if is_lazy(x) else None
         return self
 
     def __call__(self, dx: Any) -> Any:
@@ -196,6 +199,8 @@ class _ProjectArray(_ProjectLeaf):
             dx = xp.real(dx)
         if dx.dtype != self.dtype:
             dx = xp.astype(dx, self.dtype)
+        if self.chunks is not None and is_lazy(dx) and dx.chunks != self.chunks:
+            dx = dx.rechunk(self.chunks)  # a reduction's cotangent, broadcast as one chunk
         return dx
 
     def __repr__(self) -> str:

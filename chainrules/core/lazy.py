@@ -1,0 +1,96 @@
+"""Lazy arrays (dask): recognised without importing dask, and never computed by a rule.
+
+A dask array is a graph of NumPy computations on chunks. Rules compute through its array
+namespace, so what they return is a graph too, with the primal's chunks, and nothing runs
+until the user asks (``.compute()``, ``dask.compute``), on whatever scheduler the user runs.
+Three things would compute one while a rule runs, pulling the whole array into memory:
+``np.asarray`` (and every compiled routine that coerces its input), a NumPy function that dask
+does not implement (dask then computes the arguments and warns), and a branch on the data
+(``if (x > 0).all():``). Rules avoid them; where a rule cannot, ``require_numpy`` refuses dask
+arrays with an ``ArrayTypeError`` naming the function, and ``computation_refused`` turns any
+computation that slips through into a ``LazyArrayError`` naming the function that asked for it.
+
+>>> import numpy as np
+>>> is_lazy(np.ones(2)), is_lazy(2.0)
+(False, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .errors import LazyArrayError
+
+__all__ = ["computation_refused", "is_lazy", "lazy_type_name"]
+
+_LAZY: dict[type, bool] = {}
+
+
+def is_lazy(x: Any) -> bool:
+    """Whether ``x`` is a dask array (without importing dask, cached by type).
+
+    >>> is_lazy([1.0])
+    False
+    """
+    cls = type(x)
+    answer = _LAZY.get(cls)
+    if answer is None:
+        answer = _LAZY[cls] = cls.__module__.startswith("dask.") and hasattr(cls, "__dask_graph__")
+    return answer
+
+
+def lazy_type_name(x: Any) -> str:
+    """``'dask array'`` for a dask array, else the name of ``x``'s type.
+
+    >>> lazy_type_name(1.0)
+    'float'
+    """
+    return "dask array" if is_lazy(x) else type(x).__name__
+
+
+def _refusing_scheduler(culprit: Callable[[], str | None], previous: Any) -> Callable:
+    """A dask scheduler that raises for a computation asked by ``culprit()``, else delegates."""
+
+    def refuse_or_delegate(graph: Any, keys: Any, **kwargs: Any) -> Any:
+        asked_by = culprit()
+        if asked_by is not None:
+            raise LazyArrayError(
+                f"{asked_by} computed a dask array while it was being differentiated "
+                f"(np.asarray, a NumPy function that dask does not implement, or a branch on "
+                f"the data), which would pull the whole array into memory; only the user's "
+                f".compute() computes"
+            )
+        return previous(graph, keys, **kwargs)
+
+    refuse_or_delegate.chainrules_refusing = True  # type: ignore[attr-defined]
+    return refuse_or_delegate
+
+
+@contextlib.contextmanager
+def computation_refused(culprit: Callable[[], str | None]) -> Iterator[None]:
+    """Within the block, a dask computation raises ``LazyArrayError`` naming ``culprit()``.
+
+    ``culprit()`` is asked when something computes: the name of the function whose rule asked
+    for it (``'the rule for numpy.median'``), or ``None`` for a computation of the user's own,
+    which then runs on the scheduler in force before the block (a ``dask.distributed`` client
+    among them). Outside a program that imported dask, the block costs nothing.
+    """
+    if "dask" not in sys.modules:
+        yield
+        return
+    import dask
+    import dask.base
+
+    previous = dask.base.get_scheduler()
+    if getattr(previous, "chainrules_refusing", False):  # a nested differentiation
+        yield
+        return
+    if previous is None:
+        import dask.threaded
+
+        previous = dask.threaded.get
+    with dask.config.set(scheduler=_refusing_scheduler(culprit, previous)):
+        yield
