@@ -7,8 +7,10 @@ Three things would compute one while a rule runs, pulling the whole array into m
 ``np.asarray`` (and every compiled routine that coerces its input), a NumPy function that dask
 does not implement (dask then computes the arguments and warns), and a branch on the data
 (``if (x > 0).all():``). Rules avoid them; where a rule cannot, ``require_numpy`` refuses dask
-arrays with an ``ArrayTypeError`` naming the function, and ``computation_refused`` turns any
-computation that slips through into a ``LazyArrayError`` naming the function that asked for it.
+arrays with an ``ArrayTypeError`` naming the function. Registration runs every rule given a
+dask array through ``lazily`` (``chainrules.core.protocol``), so that a computation that slips
+through, or a failure of dask's namespace (a function it lacks), is a ``LazyArrayError``
+naming the function and saying why, raised while the rule runs, never a silent computation.
 
 >>> import numpy as np
 >>> is_lazy(np.ones(2)), is_lazy(2.0)
@@ -18,13 +20,15 @@ computation that slips through into a ``LazyArrayError`` naming the function tha
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .errors import LazyArrayError
+from .errors import ChainRulesError, LazyArrayError
+from .names import function_name
 
-__all__ = ["computation_refused", "is_lazy", "lazy_type_name"]
+__all__ = ["computation_refused", "is_lazy", "lazily", "lazy_pullback", "lazy_type_name"]
 
 _LAZY: dict[type, bool] = {}
 
@@ -94,3 +98,28 @@ def computation_refused(culprit: Callable[[], str | None]) -> Iterator[None]:
         previous = dask.threaded.get
     with dask.config.set(scheduler=_refusing_scheduler(culprit, previous)):
         yield
+
+
+def lazily(f: Any, rule: Callable, args: tuple, kwargs: dict, what: str = "rule") -> Any:
+    """``rule(*args, **kwargs)`` for ``f`` given dask arrays: where it would compute them, or
+    fails on them, a ``LazyArrayError`` naming ``f`` and saying why (the failure chained)."""
+    name = f"the {what} for {function_name(f)}"
+    try:
+        with computation_refused(lambda: name):
+            return rule(*args, **kwargs)
+    except ChainRulesError:
+        raise
+    except (TypeError, ValueError, AttributeError, NotImplementedError, IndexError) as error:
+        raise LazyArrayError(
+            f"{name} cannot run on dask arrays: {type(error).__name__}: {error}"
+        ) from error
+
+
+def lazy_pullback(f: Any, pullback: Callable) -> Callable:
+    """``pullback``, run by ``lazily`` (its name kept): its cotangents stay dask arrays."""
+
+    @functools.wraps(pullback)
+    def pullback_lazily(dy: Any) -> Any:
+        return lazily(f, pullback, (dy,), {}, "pullback")
+
+    return pullback_lazily
