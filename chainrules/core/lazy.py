@@ -25,10 +25,19 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 from .errors import ChainRulesError, LazyArrayError
 from .names import function_name
 
-__all__ = ["computation_refused", "is_lazy", "lazily", "lazy_pullback", "lazy_type_name"]
+__all__ = [
+    "computation_refused",
+    "is_lazy",
+    "lazily",
+    "lazy_pullback",
+    "lazy_type_name",
+    "per_chunk",
+]
 
 _LAZY: dict[type, bool] = {}
 
@@ -123,3 +132,30 @@ def lazy_pullback(f: Any, pullback: Callable) -> Callable:
         return lazily(f, pullback, (dy,), {}, "pullback")
 
     return pullback_lazily
+
+
+def per_chunk(f: Any, args: tuple, kwargs: dict) -> tuple:
+    """The outputs of the elementwise ``f`` (a ufunc with several outputs, which dask does not
+    apply to its arrays) on dask ``args``, chunk by chunk: exact, as each element depends on
+    its own inputs only.
+
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> mantissa, exponent = per_chunk(np.frexp, (da.ones(4, chunks=2),), {})
+    >>> mantissa.chunks, exponent.compute().tolist()
+    (((2, 2),), [1, 1, 1, 1])
+    """
+    import dask.array
+
+    nout = f.nout
+    signature = ",".join(["()"] * len(args)) + "->" + ",".join(["()"] * nout)
+    dtypes = [np.dtype(t) for t in f(*(np.ones((), getattr(a, "dtype", float)) for a in args))]
+    return tuple(
+        dask.array.apply_gufunc(
+            lambda *chunks: f(*chunks, **kwargs),
+            signature,
+            *args,
+            output_dtypes=dtypes,
+            vectorize=False,
+        )
+    )
