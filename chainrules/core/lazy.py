@@ -34,6 +34,7 @@ __all__ = [
     "computation_refused",
     "is_lazy",
     "lazily",
+    "lazy_like",
     "lazy_pullback",
     "lazy_type_name",
     "per_chunk",
@@ -124,14 +125,35 @@ def lazily(f: Any, rule: Callable, args: tuple, kwargs: dict, what: str = "rule"
         ) from error
 
 
-def lazy_pullback(f: Any, pullback: Callable) -> Callable:
-    """``pullback``, run by ``lazily`` (its name kept): its cotangents stay dask arrays."""
+def lazy_pullback(f: Any, pullback: Callable, y: Any) -> Callable:
+    """``pullback`` of the output ``y``, run by ``lazily`` (its name kept). A NumPy cotangent
+    of a dask output becomes a dask array with its chunks first, so that the cotangents stay
+    lazy (``pullback(1.0)`` of a sum is not a NumPy array the size of its input)."""
 
     @functools.wraps(pullback)
     def pullback_lazily(dy: Any) -> Any:
-        return lazily(f, pullback, (dy,), {}, "pullback")
+        return lazily(f, pullback, (lazy_like(y, dy),), {}, "pullback")
 
     return pullback_lazily
+
+
+def lazy_like(y: Any, dy: Any) -> Any:
+    """``dy`` as a dask array with ``y``'s chunks where ``y`` is a dask array and ``dy`` a
+    NumPy array or a number; inside tuples and lists, element by element.
+
+    >>> import dask.array as da
+    >>> lazy_like(da.zeros(4, chunks=2), np.ones(4)).chunks
+    ((2, 2),)
+    """
+    if is_lazy(y):
+        if isinstance(dy, np.ndarray | np.generic | float | complex):
+            import dask.array
+
+            return dask.array.from_array(np.asarray(dy), chunks=y.chunks)
+        return dy
+    if type(y) in (tuple, list) and type(dy) is type(y) and len(dy) == len(y):
+        return type(y)(lazy_like(a, b) for a, b in zip(y, dy, strict=True))
+    return dy
 
 
 def per_chunk(f: Any, args: tuple, kwargs: dict) -> tuple:

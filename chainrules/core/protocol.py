@@ -133,7 +133,7 @@ def _rrule_template(rule: Callable, f: Any, skip: int) -> Callable:
             check_cotangent(f, y, dy)
             return author_pullback(dy)
 
-        return y, (pullback if not lazy else lazy_pullback(f, pullback))
+        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
     return rrule_with_protocol
 

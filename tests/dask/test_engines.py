@@ -15,7 +15,7 @@ da = pytest.importorskip("dask.array")
 pytest.importorskip("distributed")
 
 import dask  # noqa: E402
-from lazy_sweep import nothing_computes  # noqa: E402
+from chainrules_testing.lazy import nothing_computes  # noqa: E402
 
 import chainrules as cr  # noqa: E402
 from chainrules.engines import forward, reverse  # noqa: E402
