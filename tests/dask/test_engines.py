@@ -105,9 +105,9 @@ def test_gradient_in_the_dask_array_has_its_chunks(cluster_client, data, lazy_da
 def test_forward_mode_along_the_parameters_and_the_data(cluster_client, data, lazy_data):
     w, x, labels = data
     _, lazy_x, lazy_labels = lazy_data
-    rng = np.random.default_rng(1)
-    dw, dx = rng.standard_normal(COLUMNS), rng.standard_normal(x.shape)
-    lazy_dx = da.from_array(dx, chunks=lazy_x.chunks)
+    dw = np.random.default_rng(1).standard_normal(COLUMNS)
+    lazy_dx = da.random.default_rng(1).standard_normal(x.shape, chunks=lazy_x.chunks)
+    (dx,) = on_cluster(cluster_client, lazy_dx)
     with nothing_computes():
         _, along_w = forward.jvp(logistic_loss, (w, lazy_x, lazy_labels), (dw, None, None))
         _, along_x = forward.jvp(
