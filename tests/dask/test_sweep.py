@@ -47,8 +47,6 @@ KNOWN = {
     "numpy.gradient": "a 1-d dask array's gradient comes back of shape (1, n), NumPy's (n,)",
     "operator.concat": "the rule's pullback takes the NumPy cotangent for a dask one (.chunks)",
     "operator.getitem": "the rule is registered for NumPy's arrays only: dask's get none",
-    "scipy.linalg.cholesky_banded": "silently wrong on dask arrays: the band's factor misses "
-    "its off-diagonal",
     "scipy.linalg.companion": "the rule assigns a dask row into a NumPy array",
     "scipy.special.ellipj": "its pullback computes (a branch on the data)",
     "scipy.special.itairy": "the derivative calls scipy.special.airy, which dask does not "

@@ -32,13 +32,13 @@ import numpy as np
 
 from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
-from ....core.lazy import is_lazy
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
 from ...matrices import (
+    cholesky_factor,
     diag_embed,
     lower_hermitian,
     lower_hermitian_cotangent,
@@ -106,26 +106,16 @@ def hermitian_read(a: Any, upper: bool = False) -> Any:
     return a if is_numpy(a) else lower_hermitian(a, upper=upper)
 
 
-def _cholesky_factor(xp: Any, a: Any, upper: bool) -> Any:
-    """The Cholesky factor of the Hermitian matrix one triangle of ``a`` describes.
-
-    Dask's namespace (array-api-compat's) answers ``upper=False`` with the upper factor, a
-    silently wrong matrix; dask's own function is asked for the lower one instead.
-    """
+def _cholesky_factor(a: Any, upper: bool) -> Any:
+    """The Cholesky factor of the Hermitian matrix one triangle of ``a`` describes."""
     h = hermitian_read(a, upper)
-    if is_lazy(h):
-        import dask.array
-
-        low = dask.array.linalg.cholesky(h, lower=True)
-        return mH(low) if upper else low
-    return xp.linalg.cholesky(h, upper=upper)
+    return np.linalg.cholesky(h, upper=upper) if is_numpy(h) else cholesky_factor(h, upper)
 
 
 @rrule.register(np.linalg.cholesky)
 def _cholesky_rrule(a, *, upper=False):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    factor = _cholesky_factor(xp, a, upper)
+    factor = _cholesky_factor(a, upper)
     low = mH(factor) if upper else factor
 
     def cholesky_pullback(dy):
@@ -137,7 +127,7 @@ def _cholesky_rrule(a, *, upper=False):
 
 @frule.register(np.linalg.cholesky)
 def _cholesky_frule(tangents, a, *, upper=False):
-    factor = _cholesky_factor(array_namespace(a), a, upper)
+    factor = _cholesky_factor(a, upper)
     da = tangents[1]
     if is_zero(da):
         return factor, da
