@@ -41,7 +41,7 @@ core.dtypes            is_complex is_complex_dtype conj has_tangent cast value_d
 core.shapes            shape_of normalize_axis normalize_axes reduced_shape count_reduced
                        expand_reduced
 core.namespace         array_namespace is_numpy require_numpy
-core.arguments         positional_cotangents given_options
+core.arguments         given_options
 core.sequences         argument_projector nest_like tangent_value dense_nested
                        output_cotangents dense_tangents sequence_tangent
 core.calls             call (a compiled routine an engine's values reach as f's rule)
@@ -57,7 +57,6 @@ core.errors            ArrayTypeError RuleDefinitionError TangentTypeError
 """
 
 from .core.arguments import given_options as given_options
-from .core.arguments import positional_cotangents as positional_cotangents
 from .core.calls import call as call
 from .core.define import constant as constant
 from .core.define import fit_to_output as fit_to_output

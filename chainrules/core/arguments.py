@@ -12,29 +12,14 @@ after binding.
 >>> bind_keywords("rrule", np.swapaxes, positions, ("x",), {"axis2": 1, "axis1": 0})
 (('x', 0, 1), {})
 
-``positional_cotangents``: a pullback gives one cotangent per positional argument passed.
-
-A rule's parameters may be passed by position or by keyword (``np.average(x, 0, w)`` or
-``np.average(x, weights=w)``), and a pullback owes a cotangent to each positional argument
-only. Rules decorated with ``positional_cotangents`` return cotangents in the order of their
-positional parameters; the decorator cuts the tuple to the arguments actually passed by
-position and pads it with ``NoTangent()`` for positional arguments that take no tangent (an
-``axis`` given positionally).
-
->>> from chainrules import NoTangent
->>> @positional_cotangents
-... def double_rrule(x, scale=None):
-...     return 2 * x, lambda dy: (NoTangent(), 2 * dy)
->>> y, pullback = double_rrule(1.0, 3)
->>> pullback(1.0)
-(NoTangent(), 2.0, NoTangent())
+A rule owes a cotangent to each positional argument only, as bound; registration fits what a
+pullback returns to them (``chainrules.core.protocol.per_argument``).
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -52,7 +37,6 @@ __all__ = [
     "given_options",
     "keyword_positions",
     "pad_tangents",
-    "positional_cotangents",
 ]
 
 # ---- keywords naming positional parameters: bound to their positions ------------------------
@@ -196,28 +180,7 @@ def check_keywords(kind: str, f: Any, accepted: frozenset[str], kwargs: dict) ->
             )
 
 
-# ---- cotangents per positional argument, options as given -----------------------------------
-
-
-def positional_cotangents(rule: Callable) -> Callable:
-    """Wrap an rrule so its pullback returns exactly ``1 + len(args)`` cotangents."""
-
-    @functools.wraps(rule)
-    def rule_with_positional_cotangents(*args: Any, **kwargs: Any) -> Any:
-        result = rule(*args, **kwargs)
-        if result is None:
-            return None
-        y, pullback = result
-        count = len(args) + 1
-
-        @functools.wraps(pullback)
-        def pullback_per_argument(dy: Any) -> tuple:
-            cotangents = pullback(dy)
-            return cotangents[:count] + (NO_TANGENT,) * (count - len(cotangents))
-
-        return y, pullback_per_argument
-
-    return rule_with_positional_cotangents
+# ---- options as given ----------------------------------------------------------------------
 
 
 def given_options(**options: Any) -> dict[str, Any]:

@@ -107,9 +107,13 @@ def takes_keywords(m: Method, kwargs: dict) -> bool:
     return m.keywords is None or m.keywords.issuperset(kwargs)
 
 
-def accepted_keywords(rule: Callable) -> frozenset[str] | None:
-    """The keywords a rule's signature takes; ``None`` when it takes any (``**kwargs``)."""
-    params = inspect.signature(rule).parameters.values()
+def accepted_keywords(
+    rule: Callable, params: Iterable[inspect.Parameter] | None = None
+) -> frozenset[str] | None:
+    """The keywords a rule's signature takes; ``None`` when it takes any (``**kwargs``).
+    ``params``: the signature's parameters, when already read."""
+    if params is None:
+        params = inspect.signature(rule).parameters.values()
     if any(p.kind is p.VAR_KEYWORD for p in params):
         return None
     return frozenset(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
@@ -153,10 +157,12 @@ def method_from(
     f: Any = None,
 ) -> Method:
     """The method registering ``rule``; with ``f``, the rule wrapped in the protocol."""
-    try:
-        hints = typing.get_type_hints(rule)
-    except Exception:  # unresolvable string annotations: fall back to the raw ones
-        hints = getattr(rule, "__annotations__", {})
+    hints = getattr(rule, "__annotations__", None) or {}
+    if hints:  # most rules have none, and resolving them is most of registering a rule
+        try:
+            hints = typing.get_type_hints(rule)
+        except Exception:  # unresolvable string annotations: fall back to the raw ones
+            pass
     params = list(inspect.signature(rule).parameters.values())
     skip = (1 if needs is not None else 0) + (1 if kind == "frule" else 0)
     if len(params) < skip:
@@ -181,7 +187,7 @@ def method_from(
                 required = len(positional)
         elif p.kind is p.VAR_POSITIONAL:
             varargs = annotation_to_types(annotation, rule, p.name)
-    accepted = accepted_keywords(rule) if keywords is None else frozenset(keywords)
+    accepted = accepted_keywords(rule, params) if keywords is None else frozenset(keywords)
     fn = rule
     if f is not None:
         wrap = with_rrule_protocol if kind == "rrule" else with_frule_protocol

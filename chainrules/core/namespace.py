@@ -16,6 +16,7 @@ from .thunks import AbstractThunk
 
 __all__ = [
     "array_namespace",
+    "namespace_of",
     "is_numpy",
     "numpy_dispatches",
     "register_array_namespace",
@@ -96,6 +97,16 @@ def _meeting(a: Any, b: Any) -> Any:
 
 def _is_dask_namespace(xp: Any) -> bool:
     return getattr(xp, "__name__", "").startswith(("dask.", "array_api_compat.dask"))
+
+
+def namespace_of(x: Any) -> Any:
+    """``array_namespace(x)`` for one value, answered at once for NumPy's and Python's: for the
+    partials and pullbacks that run on every call.
+
+    >>> namespace_of(2.0) is np
+    True
+    """
+    return np if type(x) in _NEUTRAL else array_namespace(x)
 
 
 def _namespace_of(x: Any, cls: type) -> Any:

@@ -66,13 +66,11 @@ class ProjectTo:
     has_tangent_space = True
 
     def __new__(cls, x: Any) -> Any:
+        # No __init__: the instance returned is ready (often shared, see _array_projector).
         make = _FACTORIES.get(type(x))
         if make is not None:
             return make(x)
         return _project_to(x, {})
-
-    def __init__(self, x: Any) -> None:
-        """Subclasses are set up by their ``of`` constructors; ``__new__`` did the work."""
 
     @classmethod
     def _blank(cls) -> Any:
@@ -155,9 +153,16 @@ class _ProjectScalar(_ProjectLeaf):
 
 
 class _ProjectArray(_ProjectLeaf):
-    """Arrays of any library: un-broadcast, then real part and dtype of the primal."""
+    """Arrays of any library: un-broadcast, then real part and dtype of the primal.
 
-    __slots__ = ("chunks", "complex", "dtype", "scalar_type", "shape")
+    A projector holds only the primal's shape and dtype, so one serves every array of that
+    shape and dtype (NumPy's are shared, see ``_array_projector``), and it remembers the axes
+    that un-broadcast each cotangent shape it has met: they are worked out once. A dask
+    array's projector holds its chunks too, which its cotangents take.
+    """
+
+    __slots__ = ("axes", "chunks", "complex", "dtype", "scalar_type", "shape")
+    axes: dict[tuple, tuple[int, ...]]  # cotangent shape -> the axes that sum it to shape
     chunks: Any  # a dask array's chunks, which its cotangents take; None for other arrays
     complex: bool
     dtype: Any
@@ -171,6 +176,7 @@ class _ProjectArray(_ProjectLeaf):
         self.dtype = x.dtype
         self.complex = is_complex_dtype(x.dtype)
         self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
+        self.axes = {}
         self.chunks = x.chunks if is_lazy(x) else None
         return self
 
@@ -186,15 +192,23 @@ class _ProjectArray(_ProjectLeaf):
     def _project(self, dx: Any) -> Any:
         if isinstance(dx, float | int | complex | np.generic):
             dx = np.asarray(dx)
+        if type(dx) is np.ndarray:
+            dx_shape = dx.shape
+            if dx_shape != self.shape:
+                axes = self._unbroadcast(dx_shape)
+                if axes:
+                    dx = dx.sum(axis=axes)
+                dx = np.asarray(dx).reshape(self.shape)  # NumPy sums to a scalar at 0-d
+            if not self.complex and dx.dtype.kind == "c":
+                dx = dx.real
+            return dx if dx.dtype == self.dtype else dx.astype(self.dtype)
         xp = array_namespace(dx)
         dx_shape = tuple(dx.shape)
         if dx_shape != self.shape:
-            axes = unbroadcast_axes(self.shape, dx_shape)
+            axes = self._unbroadcast(dx_shape)
             if axes:
                 dx = xp.sum(dx, axis=axes)
             dx = xp.reshape(dx, self.shape)
-            if isinstance(dx, np.generic):  # NumPy reduces to a scalar; x is a 0-d array
-                dx = np.asarray(dx)
         if not self.complex and is_complex_dtype(dx.dtype):
             dx = xp.real(dx)
         if dx.dtype != self.dtype:
@@ -202,6 +216,14 @@ class _ProjectArray(_ProjectLeaf):
         if self.chunks is not None and is_lazy(dx) and dx.chunks != self.chunks:
             dx = dx.rechunk(self.chunks)  # a reduction's cotangent, broadcast as one chunk
         return dx
+
+    def _unbroadcast(self, dx_shape: tuple) -> tuple[int, ...]:
+        axes = self.axes.get(dx_shape)
+        if axes is None:
+            axes = unbroadcast_axes(self.shape, dx_shape)
+            if len(self.axes) < _CACHED_SHAPES:
+                self.axes[dx_shape] = axes
+        return axes
 
     def __repr__(self) -> str:
         return f"ProjectTo(array shape={self.shape} dtype={self.dtype})"
@@ -322,7 +344,7 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
             return _NO_TANGENT_PROJECTOR
         if isinstance(x, float | complex | np.generic):
             return _ProjectScalar.of(x)
-        return _ProjectArray.of(x)
+        return _array_projector(x) if type(x) is np.ndarray else _ProjectArray.of(x)
     if has_tangent_space(x, known):
         projector = _ProjectStructure._blank()
         projector.primal_type = fields.primal_type
@@ -337,20 +359,40 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
     return projector
 
 
+# How many entries a cache keyed by shapes keeps: enough for the shapes of a program, and a
+# bound on the memory of one that makes ever new shapes (it then stops caching new ones).
+_CACHED_SHAPES = 1024
+_array_projectors: dict[tuple, _ProjectArray] = {}
+
+
+def _array_projector(x: np.ndarray) -> ProjectTo:
+    """The projector of a NumPy array: shared by the arrays of one shape and dtype."""
+    dtype = x.dtype
+    if dtype.kind not in "fc":
+        return _NO_TANGENT_PROJECTOR
+    key = (x.shape, dtype)
+    found = _array_projectors.get(key)
+    if found is None:
+        found = _ProjectArray.of(x)
+        if len(_array_projectors) < _CACHED_SHAPES:
+            _array_projectors[key] = found
+    return found
+
+
 _NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
 _FLOAT_PROJECTOR = _ProjectScalar.of(0.0)
 _COMPLEX_PROJECTOR = _ProjectScalar.of(0j)
-_FACTORIES: dict[type, Any] = {
-    float: lambda x: _FLOAT_PROJECTOR,
-    complex: lambda x: _COMPLEX_PROJECTOR,
-    int: lambda x: _NO_TANGENT_PROJECTOR,
-    bool: lambda x: _NO_TANGENT_PROJECTOR,
-    np.ndarray: lambda x: _ProjectArray.of(x) if x.dtype.kind in "fc" else _NO_TANGENT_PROJECTOR,
-    np.float64: _ProjectScalar.of,
-    np.float32: _ProjectScalar.of,
-    np.complex128: _ProjectScalar.of,
-    np.complex64: _ProjectScalar.of,
+_FACTORIES: dict[type, Any] = {np.ndarray: _array_projector}
+# A scalar's projector holds only its type: one per type serves them all.
+_SHARED: dict[type, ProjectTo] = {
+    float: _FLOAT_PROJECTOR,
+    complex: _COMPLEX_PROJECTOR,
+    int: _NO_TANGENT_PROJECTOR,
+    bool: _NO_TANGENT_PROJECTOR,
+    **{t: _ProjectScalar.of(t(0)) for t in (np.float64, np.float32, np.complex128, np.complex64)},
 }
+for _type, _shared in _SHARED.items():
+    _FACTORIES[_type] = lambda x, shared=_shared: shared
 
 
 def projector(x: Any) -> ProjectTo:
@@ -359,5 +401,9 @@ def projector(x: Any) -> ProjectTo:
     >>> projector(2.0)(np.float64(3.0))
     3.0
     """
-    make = _FACTORIES.get(type(x))
+    cls = type(x)
+    shared = _SHARED.get(cls)
+    if shared is not None:
+        return shared
+    make = _FACTORIES.get(cls)
     return make(x) if make is not None else _project_to(x, {})

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ArrayTypeError, ProjectionError, TangentTypeError
+from .errors import ArrayTypeError, ProjectionError, RuleDefinitionError, TangentTypeError
 from .lazy import is_lazy, lazily, lazy_pullback
 from .names import function_name, short_name
 from .projection import projector
@@ -49,10 +49,14 @@ from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import AbstractThunk, unthunk
 
 __all__ = [
+    "SCALAR_COTANGENTS",
+    "NamedPullback",
     "check_arguments",
     "check_cotangent",
     "is_all_zero",
+    "named_pullback_class",
     "output_shape",
+    "per_argument",
     "renamed_inner",
     "with_frule_protocol",
     "with_rrule_protocol",
@@ -109,39 +113,102 @@ def _zero_of(a: Any) -> Any:
     return projector(a)(ZERO_TANGENT)
 
 
-def _rrule_template(rule: Callable, f: Any, skip: int) -> Callable:
-    # The pullback defined here is renamed per function at registration (see renamed_inner).
-    # ``skip``: 1 for a rule that takes the engine's config first (not an argument of f).
+class NamedPullback:
+    """The base of the pullback classes that registration makes, one per function: an
+    instance is one small object (an engine keeps one per recorded operation on its tape, and
+    Python's garbage collector visits each), named after its function (``cumsum_pullback``:
+    ``__name__``, ``__qualname__``, and its ``__call__`` in tracebacks; see
+    ``named_pullback_class``)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:  # only for what the class does not have
+        if name == "__qualname__":
+            return type(self).__name__
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+class _ProtocolPullback(NamedPullback):
+    """A registered rule's pullback: the protocol around the author's (subclassed per
+    function)."""
+
+    __slots__ = ("args", "author", "shape", "y")
+    args: tuple  # the rule's arguments, an engine's config first where it takes one
+    author: Callable
+    shape: Any  # the shape a cotangent must have; None: a structure, checked by component
+    y: Any
+    f: Any  # these two on the subclass of each function
+    skip: int  # 1 for a rule that takes the engine's config first (not an argument of f)
+
+    def __call__(self, dy: Any) -> Any:
+        cls = type(dy)
+        shape = self.shape
+        if cls is np.ndarray:  # the common cases, straight through
+            if dy.shape != shape and shape is not None:
+                check_cotangent(self.f, self.y, dy)
+        elif cls not in SCALAR_COTANGENTS or shape != ():
+            if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
+                dy = unthunk(dy)
+            if is_all_zero(dy):
+                return zero_cotangents(self.args[self.skip :], self.y)
+            check_cotangent(self.f, self.y, dy)
+        cotangents = self.author(dy)
+        if type(cotangents) is tuple and len(cotangents) == len(self.args) + 1 - self.skip:
+            return cotangents
+        return per_argument(self.f, cotangents, self.args[self.skip :])
+
+
+# The types of the cotangents of outputs of shape (), as they come: tested by type alone.
+SCALAR_COTANGENTS = frozenset({float, np.float64})
+
+
+def per_argument(f: Any, cotangents: Any, args: tuple) -> Any:
+    """A pullback's cotangents, one for ``f`` and one per positional argument: those for
+    arguments not given dropped, and ``NoTangent()`` added for trailing arguments without a
+    tangent space (axes, dtypes, flags) that the pullback left out. An argument with a tangent
+    space left out raises ``RuleDefinitionError`` naming ``f``: its derivative would be lost.
+
+    >>> per_argument(np.sum, (None, 1.0, None, None), (2.0,))
+    (None, 1.0)
+    >>> per_argument(np.sum, (None, 1.0), (2.0, 0))
+    (None, 1.0, NoTangent())
+    """
+    if type(cotangents) is not tuple:
+        return cotangents  # not a pullback's answer: consumers report it
+    count = len(args) + 1
+    if len(cotangents) >= count:
+        return cotangents[:count]
+    missing = args[len(cotangents) - 1 :]
+    pads = tuple(map(_zero_of, missing))
+    for i, pad in enumerate(pads):
+        if pad is not NO_TANGENT:
+            position = len(cotangents) + i
+            raise RuleDefinitionError(
+                f"the pullback of {function_name(f)} returned {len(cotangents)} cotangents for "
+                f"{count - 1} arguments: none for argument {position}, a "
+                f"{type(missing[i]).__name__} with a tangent space"
+            )
+    return cotangents + pads
+
+
+def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
+    """``rule`` wrapped in the protocol above; ``with_config``: the rule takes a config first."""
+    skip = int(with_config)
+    pullback_class = named_pullback_class(_ProtocolPullback, f, f=f, skip=skip)
+    new = object.__new__
 
     def rrule_with_protocol(*args: Any, **kwargs: Any) -> Any:
         lazy = check_arguments(f, args, skip)
         result = rule(*args, **kwargs) if not lazy else lazily(f, rule, args, kwargs)
         if type(result) is not tuple or len(result) != 2 or not callable(result[1]):
             return result  # None (no rule here), or not a rule's answer: not ours to change
-        y, author_pullback = result
-        shape = output_shape(y)
-
-        def pullback(dy: Any) -> Any:
-            if type(dy) is np.ndarray:  # the common case, straight through
-                if dy.shape != shape and shape is not None:
-                    check_cotangent(f, y, dy)
-                return author_pullback(dy)
-            if isinstance(dy, AbstractThunk) or isinstance(dy, Tangent):
-                dy = unthunk(dy)
-            if is_all_zero(dy):
-                return zero_cotangents(args[skip:], y)
-            check_cotangent(f, y, dy)
-            return author_pullback(dy)
-
+        y, author = result
+        pullback: Any = new(pullback_class)
+        pullback.args, pullback.author, pullback.y = args, author, y
+        pullback.shape = y.shape if type(y) is np.ndarray else output_shape(y)
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
-    return rrule_with_protocol
-
-
-def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
-    """``rule`` wrapped in the protocol above; ``with_config``: the rule takes a config first."""
-    template = renamed_inner(_rrule_template, {"pullback": f"{short_name(f)}_pullback"})
-    return functools.update_wrapper(template(rule, f, int(with_config)), rule)
+    return functools.update_wrapper(rrule_with_protocol, rule)
 
 
 def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
@@ -337,3 +404,20 @@ def _renamed_code(code: types.CodeType, names: dict[str, str]) -> types.CodeType
     )
     name = names.get(code.co_name, code.co_name)
     return code.replace(co_consts=consts, co_name=name, co_qualname=name)
+
+
+def named_pullback_class(base: type, function: Any, **attributes: Any) -> type:
+    """A subclass of ``base`` (a pullback class: ``__slots__``, ``__call__``) for
+    ``function``, with class ``attributes``: named ``{function}_pullback``, as are its
+    instances (``__name__``) and its ``__call__`` in tracebacks."""
+    name = f"{short_name(function)}_pullback"
+    call = base.__call__
+    code = call.__code__.replace(co_name=name, co_qualname=name)
+    named_call = types.FunctionType(code, call.__globals__, name, call.__defaults__)
+    # Each attribute as it is: a function kept as a class attribute would bind as a method.
+    kept = {key: staticmethod(value) for key, value in attributes.items()}
+    namespace = {"__slots__": (), "__call__": named_call, "__name__": name, **kept}
+    cls = type(name, (base,), namespace)
+    cls.__qualname__ = name
+    cls.__module__ = base.__module__
+    return cls

@@ -60,6 +60,7 @@ from typing import Any
 from .._compat import Unavailable
 from .arguments import bind_keywords, check_keywords, keyword_positions, pad_tangents
 from .errors import AmbiguousRuleError, RuleDefinitionError, RuleKeywordError
+from .libraries import load_all, load_owner, load_owner_before_registering
 from .methods import Method as _Method
 from .methods import (
     annotation_to_types,
@@ -135,10 +136,13 @@ class RuleTable:
     ask cheaply and trace into ``f`` instead.
     """
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, *, libraries: bool = False) -> None:
         if kind not in ("rrule", "frule"):
             raise ValueError(f"RuleTable kind must be 'rrule' or 'frule', not {kind!r}")
         self.kind = kind
+        # The global tables load a rule library when a lookup of one of its functions
+        # finds nothing (``chainrules.core.libraries``); tables made elsewhere never do.
+        self._libraries = libraries
         self._entries: dict[Any, _Entry] = {}
         self._lock = threading.Lock()
         self.__name__ = kind
@@ -182,6 +186,8 @@ class RuleTable:
                 f"{self.kind}.register: {f!r} is not hashable, so it cannot key a rule"
             ) from None
         f = _aliases.get(f, f)
+        if self._libraries:
+            load_owner_before_registering(f)
         if not method.opted_out:
             positions = keyword_positions(
                 f,
@@ -212,15 +218,20 @@ class RuleTable:
             entry.state = _State(methods, {}, single)
 
     def _entry(self, f: Any) -> _Entry | None:
-        """``f``'s entry, or that of the function it stands in for; ``None`` when neither."""
+        """``f``'s entry, or that of the function it stands in for; ``None`` when neither.
+
+        A miss loads the rule library owning the function, if it is pending, and looks again.
+        """
         try:
             entry = self._entries.get(f)
         except TypeError:  # an unhashable callable has no rule
             return None
-        if entry is None and _aliases:
-            target = _aliases.get(f)
-            if target is not None:
-                entry = self._entries.get(target)
+        if entry is None:
+            key = _aliases.get(f, f) if _aliases else f
+            if key is not f:
+                entry = self._entries.get(key)
+            if entry is None and self._libraries and load_owner(key):
+                entry = self._entries.get(key)
         return entry
 
     def has_rule(self, f: Any) -> bool:
@@ -229,7 +240,10 @@ class RuleTable:
         return entry is not None and any(not m.opted_out for m in entry.state.methods)
 
     def functions(self) -> Iterator[Any]:
-        """The functions with entries, as a snapshot (registration may go on meanwhile)."""
+        """The functions with entries, as a snapshot (registration may go on meanwhile); every
+        pending rule library is loaded first."""
+        if self._libraries:
+            load_all()
         with self._lock:
             return iter(list(self._entries))
 
@@ -303,6 +317,14 @@ class RuleTable:
         return best[0]
 
     def _run(self, f: Any, args: tuple, kwargs: dict, config: Any, prefix: tuple) -> Any:
+        try:  # the hot path: one rule taking any arguments, called without keywords
+            entry = self._entries.get(f)
+        except TypeError:  # an unhashable callable has no rule
+            return None
+        if entry is not None:
+            single = entry.state.single
+            if single is not None and not kwargs and single.required <= len(args) <= single.most:
+                return single.fn(*prefix, *args)
         method = self._find(f, args, config)
         if kwargs and (method is None or not takes_keywords(method, kwargs)):
             bound = self._bind(f, method, args, kwargs)
@@ -372,7 +394,7 @@ class _RRuleTable(RuleTable):
         except TypeError:  # an unhashable callable has no rule
             return None
         if entry is None:
-            entry = self._entry(f) if _aliases else None
+            entry = self._entry(f)
             if entry is None:
                 return None
         method = entry.state.single
@@ -391,8 +413,8 @@ def _bind_config(fn: Callable, config: Any) -> Callable:
 
 # ---- the two tables and what the registry knows about functions ----------------------------
 
-rrule: RuleTable = _RRuleTable("rrule")
-frule = RuleTable("frule")
+rrule: RuleTable = _RRuleTable("rrule", libraries=True)
+frule = RuleTable("frule", libraries=True)
 _non_differentiable: set[Any] = set()
 _non_differentiable_lock = threading.Lock()  # readers take snapshots while others register
 
@@ -434,6 +456,7 @@ def registered_functions() -> list[RuleInfo]:
     >>> any(info.function is np.sin for info in registered_functions())  # doctest: +SKIP
     True
     """
+    load_all()
     functions: dict[int, Any] = {}
     for table in (rrule, frule):
         for f in table.functions():

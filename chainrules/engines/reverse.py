@@ -110,7 +110,8 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
             cotangents = backward(level, seeds)
 
         def leaf_cotangent(leaf: Leaf) -> Any:
-            ct = cotangents.get(leaf.tracked.node.index)
+            index = leaf.tracked.node.index
+            ct = cotangents[index] if index < len(cotangents) else None
             if ct is None:
                 return zeros_like_leaf(leaf.primal)
             return ProjectTo(leaf.primal)(ct)

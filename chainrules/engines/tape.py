@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core.errors import ChainRulesError, ProjectionError
 from ..core.names import function_name
+from ..core.registry import rrule
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
 from ..core.thunks import AbstractThunk, eager_thunks
@@ -43,7 +44,14 @@ __all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward", "rule_keywords"
 
 
 class Node:
-    """One recorded call: its pullback, and ``(grads index, element path, parent node)``s."""
+    """One recorded call: its pullback, and where its arguments' cotangents go.
+
+    ``parents`` is flat, three entries per tracked argument: the index of its cotangent in
+    the pullback's result, the path to it inside that cotangent (``None``: the whole of it),
+    and the node that produced the argument. One tuple per node, not one per argument: each
+    object a node holds is one more for Python's garbage collector to visit while the tape
+    lives.
+    """
 
     __slots__ = ("function", "index", "parents", "pullback")
 
@@ -56,6 +64,9 @@ class Node:
     def __repr__(self) -> str:
         what = "input" if self.pullback is None else function_name(self.function)
         return f"<node {self.index}: {what}>"
+
+
+_new = object.__new__
 
 
 class ReverseTracked(Tracked):
@@ -117,27 +128,40 @@ class ReverseLevel(Level):
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
         if kwargs:
             args, kwargs = rule_keywords(f, args, kwargs, self)
-        parents: list[tuple] = []
+        parents: list = []
         values: Any = args
-        for i, a in enumerate(args):
-            new = a
+        i = 0
+        for a in args:
+            i += 1
             if isinstance(a, Tracked):
-                if a.level is self:
-                    new = a.value
-                    parents.append((i + 1, None, a.node))  # type: ignore[attr-defined]
-            elif type(a) not in PLAIN:
+                if a.level is not self:
+                    continue
+                new = a.value
+                parents += (i, None, a.node)  # type: ignore[attr-defined]
+            elif type(a) in PLAIN:
+                continue
+            else:
                 found: list[tuple] = []
                 new = unwrap(a, self, (), found, {})
-                parents.extend((i + 1, path, t.node) for path, t in found)
-            if new is not a:
-                if values is args:
-                    values = list(args)
-                values[i] = new
-        result = self.config.rrule(f, *values, **kwargs)
+                for path, t in found:
+                    parents += (i, path, t.node)
+                if new is a:
+                    continue
+            if values is args:
+                values = list(args)
+            values[i - 1] = new
+        result = rrule._run(f, values, kwargs, self.config, ())
         if result is None:
             return without_rule(self, f, args, kwargs, values)
         y, pullback = result
-        node = Node(pullback, tuple(parents), f, len(self.tape))
+        tape = self.tape
+        node = _new(Node)  # as Node(...), without a call to __init__: once per operation
+        node.pullback, node.parents, node.function, node.index = (
+            pullback,
+            tuple(parents),
+            f,
+            len(tape),
+        )
         if inexact(y):
             if isinstance(y, Tracked) and y.level is self:
                 raise ChainRulesError(
@@ -145,8 +169,10 @@ class ReverseLevel(Level):
                     f"differentiation that called it, hidden where the engine could not "
                     f"unwrap them; their derivative would be lost"
                 )
-            self.tape.append(node)
-            return ReverseTracked(y, self, node)
+            tape.append(node)
+            tracked = _new(ReverseTracked)
+            tracked.value, tracked.level, tracked.node = y, self, node
+            return tracked
         if isinstance(y, tuple | list):
             return self._outputs(y, node)
         if has_tangent_space(y):
@@ -155,7 +181,7 @@ class ReverseLevel(Level):
 
     def _outputs(self, y: tuple | list, node: Node) -> Any:
         self.tape.append(node)
-        parent = ((1, None, node),)
+        parent = (1, None, node)
         elements = []
         for key, element in enumerate(y):
             if inexact(element):
@@ -198,13 +224,14 @@ def _element(ct: Any, path: tuple) -> Any:
     return ct
 
 
-def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> dict[int, Any]:
-    """Run the tape backwards from ``(node, cotangent)`` seeds; cotangents of every node."""
-    cotangents: dict[int, Any] = {}
-    start = -1
+def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> list[Any]:
+    """Run the tape backwards from ``(node, cotangent)`` seeds; the cotangent of every node,
+    indexed by the node's index (``None`` where none arrived)."""
+    seeds = list(seeds)
+    start = max((node.index for node, _ in seeds), default=-1)
+    cotangents: list[Any] = [None] * (start + 1)
     for node, ct in seeds:
-        _accumulate(cotangents, node, ct)
-        start = max(start, node.index)
+        _accumulate(cotangents, node.index, ct)
     if open_levels():
         with eager_thunks():
             _sweep(level.tape, cotangents, start)
@@ -213,33 +240,37 @@ def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> dict[int
     return cotangents
 
 
-def _accumulate(cotangents: dict[int, Any], node: Node, ct: Any) -> None:
+def _accumulate(cotangents: list[Any], index: int, ct: Any) -> None:
     if isinstance(ct, AbstractThunk):
         ct = ct.unthunk()
-    index = node.index
-    existing = cotangents.get(index)
+    existing = cotangents[index]
     cotangents[index] = ct if existing is None else existing + ct
 
 
-def _sweep(tape: list[Node], cotangents: dict[int, Any], start: int) -> None:
-    get = cotangents.get
+def _sweep(tape: list[Node], cotangents: list[Any], start: int) -> None:
     for index in range(start, -1, -1):
+        ct = cotangents[index]
+        if ct is None:
+            continue
         node = tape[index]
         pullback = node.pullback
         if pullback is None:
-            continue
-        ct = get(index)
-        if ct is None:
-            continue
-        del cotangents[index]
+            continue  # an input: its cotangent stays for the caller
+        cotangents[index] = None
         grads = pullback(ct)
-        for i, path, parent in node.parents:
+        parents = node.parents
+        for k in range(0, len(parents), 3):
+            i, path, parent = parents[k], parents[k + 1], parents[k + 2]
             g = grads[i] if path is None else _element(grads[i], path)
             if isinstance(g, AbstractZero):
                 continue
+            if isinstance(g, AbstractThunk):
+                g = g.unthunk()
             if isinstance(g, NotImplementedTangent):
                 raise _not_implemented(node, i, g)
-            _accumulate(cotangents, parent, g)
+            j = parent.index
+            existing = cotangents[j]
+            cotangents[j] = g if existing is None else existing + g
 
 
 def _not_implemented(node: Node, i: int, g: NotImplementedTangent) -> ChainRulesError:

@@ -63,6 +63,8 @@ __all__ = [
 ]
 
 _NO_KEYWORDS: dict[str, Any] = {}
+# Operands that are never tracked and hold nothing tracked.
+_PLAIN_OPERANDS = frozenset({float, int, complex, bool, np.ndarray, np.float64, type(None)})
 
 
 def _top(args: Any, top: Level | None) -> Level | None:
@@ -77,7 +79,15 @@ def _top(args: Any, top: Level | None) -> Level | None:
 
 def dispatch(f: Any, args: tuple, kwargs: dict) -> Any:
     """``f(*args, **kwargs)`` where some arguments are tracked: the highest level applies it."""
-    top = _top(args, None)
+    n = len(args)
+    if n == 1 and isinstance(args[0], Tracked):  # the most frequent calls: f(x), x op y
+        top: Level | None = args[0].level
+    elif n == 2 and type(args[1]) in _PLAIN_OPERANDS and isinstance(args[0], Tracked):
+        top = args[0].level
+    elif n == 2 and type(args[0]) in _PLAIN_OPERANDS and isinstance(args[1], Tracked):
+        top = args[1].level
+    else:
+        top = _top(args, None)
     if kwargs:
         out = kwargs.get("out")
         if out is not None and not (type(out) is tuple and all(o is None for o in out)):
@@ -259,12 +269,12 @@ def _defers(other: Any) -> bool:
 
 def _binary(f: Any, name: str) -> tuple[Any, Any]:
     def forward_op(self: Tracked, other: Any) -> Any:
-        if _defers(other):
+        if type(other) is not float and _defers(other):
             return NotImplemented
         return dispatch(f, (self, other), _NO_KEYWORDS)
 
     def reflected_op(self: Tracked, other: Any) -> Any:
-        if _defers(other):
+        if type(other) is not float and _defers(other):
             return NotImplemented
         return dispatch(f, (other, self), _NO_KEYWORDS)
 

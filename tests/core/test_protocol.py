@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from chainrules.core.config import HasReverseMode, RuleConfig
+from chainrules.core.errors import RuleDefinitionError
 from chainrules.core.protocol import is_all_zero, zero_cotangents
 from chainrules.core.registry import RuleTable
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -48,8 +49,26 @@ def test_pullback_is_named_after_the_function_and_gets_unthunked_cotangents():
     r, _ = make_tables(seen)
     _, pullback = r(double, 1.5)
     assert pullback.__name__ == pullback.__qualname__ == "double_pullback"
-    assert pullback(Thunk(lambda: 3.0)) == (NO_TANGENT, 6.0, NO_TANGENT)
+    assert pullback(Thunk(lambda: 3.0)) == (NO_TANGENT, 6.0)  # one per argument given
     assert seen == [3.0]
+
+
+def test_cotangents_are_fitted_to_the_positional_arguments_given():
+    r = RuleTable("rrule")
+
+    @r.register(double)
+    def _double_rrule(x, n=1, weights=None):
+        return double(x), lambda dy: (NO_TANGENT, 2.0 * dy)
+
+    assert r(double, 1.0)[1](3.0) == (NO_TANGENT, 6.0)
+    assert r(double, 1.0, 2)[1](3.0) == (NO_TANGENT, 6.0, NO_TANGENT)  # no tangent space
+    assert r(double, 1.0, n=2)[1](3.0) == (NO_TANGENT, 6.0)  # keywords get none
+    with pytest.raises(
+        RuleDefinitionError,
+        match=r"double returned 2 cotangents for 3 .*"
+        r"argument 3, a float",
+    ):
+        r(double, 1.0, 2, 0.5)[1](3.0)  # a float left out: its derivative would be lost
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arguments import given_options, positional_cotangents
+from ...core.arguments import given_options
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -154,7 +154,6 @@ def _tangent_list(tangents: tuple, count: int) -> list[Any]:
 
 
 @rrule.register(np.cov)
-@positional_cotangents
 def _cov_rrule(
     m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None
 ):
@@ -233,7 +232,6 @@ class _Correlation:
 
 
 @rrule.register(np.corrcoef)
-@positional_cotangents
 def _corrcoef_rrule(x, y=None, rowvar=True, *, dtype=None):
     r = np.corrcoef(x, y, rowvar, **given_options(dtype=dtype))
     projectors = [ProjectTo(v) for v in (x, y) if v is not None]

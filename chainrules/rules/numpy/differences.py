@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arguments import positional_cotangents
 from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
@@ -68,7 +67,6 @@ def _diff(a: Any, n: int, axis: int, **options: Any) -> Any:
 
 
 @rrule.register(np.diff)
-@positional_cotangents
 def _diff_rrule(a, n=1, axis=-1, prepend=None, append=None):
     options = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
     y = _diff(a, n, axis, **options)
@@ -131,7 +129,6 @@ def _diff_frule(tangents, a, n=1, axis=-1, prepend=None, append=None):
 
 
 @rrule.register(np.ediff1d)
-@positional_cotangents
 def _ediff1d_rrule(ary, to_end=None, to_begin=None):
     y = np.ediff1d(ary, to_end, to_begin)
     shape = np.shape(ary)
@@ -294,7 +291,6 @@ def _spacing_cotangent(xp: Any, h: Any, parts: list, outputs: list, slots: tuple
 
 
 @rrule.register(np.gradient)
-@positional_cotangents
 def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
     y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
     axes = _gradient_axes(f, axis)
@@ -404,7 +400,6 @@ class _Trapezoid:
 
 
 @rrule.register(np.trapezoid)
-@positional_cotangents
 def _trapezoid_rrule(y, x=None, dx=1.0, axis=-1):
     value = np.trapezoid(y, x, dx, axis)
     ndim = np.ndim(y)

@@ -26,7 +26,7 @@ import scipy.special
 from ...core.define import scalar_rule
 from ...core.dtypes import is_complex
 from ...core.linear import register_rules
-from ...core.namespace import array_namespace
+from ...core.namespace import namespace_of
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
@@ -45,8 +45,7 @@ _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
 
 
-def _xp(x):
-    return array_namespace(x)
+_xp = namespace_of
 
 
 def _reciprocal(v):

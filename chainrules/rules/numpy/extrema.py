@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arguments import given_options, positional_cotangents
+from ...core.arguments import given_options
 from ...core.calls import call
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
@@ -124,7 +124,6 @@ def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
     ``nan_selected``: whether ``f`` propagates NaN, so that NaN elements are the selected ones.
     """
 
-    @positional_cotangents
     def extremum_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
         shape = shape_of(a)
         axes = reduced_axes(axis, len(shape))
@@ -156,7 +155,6 @@ _register_extremum(np.nanmin, False)
 
 
 @rrule.register(np.ptp)
-@positional_cotangents
 def _ptp_rrule(a, axis=None, *, keepdims=False):
     shape = shape_of(a)
     axes = reduced_axes(axis, len(shape))

@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arguments import positional_cotangents
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -219,7 +218,6 @@ def _quantile_frule(f, tangents, a, q, axis, method, keepdims, skip_nan, per, ha
 def _register_median(f: Any, skip_nan: bool) -> None:
     """Register the rules of ``f``, ``median`` or (``skip_nan``) ``nanmedian``: the 0.5 quantile."""
 
-    @positional_cotangents
     def median_rrule(a, axis=None, *, keepdims=False):
         return _quantile_rrule(f, a, 0.5, axis, "linear", keepdims, skip_nan, 1.0, False)
 
@@ -233,7 +231,6 @@ def _register_median(f: Any, skip_nan: bool) -> None:
 def _register_quantile(f: Any, skip_nan: bool, per: float) -> None:
     """Register the rules of ``f``, whose ``q`` is a fraction times ``per`` (100: percentiles)."""
 
-    @positional_cotangents
     def quantile_rrule(a, q, axis=None, *, method="linear", keepdims=False):
         return _quantile_rrule(f, a, q, axis, method, keepdims, skip_nan, per, True)
 

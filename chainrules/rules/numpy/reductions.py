@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..._compat import cumulative_prod
-from ...core.arguments import given_options, positional_cotangents
+from ...core.arguments import given_options
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
@@ -176,7 +176,6 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
     whether ``f`` skips NaN elements, which then take part in neither.
     """
 
-    @positional_cotangents
     def total_rrule(a, axis=None, dtype=None, *, keepdims=False, initial=None, where=None):
         shape = shape_of(a)
         axes = reduced_axes(axis, len(shape))
@@ -246,7 +245,6 @@ def _mean(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any, coun
 def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``, ``mean`` or (``nan``) ``nanmean``."""
 
-    @positional_cotangents
     def mean_rrule(a, axis=None, dtype=None, *, keepdims=False, where=None):
         shape = shape_of(a)
         axes = reduced_axes(axis, len(shape))
@@ -302,7 +300,6 @@ def _diagonal_mask(shape: tuple[int, ...], offset: int, axis1: int, axis2: int) 
 
 @rrule.register(np.ndarray.trace)
 @rrule.register(np.trace)
-@positional_cotangents
 def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
     shape = shape_of(a)
     axis1, axis2 = normalize_axis(axis1, len(shape)), normalize_axis(axis2, len(shape))

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from ..._compat import cumulative_prod
-from ...core.arguments import positional_cotangents
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
@@ -152,7 +151,6 @@ def _register_scan(f: Any, rule: Any, tangent: Any, nan: bool = False, also: tup
     ``rule`` and ``tangent`` carry the maths (``_cumsum_*`` or ``_cumprod_*``).
     """
 
-    @positional_cotangents
     def scan_rrule(a, axis=None, dtype=None):
         return rule(f, a, axis, {"dtype": dtype}, False, nan)
 
@@ -165,7 +163,6 @@ def _register_scan(f: Any, rule: Any, tangent: Any, nan: bool = False, also: tup
 def _register_cumulative(f: Any, rule: Any, tangent: Any) -> None:
     """Register ``f``, an array-API scan with keyword-only options and ``include_initial``."""
 
-    @positional_cotangents
     def cumulative_rrule(x, /, *, axis=None, dtype=None, include_initial=False):
         options = {"dtype": dtype, "include_initial": include_initial}
         return rule(f, x, axis, options, include_initial, False)

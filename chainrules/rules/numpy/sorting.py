@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arguments import positional_cotangents
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -147,7 +146,6 @@ def _permutation_frule(tangents: tuple, y: Any, permutation: Any) -> tuple[Any, 
 
 
 @rrule.register(np.sort)
-@positional_cotangents
 def _sort_rrule(a, axis=-1, kind=None, *, stable=None):
     permutation, y = _sorting(a, axis)
     return _permutation_rrule(a, y, permutation, "sort_pullback")
@@ -160,7 +158,6 @@ def _sort_frule(tangents, a, axis=-1, kind=None, *, stable=None):
 
 
 @rrule.register(np.sort_complex)
-@positional_cotangents
 def _sort_complex_rrule(a):
     y = np.sort_complex(a)
     permutation, _ = _sorting(a, -1)
@@ -196,7 +193,6 @@ def _partitioning(a: Any, y: Any, axis: Any) -> _Permutation:
 
 
 @rrule.register(np.partition)
-@positional_cotangents
 def _partition_rrule(a, kth, axis=-1, kind="introselect"):
     y = np.partition(a, kth, axis, kind)
     _, pullback = _permutation_rrule(a, y, _partitioning(a, y, axis), "partition_pullback")
@@ -261,7 +257,6 @@ class _Grouping:
 
 
 @rrule.register(np.unique)
-@positional_cotangents
 def _unique_rrule(
     ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True
 ):
@@ -308,7 +303,6 @@ def _unique_values_match(x: Any, y: Any) -> bool:
 
 
 @rrule.register(np.unique_values)
-@positional_cotangents
 def _unique_values_rrule(x):
     y, pullback = _unique_rrule(x, equal_nan=False)
     return (y, pullback) if _unique_values_match(x, y) else None
@@ -341,7 +335,6 @@ def _sorted_as_unique(x: Any, values: Any) -> bool:
 def _register_unique_result(f: Any) -> None:
     """Rules for ``f(x)``, a namedtuple of ``np.unique(x)``'s sorted values and integer arrays."""
 
-    @positional_cotangents
     def unique_result_rrule(x):
         y = f(x)
         if not _sorted_as_unique(x, y.values):

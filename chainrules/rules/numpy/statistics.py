@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arguments import given_options, positional_cotangents
+from ...core.arguments import given_options
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
@@ -149,7 +149,6 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
             return spread.value(root), mask, spread
         return f(a, axis, ddof=ddof, **options), mask, spread
 
-    @positional_cotangents
     def spread_rrule(
         a, axis=None, dtype=None, *, ddof=0, keepdims=False, where=None, correction=None, mean=None
     ):
@@ -215,7 +214,6 @@ def _returned_parts(dy: Any, returned: bool) -> tuple[Any, Any]:
 
 
 @rrule.register(np.average)
-@positional_cotangents
 def _average_rrule(a, axis=None, weights=None, returned=False, *, keepdims=False):
     y = np.average(a, axis, weights, returned, **given_options(keepdims=keepdims))
     if weights is None:

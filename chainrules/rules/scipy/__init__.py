@@ -1,4 +1,1 @@
-"""Rules for SciPy functions."""
-
-from . import linalg as linalg
-from . import special as special
+"""Rules for SciPy functions: ``special/`` and ``linalg/``, two libraries that load apart."""

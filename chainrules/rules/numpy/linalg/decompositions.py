@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
@@ -243,7 +242,6 @@ def cut_complete_qr_cotangents(
 
 
 @rrule.register(np.linalg.qr)
-@positional_cotangents
 def _qr_rrule(a, mode="reduced"):
     _qr_check_mode(mode)
     xp = array_namespace(a)

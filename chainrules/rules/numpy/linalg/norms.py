@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
@@ -211,7 +210,6 @@ _norm_r, _norm_f = _norm_rules(_norm, _plan)
 
 
 @rrule.register(np.linalg.norm)
-@positional_cotangents
 def _linalg_norm_rrule(x, ord=None, axis=None, keepdims=False):
     return _norm_r(x, ord, axis, keepdims)
 
@@ -292,7 +290,6 @@ def _require_finite_condition(y: Any) -> None:
 
 
 @rrule.register(np.linalg.cond)
-@positional_cotangents
 def _cond_rrule(x, p=None):
     xp = array_namespace(x)
     project_x = ProjectTo(x)

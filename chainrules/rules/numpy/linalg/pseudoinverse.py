@@ -31,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from ....core.arguments import positional_cotangents
 from ....core.calls import call
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace
@@ -82,7 +81,6 @@ def pinv_pushforward_of(a: Any, p: Any, da: Any) -> Any:
 
 
 @rrule.register(np.linalg.pinv)
-@positional_cotangents
 def _pinv_rrule(a, rcond=None, hermitian=False, *, rtol=_UNSET):
     project_a = ProjectTo(a)
     p = _pinv(a, rcond, hermitian, rtol)
@@ -163,7 +161,6 @@ _LSTSQ = ("x", "residuals", "rank", "s")
 
 
 @rrule.register(np.linalg.lstsq)
-@positional_cotangents
 def _lstsq_rrule(a, b, rcond=None):
     xp = array_namespace(a, b)
     project_a, project_b = ProjectTo(a), ProjectTo(b)

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from ....core.arguments import positional_cotangents
 from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -75,7 +74,6 @@ matrix_rule(
 
 
 @rrule.register(np.linalg.tensorinv)
-@positional_cotangents
 def _tensorinv_rrule(a, ind=2):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
@@ -116,7 +114,6 @@ def _tensorsolve_layout(a: Any, b: Any, axes: Any) -> tuple[tuple[int, ...], tup
 
 
 @rrule.register(np.linalg.tensorsolve)
-@positional_cotangents
 def _tensorsolve_rrule(a, b, axes=None):
     xp = array_namespace(a, b)
     project_a, project_b = ProjectTo(a), ProjectTo(b)

@@ -48,7 +48,6 @@ from typing import Any
 
 import numpy as np
 
-from ....core.arguments import positional_cotangents
 from ....core.calls import call
 from ....core.define import non_differentiable
 from ....core.dtypes import is_complex
@@ -195,7 +194,6 @@ def _svd(a: Any, full: bool, hermitian: bool) -> Any:
 
 
 @rrule.register(np.linalg.svd)
-@positional_cotangents
 def _svd_rrule(a, full_matrices=True, compute_uv=True, hermitian=False):
     project_a = ProjectTo(a)
     k = min(a.shape[-2:])
@@ -312,7 +310,6 @@ def eigh_pushforward_of(
 
 
 @rrule.register(np.linalg.eigh)
-@positional_cotangents
 def _eigh_rrule(a, UPLO="L"):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
@@ -339,7 +336,6 @@ def _eigh_frule(tangents, a, UPLO="L"):
 
 
 @rrule.register(np.linalg.eigvalsh)
-@positional_cotangents
 def _eigvalsh_rrule(a, UPLO="L"):
     xp = array_namespace(a)
     project_a = ProjectTo(a)

@@ -39,7 +39,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
@@ -133,7 +132,6 @@ def _eig_banded_pushforward(
 
 
 @rrule.register(sla.eig_banded)
-@positional_cotangents
 def _eig_banded_rrule(
     a_band,
     lower=False,
@@ -165,7 +163,6 @@ def _eig_banded_frule(
 
 
 @rrule.register(sla.eigvals_banded)
-@positional_cotangents
 def _eigvals_banded_rrule(
     a_band, lower=False, overwrite_a_band=False, select="a", select_range=None, check_finite=True
 ):
@@ -270,7 +267,6 @@ def _tridiagonal_pushforward(
 
 
 @rrule.register(sla.eigh_tridiagonal)
-@positional_cotangents
 def _eigh_tridiagonal_rrule(
     d,
     e,
@@ -302,7 +298,6 @@ def _eigh_tridiagonal_frule(
 
 
 @rrule.register(sla.eigvalsh_tridiagonal)
-@positional_cotangents
 def _eigvalsh_tridiagonal_rrule(
     d, e, select="a", select_range=None, check_finite=True, tol=0.0, lapack_driver="auto"
 ):

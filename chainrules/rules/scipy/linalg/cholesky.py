@@ -37,7 +37,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -63,7 +62,6 @@ __all__: list[str] = []
 
 
 @rrule.register(sla.cholesky)
-@positional_cotangents
 def _cholesky_rrule(a, lower=False, *, check_finite=True):
     # The same factorization of the same triangle as NumPy's with upper=not lower.
     return rrule(np.linalg.cholesky, a, upper=not lower)
@@ -90,7 +88,6 @@ def _factor_triangle(c: Any, lower: bool) -> Any:
 
 
 @rrule.register(sla.cho_factor)
-@positional_cotangents
 def _cho_factor_rrule(a, lower=False, *, check_finite=True):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
@@ -201,7 +198,6 @@ def _cholesky_banded(band: Band, ab: Any, lower: bool) -> Any:
 
 
 @rrule.register(sla.cholesky_banded)
-@positional_cotangents
 def _cholesky_banded_rrule(ab, overwrite_ab=False, lower=False, check_finite=True):
     project_ab = ProjectTo(ab)
     band = hermitian_band(ab, lower)
@@ -238,7 +234,6 @@ def _cho_solve_banded(band: Band, cb: Any, lower: bool, b: Any) -> Any:
 
 
 @rrule.register(sla.cho_solve_banded)
-@positional_cotangents
 def _cho_solve_banded_rrule(cb_and_lower, b, overwrite_b=False, check_finite=True):
     cb, lower = cb_and_lower
     xp = array_namespace(cb, b)

@@ -45,7 +45,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.errors import ArrayTypeError
@@ -127,7 +126,6 @@ def _require_unreduced(h: np.ndarray) -> None:
 
 
 @rrule.register(sla.hessenberg)
-@positional_cotangents
 def _hessenberg_rrule(a, calc_q=False, *, check_finite=True):
     project_a = ProjectTo(a)
     h, q = _hessenberg(a)
@@ -182,7 +180,6 @@ def _matrix_balance(a: Any, permute: bool, scale: bool, separate: bool) -> tuple
 
 
 @rrule.register(sla.matrix_balance)
-@positional_cotangents
 def _matrix_balance_rrule(A, permute=True, scale=True, separate=False):
     project_a = ProjectTo(A)
     result, s, p = _matrix_balance(A, permute, scale, separate)

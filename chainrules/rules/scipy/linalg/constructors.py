@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
@@ -59,7 +58,6 @@ def _hankel(c: Any, r: Any) -> Any:
 
 
 @rrule.register(sla.hankel)
-@positional_cotangents
 def _hankel_rrule(c, r=None):
     project_c, project_r = ProjectTo(c), ProjectTo(r)
     y = _hankel(c, r)
@@ -112,7 +110,6 @@ def _convolution_matrix(a: Any, n: int, mode: str) -> Any:
 
 
 @rrule.register(sla.convolution_matrix)
-@positional_cotangents
 def _convolution_matrix_rrule(a, n, mode="full"):
     project_a = ProjectTo(a)
     y = _convolution_matrix(a, n, mode)
@@ -308,7 +305,6 @@ def _diagsvd(s: Any, m: int, n: int) -> Any:
 
 
 @rrule.register(sla.diagsvd)
-@positional_cotangents
 def _diagsvd_rrule(s, M, N):
     project_s = ProjectTo(s)
     y = _diagsvd(s, M, N)

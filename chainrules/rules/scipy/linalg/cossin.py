@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
 from ....core.namespace import require_numpy
 from ....core.projection import ProjectTo
@@ -165,7 +164,6 @@ def _block_diagonal(g: Any, split: int, m: int) -> Any:
 
 
 @rrule.register(sla.cossin)
-@positional_cotangents
 def _cossin_rrule(
     X, p=None, q=None, separate=False, swap_sign=False, compute_u=True, compute_vh=True
 ):

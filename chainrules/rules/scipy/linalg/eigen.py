@@ -34,7 +34,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
@@ -180,7 +179,6 @@ def _eigh_pairs(
 
 
 @rrule.register(sla.eigh)
-@positional_cotangents
 def _eigh_rrule(
     a,
     b=None,
@@ -247,7 +245,6 @@ def _like(g: Any, w: Any) -> Any:
 
 
 @rrule.register(sla.eig)
-@positional_cotangents
 def _eig_rrule(a, *, right=True, check_finite=True):
     (w, v), np_pullback = rrule(np.linalg.eig, a)
 
@@ -269,7 +266,6 @@ def _eig_frule(tangents, a, *, right=True, check_finite=True):
 
 
 @rrule.register(sla.eigvals)
-@positional_cotangents
 def _eigvals_rrule(a, *, check_finite=True):
     w, np_pullback = rrule(np.linalg.eigvals, a)
 
@@ -289,7 +285,6 @@ def _eigvals_frule(tangents, a, *, check_finite=True):
 
 
 @rrule.register(sla.eigvalsh)
-@positional_cotangents
 def _eigvalsh_rrule(a, *, lower=True, check_finite=True):
     return rrule(np.linalg.eigvalsh, a, UPLO="L" if lower else "U")
 

@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.calls import call
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -116,7 +115,6 @@ def _solve_continuous_lyapunov_frule(tangents, a, q):
 
 
 @rrule.register(sla.solve_discrete_lyapunov)
-@positional_cotangents
 def _solve_discrete_lyapunov_rrule(a, q, method=None):
     project_a, project_q = ProjectTo(a), ProjectTo(q)
     x = call(sla.solve_discrete_lyapunov, a, q, method=method)
@@ -184,7 +182,6 @@ def _schur(a: np.ndarray, output: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 @rrule.register(sla.schur)
-@positional_cotangents
 def _schur_rrule(a, output="real", *, check_finite=True):
     project_a = ProjectTo(a)
     t, z = _schur(a, output)

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -148,7 +147,6 @@ def _scipy_residues(res: Any, x: Any, vector: bool) -> Any:
 
 
 @rrule.register(sla.lstsq)
-@positional_cotangents
 def _lstsq_rrule(a, b, cond=None, *, check_finite=True, lapack_driver=None):
     (x, res, rank, s), np_pullback = rrule(np.linalg.lstsq, a, b, rcond=cond)
     vector = b.ndim == 1
@@ -182,7 +180,6 @@ def _pinvh_rtol(a: Any, rtol: Any) -> Any:
 
 
 @rrule.register(sla.pinvh)
-@positional_cotangents
 def _pinvh_rrule(a, *, rtol=None, lower=True, check_finite=True):
     # NumPy's hermitian pinv reads the lower triangle; the upper one is the lower of a^H.
     seen = a if lower else mH(a)

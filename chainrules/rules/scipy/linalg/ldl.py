@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
 from ....core.namespace import require_numpy
 from ....core.projection import ProjectTo
@@ -101,7 +100,6 @@ class _LDL:
 
 
 @rrule.register(sla.ldl)
-@positional_cotangents
 def _ldl_rrule(A, lower=True, hermitian=True, *, check_finite=True):
     project_a = ProjectTo(A)
     ldl = _LDL(A, lower, hermitian)

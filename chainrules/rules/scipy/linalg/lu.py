@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy, require_numpy
@@ -239,7 +238,6 @@ def _op_back(g: Any, trans: int) -> Any:
 
 
 @rrule.register(sla.lu_solve)
-@positional_cotangents
 def _lu_solve_rrule(lu_and_piv, b, trans=0, *, check_finite=True):
     trans = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
     lu, piv = lu_and_piv
@@ -303,7 +301,6 @@ def _lu_outputs(a: np.ndarray, permute_l: bool, p_indices: bool) -> tuple[tuple,
 
 
 @rrule.register(sla.lu)
-@positional_cotangents
 def _lu_rrule(a, permute_l=False, *, check_finite=True, p_indices=False):
     project_a = ProjectTo(a)
     result, rows, low, up = _lu_outputs(a, permute_l, p_indices)

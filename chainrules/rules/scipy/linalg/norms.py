@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.registry import frule, rrule
 
 __all__: list[str] = []
@@ -24,7 +23,6 @@ __all__: list[str] = []
 
 
 @rrule.register(sla.norm)
-@positional_cotangents
 def _norm_rrule(a, ord=None, axis=None, keepdims=False, *, check_finite=True):
     return rrule(np.linalg.norm, a, ord=ord, axis=axis, keepdims=keepdims)
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
@@ -54,7 +53,6 @@ def _polar_factors(a: Any, side: str) -> tuple[Any, Any, Any, Any, Any, Any]:
 
 
 @rrule.register(sla.polar)
-@positional_cotangents
 def _polar_rrule(a, side="right"):
     xp = array_namespace(a)
     project_a = ProjectTo(a)

@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
@@ -130,7 +129,6 @@ def _qr_multiply(a: Any, c: Any, factors: tuple, mode: str, conjugate: bool, ove
 
 
 @rrule.register(sla.qr_multiply)
-@positional_cotangents
 def _qr_multiply_rrule(
     a, c, mode="right", pivoting=False, conjugate=False, overwrite_a=False, overwrite_c=False
 ):
@@ -308,7 +306,6 @@ def _updated(Q: Any, R: Any, u: Any, v: Any) -> _Refactored:
 
 
 @rrule.register(sla.qr_update)
-@positional_cotangents
 def _qr_update_rrule(Q, R, u, v, overwrite_qruv=False, check_finite=True):
     projects = [ProjectTo(x) for x in (Q, R, u, v)]
     refactored = _updated(Q, R, u, v)
@@ -384,7 +381,6 @@ def _with_insertion(Q, R, u, k, which, rcond) -> tuple[_Refactored, Any, int, in
 
 
 @rrule.register(sla.qr_insert)
-@positional_cotangents
 def _qr_insert_rrule(Q, R, u, k, which="row", rcond=None, overwrite_qru=False, check_finite=True):
     projects = [ProjectTo(x) for x in (Q, R, u)]
     refactored, _, k, axis = _with_insertion(Q, R, u, k, which, rcond)
@@ -426,7 +422,6 @@ def _with_deletion(Q, R, k, p, which) -> tuple[_Refactored, Any, int, int, int]:
 
 
 @rrule.register(sla.qr_delete)
-@positional_cotangents
 def _qr_delete_rrule(Q, R, k, p=1, which="row", overwrite_qr=False, check_finite=True):
     projects = [ProjectTo(x) for x in (Q, R)]
     refactored, a, k, p, axis = _with_deletion(Q, R, k, p, which)

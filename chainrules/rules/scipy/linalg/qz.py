@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -263,7 +262,6 @@ def _phase_step(d: np.ndarray, dd: np.ndarray) -> np.ndarray:
 
 
 @rrule.register(sla.qz)
-@positional_cotangents
 def _qz_rrule(A, B, output="real", lwork=None, sort=None, *, check_finite=True):
     require_square_matrix("scipy.linalg.qz", A, B)
     project_a, project_b = ProjectTo(A), ProjectTo(B)
@@ -303,7 +301,6 @@ def _ordqz(a: Any, b: Any, sort: Any, output: str) -> tuple:
 
 
 @rrule.register(sla.ordqz)
-@positional_cotangents
 def _ordqz_rrule(A, B, sort="lhp", output="real", *, check_finite=True):
     project_a, project_b = ProjectTo(A), ProjectTo(B)
     result, schur = _ordqz(A, B, sort, output)

@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import non_differentiable
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
@@ -203,7 +202,6 @@ class _TriangularSolve:
 
 
 @rrule.register(sla.solve_triangular)
-@positional_cotangents
 def _solve_triangular_rrule(a, b, trans=0, lower=False, unit_diagonal=False, *, check_finite=True):
     project_a, project_b = ProjectTo(a), ProjectTo(b)
     trans = _TRANS[trans]

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -136,7 +135,6 @@ def diagonal_sums(g: Any) -> Any:
 
 
 @rrule.register(sla.toeplitz)
-@positional_cotangents
 def _toeplitz_rrule(c, r=None):
     project_c, project_r = ProjectTo(c), ProjectTo(r)
     y = toeplitz_matrix(c, r)

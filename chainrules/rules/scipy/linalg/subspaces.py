@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.define import ignore_derivatives
 from ....core.dtypes import is_complex
 from ....core.namespace import array_namespace, is_numpy
@@ -105,7 +104,6 @@ class _NullSpace:
 
 
 @rrule.register(sla.null_space)
-@positional_cotangents
 def _null_space_rrule(A, rcond=None, *, check_finite=True, lapack_driver="gesdd"):
     project_a = ProjectTo(A)
     null = _NullSpace(A, rcond, lapack_driver)

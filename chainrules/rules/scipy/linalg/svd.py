@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from ....core.arguments import positional_cotangents
 from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
@@ -58,7 +57,6 @@ def _svd(a: Any, full_matrices: bool, lapack_driver: str) -> tuple:
 
 
 @rrule.register(sla.svd)
-@positional_cotangents
 def _svd_rrule(a, full_matrices=True, compute_uv=True, *, check_finite=True, lapack_driver="gesdd"):
     project_a = ProjectTo(a)
     m, n = a.shape[-2:]

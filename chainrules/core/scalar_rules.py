@@ -1,0 +1,445 @@
+"""The rules ``scalar_rule`` builds from partial derivatives, for elementwise functions.
+
+An rrule computes ``y = f(*args)`` and a pullback that multiplies the cotangent by each
+partial (conjugated for complex values: a holomorphic ``f``'s pullback is ``conj(f'(z)) *
+dy``) and projects the product onto its argument, un-broadcasting it; an frule sums the
+partials times the tangents and broadcasts the sum to the output. Partials are evaluated
+lazily, in the pullback, from the inputs and the output.
+
+These rules carry the registration protocol themselves (``chainrules.core.protocol``), in
+paths specialised for the common calls, since they are the most frequent of all: one input
+and one output; several inputs and one output (``multiply``, ``arctan2``); several outputs.
+On Python floats and NumPy arrays a rule goes straight to the ufunc and its projectors,
+which are shared by arguments of one shape and dtype (``chainrules.core.projection``).
+
+>>> import numpy as np
+>>> rule = elementwise_rrule(np.multiply, ((lambda x1, x2, y: x2, lambda x1, x2, y: x1),), False)
+>>> y, pullback = rule(np.array([1.0, 2.0]), 3.0)
+>>> y, pullback.__name__, pullback(np.ones(2))
+(array([3., 6.]), 'multiply_pullback', (NoTangent(), array([3., 3.]), 3.0))
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .calls import call
+from .dtypes import conj, has_tangent, is_complex
+from .errors import ArrayTypeError, TangentTypeError
+from .names import function_name, short_name
+from .namespace import array_namespace, numpy_dispatches
+from .projection import ProjectTo, projector
+from .protocol import (
+    SCALAR_COTANGENTS,
+    NamedPullback,
+    check_arguments,
+    check_cotangent,
+    check_tangents,
+    named_pullback_class,
+    output_shape,
+    renamed_inner,
+)
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
+from .thunks import AbstractThunk, unthunk
+
+__all__ = [
+    "Partial",
+    "constant",
+    "elementwise_frule",
+    "elementwise_rrule",
+    "fit_to_output",
+    "primal_of",
+    "unit_sign",
+]
+
+Partial = Callable[..., Any] | None
+
+
+class constant:  # lower case: it reads as a value in a scalar_rule row
+    """A partial derivative that is the number ``value`` at every input: ``constant(1.0)``.
+
+    Called like any partial, it gives ``value``. ``scalar_rule`` recognises the partials 1 and
+    -1: their pullbacks pass the cotangent through (negated after projection), with the same
+    result as multiplying by the partial, and no pass over the cotangent for the product.
+
+    >>> constant(-1.0)(2.0, 3.0, -1.0), constant(-1.0)
+    (-1.0, constant(-1.0))
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, *args: Any) -> Any:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"constant({self.value!r})"
+
+
+def unit_sign(partial: Partial) -> int:
+    """1 or -1 for the partials ``constant(1)`` and ``constant(-1)``, 0 for any other."""
+    if isinstance(partial, constant) and isinstance(partial.value, int | float):
+        if partial.value == 1:
+            return 1
+        if partial.value == -1:
+            return -1
+    return 0
+
+
+def _unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
+    """``project(sign * dy)`` for ``sign`` 1 or -1 and real values, with no product over ``dy``.
+
+    Negating after projection is exact (rounding is symmetric), and un-broadcasting first
+    makes the negation cheap; projecting again keeps the primal's type (NumPy negates a 0-d
+    array into a scalar). Complex values take the product instead, which treats the signs of
+    zero parts differently from a negation.
+    """
+    dx = project(dy)
+    return dx if sign > 0 else project(-dx)
+
+
+def primal_of(f: Any) -> Callable:
+    """How a rule computes ``f``: directly for a ufunc on the values NumPy's ufuncs take or
+    hand on (NumPy's, Python's, and every type with ``__array_ufunc__``: an engine's tracked
+    values, dask arrays), else through ``call``, so that an engine's tracked values (a pullback
+    differentiated again) reach ``math.exp`` or a compiled kernel as ``f``'s rule.
+
+    A ufunc given arrays that NumPy cannot dispatch (torch tensors, JAX arrays) computes with
+    its namesake in their array namespace; one that has none there (SciPy's ufuncs) raises
+    ``ArrayTypeError`` naming ``f``, so that adapters run the rule on NumPy copies.
+    """
+    if not isinstance(f, np.ufunc):
+        return functools.partial(call, f)
+    names = (f.__name__, _ARRAY_API_NAMES.get(f.__name__, f.__name__))
+    own = getattr(np, f.__name__, None) is f  # SciPy's ufuncs have no namesake elsewhere
+
+    def ufunc_or_namesake(*args: Any, **kwargs: Any) -> Any:
+        if all(map(numpy_dispatches, args)):
+            return f(*args, **kwargs)
+        xp = array_namespace(*args)
+        namesake = next((getattr(xp, n) for n in names if hasattr(xp, n)), None) if own else None
+        if namesake is None:
+            kinds = sorted({type(a).__name__ for a in args if not numpy_dispatches(a)})
+            raise ArrayTypeError(
+                f"{function_name(f)} is a NumPy ufunc with no counterpart in the namespace "
+                f"of {', '.join(kinds)}"
+            )
+        # A NumPy constant beside them (ldexp's integer exponents) as an array of theirs.
+        args = tuple(xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
+        return namesake(*args, **kwargs)
+
+    return ufunc_or_namesake
+
+
+# Values a ufunc computes on directly, tested by type on the rules' hot path.
+_TAKEN = frozenset({float, int, complex, np.ndarray, np.float64, np.float32})
+
+
+def _plain(args: tuple) -> bool:
+    """Whether every argument is a value the ufunc takes directly and the rules follow: a
+    Python number, a NumPy float scalar, or a NumPy array that does not hold objects."""
+    for a in args:
+        cls = type(a)
+        if cls not in _TAKEN or (cls is np.ndarray and a.dtype.kind == "O"):
+            return False
+    return True
+
+
+def _outputs(f: Any, direct: Callable, apply: Callable, args: tuple, kwargs: dict) -> Any:
+    """``f(*args, **kwargs)``: directly on plain values, else after the arguments' check."""
+    if _plain(args):
+        return direct(*args, **kwargs)
+    check_arguments(f, args)
+    return apply(*args, **kwargs)
+
+
+def _has_complex(values: Any) -> bool:
+    """Whether any of ``values`` (or ``values`` itself, when not a tuple) is complex."""
+    if type(values) is not tuple:
+        values = (values,)
+    for v in values:
+        cls = type(v)
+        if cls is float or cls is int or cls is np.float64:
+            continue
+        if cls is np.ndarray:
+            if v.dtype.kind == "c":
+                return True
+        elif is_complex(v):
+            return True
+    return False
+
+
+# NumPy's names of ufuncs whose array-API names differ.
+_ARRAY_API_NAMES = {
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "arcsinh": "asinh",
+    "arccosh": "acosh",
+    "arctanh": "atanh",
+    "arctan2": "atan2",
+    "power": "pow",
+    "absolute": "abs",
+    "conjugate": "conj",
+    "true_divide": "divide",
+}
+
+
+def elementwise_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool) -> Callable:
+    """The rrule of ``f`` from its rows of partials (one row per output, one partial per input;
+    ``multi``: ``f`` returns a tuple of outputs), its pullback named after ``f``."""
+    if multi:
+        names = {"scalar_pullback": f"{short_name(f)}_pullback"}
+        return renamed_inner(_multi_output_rrule, names)(f, rows)
+    if len(rows[0]) == 1 and rows[0][0] is not None:
+        return _unary_rrule(f, rows[0][0])
+    return _single_output_rrule(f, rows[0])
+
+
+# ---- one output: the pullback is one small object per call --------------------------------
+#
+# An engine keeps every pullback on its tape until the backward pass, so what a pullback holds
+# is what Python's garbage collector visits again and again while the tape grows: a closure
+# is a function, a tuple and a cell per captured variable; these pullbacks are one object of
+# a class made for each function (named after it, ``sin_pullback``, in tracebacks too).
+
+
+def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
+    """One input, one output: the most frequent rule of all, kept lean."""
+    sign = unit_sign(partial)
+    apply = primal_of(f)
+    direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
+    pullback_class = named_pullback_class(
+        _UnaryPullback, f, f=f, partial=partial, sign=sign
+    )
+    new = object.__new__
+
+    def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        cls = type(x)
+        if cls is float:
+            y = direct(x, **kwargs)
+            shape: Any = ()  # elementwise: the output has the input's shape
+            complex_case = type(y) is not np.float64 and type(y) is not float and is_complex(y)
+        elif cls is np.ndarray and x.dtype.kind != "O":
+            y = direct(x, **kwargs)
+            shape = x.shape
+            complex_case = x.dtype.kind == "c" or _has_complex(y)
+        else:  # NumPy scalars, ints and complex go straight on; arrays of objects are refused
+            if cls is np.ndarray or cls not in _TAKEN:
+                check_arguments(f, (x,))
+            y = direct(x, **kwargs) if cls in _TAKEN else apply(x, **kwargs)
+            shape = output_shape(y)
+            complex_case = is_complex(x) or is_complex(y)
+        pullback: Any = new(pullback_class)
+        pullback.x, pullback.y, pullback.shape = x, y, shape
+        pullback.project, pullback.complex_case = projector(x), complex_case
+        return y, pullback
+
+    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
+    return scalar_rrule
+
+
+class _UnaryPullback(NamedPullback):
+    """The pullback of a one-input elementwise function (subclassed per function)."""
+
+    __slots__ = ("complex_case", "project", "shape", "x", "y")
+    complex_case: bool
+    project: Any
+    shape: Any
+    x: Any
+    y: Any
+    f: Any  # these three on the subclass of each function
+    partial: Any
+    sign: int
+
+    def __call__(self, dy: Any) -> tuple[Any, Any]:
+        cls = type(dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls in SCALAR_COTANGENTS and self.shape == ()
+        ):
+            dy = _checked_cotangent(self.f, self.y, dy)
+            if dy is None:
+                return NO_TANGENT, self.project(ZERO_TANGENT)
+        complex_case = self.complex_case
+        if self.sign and not complex_case and not is_complex(dy):
+            return NO_TANGENT, _unit_cotangent(self.sign, self.project, dy)
+        d = self.partial(self.x, self.y)
+        return NO_TANGENT, self.project((conj(d) if complex_case else d) * dy)
+
+
+def _checked_cotangent(f: Any, y: Any, dy: Any) -> Any:
+    """``dy`` unthunked, or ``None`` for a zero; raises naming ``f`` unless it fits ``y``."""
+    if isinstance(dy, AbstractThunk):
+        dy = dy.unthunk()
+    if isinstance(dy, AbstractZero):
+        return None
+    check_cotangent(f, y, dy)
+    return dy
+
+
+def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
+    """Several inputs, one output (``multiply``, ``arctan2``, ``xlogy``)."""
+    apply = primal_of(f)
+    direct = f if isinstance(f, np.ufunc) else apply
+    pullback_class = named_pullback_class(
+        _SingleOutputPullback, f, f=f, row=row, signs=tuple(map(unit_sign, row))
+    )
+    new = object.__new__
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        y = _outputs(f, direct, apply, args, kwargs)
+        pullback: Any = new(pullback_class)
+        pullback.args, pullback.y = args, y
+        cls = type(y)
+        scalar = cls in SCALAR_COTANGENTS
+        pullback.shape = y.shape if cls is np.ndarray else () if scalar else output_shape(y)
+        pullback.projectors = tuple(
+            [None if p is None else projector(a) for a, p in zip(args, row, strict=True)]
+        )
+        pullback.complex_case = _has_complex(args) or (not scalar and _has_complex(y))
+        return y, pullback
+
+    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
+    return scalar_rrule
+
+
+class _SingleOutputPullback(NamedPullback):
+    """The pullback of a several-input, one-output elementwise function (subclassed per
+    function)."""
+
+    __slots__ = ("args", "complex_case", "projectors", "shape", "y")
+    args: tuple
+    complex_case: bool
+    projectors: tuple[Any, ...]
+    shape: Any
+    y: Any
+    f: Any  # these three on the subclass of each function
+    row: tuple[Partial, ...]
+    signs: tuple[int, ...]
+
+    def __call__(self, dy: Any) -> tuple[Any, ...]:
+        cls = type(dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls in SCALAR_COTANGENTS and self.shape == ()
+        ):
+            dy = _checked_cotangent(self.f, self.y, dy)
+            if dy is None:
+                zero = ZERO_TANGENT
+                return (
+                    NO_TANGENT,
+                    *(NO_TANGENT if p is None else p(zero) for p in self.projectors),
+                )
+        complex_case = self.complex_case
+        real = not complex_case and not _has_complex(dy)
+        args, y, signs = self.args, self.y, self.signs
+        grads: list[Any] = [NO_TANGENT]
+        i = 0
+        for project in self.projectors:
+            if project is None or not project.has_tangent_space:
+                grads.append(NO_TANGENT)
+            elif signs[i] and real:
+                grads.append(_unit_cotangent(signs[i], project, dy))
+            else:
+                d = self.row[i](*args, y)  # type: ignore[misc]
+                grads.append(project((conj(d) if complex_case else d) * dy))
+            i += 1
+        return tuple(grads)
+
+
+def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:
+    """Several outputs (``frexp``, ``modf``, ``divmod``): a cotangent per output."""
+    active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
+    apply = primal_of(f)
+    direct = f if isinstance(f, np.ufunc) else apply
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        y = _outputs(f, direct, apply, args, kwargs)
+        projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
+        complex_case = _has_complex(args) or _has_complex(y)
+
+        def scalar_pullback(dy: Any) -> tuple[Any, ...]:
+            dy = unthunk(dy)
+            if not isinstance(dy, AbstractZero):
+                check_cotangent(f, y, dy)
+            outputs = _output_cotangents(dy, len(rows))
+            grads: list[Any] = [NO_TANGENT]
+            for i, project in enumerate(projectors):
+                if project is None or not project.has_tangent_space:
+                    grads.append(NO_TANGENT)
+                    continue
+                total: Any = ZERO_TANGENT
+                for r, dy_r in zip(rows, outputs, strict=True):
+                    partial = r[i]
+                    if partial is None or isinstance(dy_r, AbstractZero):
+                        continue
+                    d = partial(*args, y)
+                    total = total + (conj(d) if complex_case else d) * dy_r
+                grads.append(project(total))
+            return tuple(grads)
+
+        return y, scalar_pullback
+
+    return scalar_rrule
+
+
+def _output_cotangents(dy: Any, n: int) -> tuple[Any, ...]:
+    if isinstance(dy, AbstractZero):
+        return (dy,) * n
+    values = tuple(unthunk(d) for d in dy)
+    if len(values) != n:
+        raise TangentTypeError(f"expected a cotangent for each of {n} outputs, got {len(values)}")
+    return values
+
+
+def elementwise_frule(
+    f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool, arity: int
+) -> Callable:
+    apply = primal_of(f)
+    direct = f if isinstance(f, np.ufunc) else apply
+
+    def scalar_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        if len(tangents) != arity + 1:
+            raise TangentTypeError(
+                f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
+                f"got {len(tangents)}"
+            )
+        check_arguments(f, args)
+        check_tangents(f, tangents, args)
+        y = (direct if _plain(args) else apply)(*args, **kwargs)
+        outputs = y if multi else (y,)
+        dys = []
+        for r, y_r in zip(rows, outputs, strict=True):
+            if not has_tangent(y_r):
+                dys.append(NO_TANGENT)
+                continue
+            total: Any = ZERO_TANGENT
+            for partial, dx in zip(r, tangents[1:], strict=True):
+                dx = unthunk(dx)
+                if partial is None or isinstance(dx, AbstractZero) or dx is None:
+                    continue
+                sign = unit_sign(partial)
+                if sign and not is_complex(dx):
+                    total = total + (dx if sign > 0 else -dx)
+                else:
+                    total = total + partial(*args, y) * dx
+            dys.append(fit_to_output(total, y_r))
+        return y, (Tangent(tuple, *dys) if multi else dys[0])
+
+    return scalar_frule
+
+
+def fit_to_output(dy: Any, y: Any) -> Any:
+    """The frule's output tangent, broadcast to ``y``'s shape and projected onto its space."""
+    if isinstance(dy, AbstractZero):
+        return dy
+    shape = getattr(y, "shape", ())
+    if getattr(dy, "shape", ()) != shape:
+        xp = array_namespace(dy, y)
+        dy = xp.asarray(xp.broadcast_to(xp.asarray(dy), shape), copy=True)
+    return ProjectTo(y)(dy)
