@@ -1,16 +1,22 @@
-"""The reference reverse engine against autograd and PyTorch (CPU, eager) on the same functions.
+"""The reference reverse engine against autograd, PyTorch (CPU, eager) and JAX (jit).
 
-Three reverse-mode gradients, each written once against an array namespace (``numpy`` for the
-chainrules engine, ``autograd.numpy`` for autograd, ``torch`` for PyTorch):
+Each case is written once against an array namespace (``numpy`` for the chainrules engine,
+``autograd.numpy`` for autograd, ``torch`` for PyTorch, ``jax.numpy`` for JAX) and timed as
+``value_and_grad``, all in one run, in turns, one thread per library:
 
-(a) a 1,000-step scalar recurrence, (b) the loss of a 3-layer MLP of width 256 on a batch of
-64, (c) logsumexp of 10^6 elements (max, subtract, exp, sum, log). For each: the time of the
-plain NumPy value, of ``value_and_grad`` under each engine (best of several repeats, all in
-one run, in turns, one thread per library), the ratio of the chainrules engine to its peer, and
-value_and_grad / value.
+(a) the scalar recurrence ``x = sin(x) * 1.01 + 0.1``, 1,000 steps (3,000 operations);
+(b) the same recurrence on a vector of 1,000 elements;
+(c) the loss of a 3-layer MLP of width 256 on a batch of 64;
+(d) logsumexp of 10^6 elements (max, subtract, exp, sum, log).
 
-    pip install -e ".[autograd,torch]"
-    python benchmarks/engines.py
+For the recurrences it also prints the cost per recorded operation: the gradient's time
+over the number of operations, and for (b) what is left above the NumPy value's own time.
+JAX runs the recurrence compiled (``jit``, compilation excluded): the compiled limit, which
+no eager engine is expected to reach.
+
+    pip install -e ".[autograd,torch,jax]"
+    python benchmarks/engines.py          # wall-clock time (a quiet machine)
+    python benchmarks/engines.py --cpu    # CPU time of this process (a loaded machine)
 """
 
 from __future__ import annotations
@@ -21,7 +27,10 @@ import os
 # engines, not how each library spreads a matrix product over a shared machine's cores.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
 
+import importlib.util  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 
 import autograd  # noqa: E402
@@ -32,12 +41,14 @@ import torch  # noqa: E402
 from chainrules.engines import reverse  # noqa: E402
 
 torch.set_num_threads(1)
+STEPS = 1000
+OPS = 3 * STEPS  # sin, multiply, add per step
 
 
 def recurrence(xp, x):
-    for _ in range(1000):
-        x = xp.sin(x) * 0.9 + 0.1 * x
-    return x
+    for _ in range(STEPS):
+        x = xp.sin(x) * 1.01 + 0.1
+    return xp.sum(x)
 
 
 def mlp_loss(xp, params, inputs, targets):
@@ -53,17 +64,17 @@ def logsumexp(xp, x):
     return m + xp.log(xp.sum(xp.exp(x - m)))
 
 
-def interleaved_best(contenders, number, rounds=7):
+def interleaved_best(contenders, number, rounds, timer):
     """The best time per call of each contender, timed in turns so that load hits all alike."""
     for fn in contenders.values():
-        fn()  # warm caches
+        fn()  # warm caches, compile
     best = dict.fromkeys(contenders, float("inf"))
     for _ in range(rounds):
         for name, fn in contenders.items():
-            start = time.perf_counter()
+            start = timer()
             for _ in range(number):
                 fn()
-            best[name] = min(best[name], (time.perf_counter() - start) / number)
+            best[name] = min(best[name], (timer() - start) / number)
     return best
 
 
@@ -80,6 +91,19 @@ def torch_value_and_grad(f, *args):
     return run
 
 
+def jax_value_and_grad(f, *args):
+    """``jit(value_and_grad(f))`` on ``args``, or None when JAX is not installed."""
+    if importlib.util.find_spec("jax") is None:
+        return None
+    import jax
+    import jax.numpy as jnp
+
+    jax.config.update("jax_enable_x64", True)
+    compiled = jax.jit(jax.value_and_grad(lambda *a: f(jnp, *a)))
+    values = [jnp.asarray(a) for a in args]
+    return lambda: jax.block_until_ready(compiled(*values))
+
+
 def cases():
     rng = np.random.default_rng(0)
     width, batch = 256, 64
@@ -90,22 +114,28 @@ def cases():
     )
     inputs, targets = rng.normal(size=(batch, width)), rng.normal(size=(batch, width))
     t_inputs, t_targets = torch.tensor(inputs), torch.tensor(targets)
-    big = rng.normal(size=1_000_000)
+    vector, big = rng.uniform(0.0, 1.0, 1000), rng.normal(size=1_000_000)
 
+    for name, x0, number in (
+        ("(a) scalar recurrence", 0.5, 10),
+        ("(b) vector recurrence", vector, 5),
+    ):
+        peers = {
+            "autograd": lambda x0=x0: autograd.value_and_grad(lambda x: recurrence(anp, x))(x0),
+            "torch": torch_value_and_grad(lambda x: recurrence(torch, x), np.asarray(x0)),
+        }
+        jitted = jax_value_and_grad(recurrence, x0)
+        if jitted is not None:
+            peers["jax"] = jitted
+        yield (
+            name,
+            number,
+            lambda x0=x0: recurrence(np, x0),
+            lambda x0=x0: reverse.value_and_grad(lambda x: recurrence(np, x))(x0),
+            peers,
+        )
     yield (
-        "(a) scalar recurrence, 1,000 steps",
-        "autograd",
-        20,
-        lambda: recurrence(np, 0.5),
-        lambda: reverse.value_and_grad(lambda x: recurrence(np, x))(0.5),
-        {
-            "autograd": lambda: autograd.value_and_grad(lambda x: recurrence(anp, x))(0.5),
-            "torch": torch_value_and_grad(lambda x: recurrence(torch, x), np.array(0.5)),
-        },
-    )
-    yield (
-        "(b) MLP 3x256, batch 64",
-        "torch",
+        "(c) MLP 3x256, batch 64",
         20,
         lambda: mlp_loss(np, params, inputs, targets),
         lambda: reverse.value_and_grad(lambda p: mlp_loss(np, p, inputs, targets))(params),
@@ -119,8 +149,7 @@ def cases():
         },
     )
     yield (
-        "(c) logsumexp, 10^6 elements",
-        "torch",
+        "(d) logsumexp, 10^6 elements",
         5,
         lambda: logsumexp(np, big),
         lambda: reverse.value_and_grad(lambda x: logsumexp(np, x))(big),
@@ -131,22 +160,39 @@ def cases():
     )
 
 
-def main() -> None:
-    print(f"torch {torch.__version__}, numpy {np.__version__}, one thread each")
+def main(argv: list[str]) -> None:
+    cpu = "--cpu" in argv
+    timer = time.process_time if cpu else time.perf_counter
+    rounds = 15 if cpu else 7
+    print(f"torch {torch.__version__}, numpy {np.__version__}, one thread each; {timer.__name__}")
     print()
     print(
-        "| case | value (NumPy) | chainrules value_and_grad | autograd | PyTorch "
-        "| chainrules / peer | value_and_grad / value |"
+        "| case | value (NumPy) | chainrules value_and_grad | autograd | PyTorch | JAX (jit) "
+        "| chainrules / PyTorch | chainrules / autograd |"
     )
-    print("|---|---|---|---|---|---|---|")
-    for name, peer, number, value, ours, peers in cases():
-        t = interleaved_best({"value": value, "ours": ours, **peers}, number)
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    per_op = []
+    for name, number, value, ours, peers in cases():
+        t = interleaved_best({"value": value, "ours": ours, **peers}, number, rounds, timer)
+        jax_time = f"{t['jax'] * 1e3:.3f} ms" if "jax" in t else "-"
         print(
             f"| {name} | {t['value'] * 1e3:.2f} ms | {t['ours'] * 1e3:.2f} ms "
-            f"| {t['autograd'] * 1e3:.2f} ms | {t['torch'] * 1e3:.2f} ms "
-            f"| {t['ours'] / t[peer]:.2f} ({peer}) | {t['ours'] / t['value']:.2f} |"
+            f"| {t['autograd'] * 1e3:.2f} ms | {t['torch'] * 1e3:.2f} ms | {jax_time} "
+            f"| {t['ours'] / t['torch']:.2f} | {t['ours'] / t['autograd']:.2f} |"
+        )
+        if "recurrence" in name:
+            per_op.append((name, t))
+    print()
+    print("| case | per op: chainrules | autograd | PyTorch | JAX (jit) | chainrules above value |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, t in per_op:
+        jax_op = f"{t['jax'] / OPS * 1e9:.0f} ns" if "jax" in t else "-"
+        print(
+            f"| {name} | {t['ours'] / OPS * 1e6:.2f} us | {t['autograd'] / OPS * 1e6:.2f} us "
+            f"| {t['torch'] / OPS * 1e6:.2f} us | {jax_op} "
+            f"| {(t['ours'] - t['value']) / OPS * 1e6:.2f} us |"
         )
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -189,4 +189,8 @@ def given_options(**options: Any) -> dict[str, Any]:
     >>> given_options(dtype=None, keepdims=True, where=None)
     {'keepdims': True}
     """
-    return {k: v for k, v in options.items() if v is not None and v is not False}
+    given = {}
+    for k, v in options.items():
+        if v is not None and v is not False:
+            given[k] = v
+    return given

@@ -31,6 +31,7 @@ import numpy as np
 from .dtypes import cast, has_tangent, is_complex, value_dtype
 from .names import short_name
 from .namespace import array_namespace
+from .projection import projector
 from .registry import frule, rrule
 from .sequences import argument_projector, tangent_value
 from .shapes import shape_of
@@ -91,8 +92,10 @@ def linear_rule(
         if supports is not None and not supports(*params, **kwargs):
             return None
         y = run(x, *params, **kwargs)
-        project_x = argument_projector(x)
-        x_shape = shape_of(x)
+        if type(x) is np.ndarray:
+            project_x, x_shape = projector(x), x.shape
+        else:
+            project_x, x_shape = argument_projector(x), shape_of(x)
         no_tangents = (NO_TANGENT,) * len(params)
         # An integer or boolean result (a cast, say) passes nothing back.
         blocked = not getattr(project_x, "has_tangent_space", True) or not has_tangent(y)

@@ -66,11 +66,8 @@ class ProjectTo:
     has_tangent_space = True
 
     def __new__(cls, x: Any) -> Any:
-        # No __init__: the instance returned is ready (often shared, see _array_projector).
-        make = _FACTORIES.get(type(x))
-        if make is not None:
-            return make(x)
-        return _project_to(x, {})
+        # No __init__: the instance returned is ready (often shared, see projector).
+        return projector(x)
 
     @classmethod
     def _blank(cls) -> Any:
@@ -156,7 +153,7 @@ class _ProjectArray(_ProjectLeaf):
     """Arrays of any library: un-broadcast, then real part and dtype of the primal.
 
     A projector holds only the primal's shape and dtype, so one serves every array of that
-    shape and dtype (NumPy's are shared, see ``_array_projector``), and it remembers the axes
+    shape and dtype (NumPy's are shared, see ``projector``), and it remembers the axes
     that un-broadcast each cotangent shape it has met: they are worked out once. A dask
     array's projector holds its chunks too, which its cotangents take.
     """
@@ -344,19 +341,20 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
             return _NO_TANGENT_PROJECTOR
         if isinstance(x, float | complex | np.generic):
             return _ProjectScalar.of(x)
-        return _array_projector(x) if type(x) is np.ndarray else _ProjectArray.of(x)
+        return projector(x) if type(x) is np.ndarray else _ProjectArray.of(x)
     if has_tangent_space(x, known):
-        projector = _ProjectStructure._blank()
-        projector.primal_type = fields.primal_type
-        projector.kind = fields.kind
-        projector.mutable = fields.mutable
-        projector.fields = {}
-        pending.append((projector, fields))
+        structure = _ProjectStructure._blank()
+        structure.primal_type = fields.primal_type
+        structure.kind = fields.kind
+        structure.mutable = fields.mutable
+        structure.fields = {}
+        pending.append((structure, fields))
+        found: ProjectTo = structure
     else:
-        projector = _NO_TANGENT_PROJECTOR
+        found = _NO_TANGENT_PROJECTOR
     # Registered before any field is visited: a cycle back to x ends here.
-    memo[id(x)] = (x, projector)
-    return projector
+    memo[id(x)] = (x, found)
+    return found
 
 
 # How many entries a cache keyed by shapes keeps: enough for the shapes of a program, and a
@@ -365,24 +363,9 @@ _CACHED_SHAPES = 1024
 _array_projectors: dict[tuple, _ProjectArray] = {}
 
 
-def _array_projector(x: np.ndarray) -> ProjectTo:
-    """The projector of a NumPy array: shared by the arrays of one shape and dtype."""
-    dtype = x.dtype
-    if dtype.kind not in "fc":
-        return _NO_TANGENT_PROJECTOR
-    key = (x.shape, dtype)
-    found = _array_projectors.get(key)
-    if found is None:
-        found = _ProjectArray.of(x)
-        if len(_array_projectors) < _CACHED_SHAPES:
-            _array_projectors[key] = found
-    return found
-
-
 _NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
 _FLOAT_PROJECTOR = _ProjectScalar.of(0.0)
 _COMPLEX_PROJECTOR = _ProjectScalar.of(0j)
-_FACTORIES: dict[type, Any] = {np.ndarray: _array_projector}
 # A scalar's projector holds only its type: one per type serves them all.
 _SHARED: dict[type, ProjectTo] = {
     float: _FLOAT_PROJECTOR,
@@ -391,19 +374,28 @@ _SHARED: dict[type, ProjectTo] = {
     bool: _NO_TANGENT_PROJECTOR,
     **{t: _ProjectScalar.of(t(0)) for t in (np.float64, np.float32, np.complex128, np.complex64)},
 }
-for _type, _shared in _SHARED.items():
-    _FACTORIES[_type] = lambda x, shared=_shared: shared
 
 
 def projector(x: Any) -> ProjectTo:
-    """``ProjectTo(x)`` without the class-call machinery: for rules on the hot path.
+    """``ProjectTo(x)``, as rules on the hot path call it: a shared projector for a number of
+    a given type, and for the NumPy arrays of a given shape and dtype.
 
     >>> projector(2.0)(np.float64(3.0))
     3.0
+    >>> projector(np.ones(2)) is projector(np.zeros(2))
+    True
     """
     cls = type(x)
+    if cls is np.ndarray:
+        dtype = x.dtype
+        if dtype.kind not in "fc":
+            return _NO_TANGENT_PROJECTOR
+        key = (x.shape, dtype)
+        found = _array_projectors.get(key)
+        if found is None:
+            found = _ProjectArray.of(x)
+            if len(_array_projectors) < _CACHED_SHAPES:
+                _array_projectors[key] = found
+        return found
     shared = _SHARED.get(cls)
-    if shared is not None:
-        return shared
-    make = _FACTORIES.get(cls)
-    return make(x) if make is not None else _project_to(x, {})
+    return shared if shared is not None else _project_to(x, {})

@@ -30,6 +30,7 @@ import numpy as np
 from .calls import call
 from .dtypes import conj, has_tangent, is_complex
 from .errors import ArrayTypeError, TangentTypeError
+from .lazy import is_lazy, per_chunk
 from .names import function_name, short_name
 from .namespace import array_namespace, numpy_dispatches
 from .projection import ProjectTo, projector
@@ -44,7 +45,7 @@ from .protocol import (
     renamed_inner,
 )
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
-from .thunks import AbstractThunk, unthunk
+from .thunks import AbstractThunk, Thunk, unthunk
 
 __all__ = [
     "Partial",
@@ -118,9 +119,12 @@ def primal_of(f: Any) -> Callable:
         return functools.partial(call, f)
     names = (f.__name__, _ARRAY_API_NAMES.get(f.__name__, f.__name__))
     own = getattr(np, f.__name__, None) is f  # SciPy's ufuncs have no namesake elsewhere
+    several = f.nout > 1  # dask applies these to no array: chunk by chunk, exactly
 
     def ufunc_or_namesake(*args: Any, **kwargs: Any) -> Any:
         if all(map(numpy_dispatches, args)):
+            if several and any(map(is_lazy, args)):
+                return per_chunk(f, args, kwargs)
             return f(*args, **kwargs)
         xp = array_namespace(*args)
         namesake = next((getattr(xp, n) for n in names if hasattr(xp, n)), None) if own else None
@@ -157,6 +161,27 @@ def _outputs(f: Any, direct: Callable, apply: Callable, args: tuple, kwargs: dic
         return direct(*args, **kwargs)
     check_arguments(f, args)
     return apply(*args, **kwargs)
+
+
+def _plain_kind(args: tuple) -> int:
+    """``_plain(args)`` and ``_has_complex(args)`` in one pass: -1 when an argument is not
+    plain, else 1 when one is complex and 0 when all are real."""
+    kind = 0
+    for a in args:
+        cls = type(a)
+        if cls is float or cls is np.float64 or cls is int or cls is np.float32:
+            continue
+        if cls is np.ndarray:
+            dtype_kind = a.dtype.kind
+            if dtype_kind == "c":
+                kind = 1
+            elif dtype_kind == "O":
+                return -1
+        elif cls is complex:
+            kind = 1
+        else:
+            return -1
+    return kind
 
 
 def _has_complex(values: Any) -> bool:
@@ -215,9 +240,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     sign = unit_sign(partial)
     apply = primal_of(f)
     direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
-    pullback_class = named_pullback_class(
-        _UnaryPullback, f, f=f, partial=partial, sign=sign
-    )
+    pullback_class = named_pullback_class(_UnaryPullback, f, f=f, partial=partial, sign=sign)
     new = object.__new__
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
@@ -283,26 +306,43 @@ def _checked_cotangent(f: Any, y: Any, dy: Any) -> Any:
     return dy
 
 
+# From this many output elements on, the cotangents of a several-input function are thunks:
+# of ``x * c`` an engine tracking ``x`` then never computes ``sum(x * dy)`` for the constant
+# ``c``; below it a thunk costs more than it could save.
+LAZY_FROM = 1024
+
+
 def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     """Several inputs, one output (``multiply``, ``arctan2``, ``xlogy``)."""
     apply = primal_of(f)
     direct = f if isinstance(f, np.ufunc) else apply
     pullback_class = named_pullback_class(
-        _SingleOutputPullback, f, f=f, row=row, signs=tuple(map(unit_sign, row))
+        _SingleOutputPullback,
+        f,
+        f=f,
+        row=row,
+        signs=tuple(map(unit_sign, row)),
+        indices=range(len(row)),
     )
     new = object.__new__
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        y = _outputs(f, direct, apply, args, kwargs)
+        kind = _plain_kind(args)
+        if kind >= 0:
+            y = direct(*args, **kwargs)
+        else:
+            check_arguments(f, args)
+            y = apply(*args, **kwargs)
         pullback: Any = new(pullback_class)
         pullback.args, pullback.y = args, y
         cls = type(y)
         scalar = cls in SCALAR_COTANGENTS
         pullback.shape = y.shape if cls is np.ndarray else () if scalar else output_shape(y)
-        pullback.projectors = tuple(
-            [None if p is None else projector(a) for a, p in zip(args, row, strict=True)]
+        pullback.projectors = tuple(map(projector, args))
+        pullback.complex_case = (
+            kind == 1 or (kind < 0 and _has_complex(args)) or (not scalar and _has_complex(y))
         )
-        pullback.complex_case = _has_complex(args) or (not scalar and _has_complex(y))
+        pullback.lazy = cls is np.ndarray and y.size >= LAZY_FROM
         return y, pullback
 
     scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
@@ -313,15 +353,17 @@ class _SingleOutputPullback(NamedPullback):
     """The pullback of a several-input, one-output elementwise function (subclassed per
     function)."""
 
-    __slots__ = ("args", "complex_case", "projectors", "shape", "y")
+    __slots__ = ("args", "complex_case", "lazy", "projectors", "shape", "y")
     args: tuple
     complex_case: bool
+    lazy: bool  # cotangents as thunks (see LAZY_FROM)
     projectors: tuple[Any, ...]
     shape: Any
     y: Any
-    f: Any  # these three on the subclass of each function
+    f: Any  # these four on the subclass of each function
     row: tuple[Partial, ...]
     signs: tuple[int, ...]
+    indices: range
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
@@ -330,26 +372,29 @@ class _SingleOutputPullback(NamedPullback):
         ):
             dy = _checked_cotangent(self.f, self.y, dy)
             if dy is None:
-                zero = ZERO_TANGENT
-                return (
-                    NO_TANGENT,
-                    *(NO_TANGENT if p is None else p(zero) for p in self.projectors),
-                )
-        complex_case = self.complex_case
-        real = not complex_case and not _has_complex(dy)
-        args, y, signs = self.args, self.y, self.signs
-        grads: list[Any] = [NO_TANGENT]
-        i = 0
-        for project in self.projectors:
-            if project is None or not project.has_tangent_space:
-                grads.append(NO_TANGENT)
-            elif signs[i] and real:
-                grads.append(_unit_cotangent(signs[i], project, dy))
-            else:
-                d = self.row[i](*args, y)  # type: ignore[misc]
-                grads.append(project((conj(d) if complex_case else d) * dy))
-            i += 1
-        return tuple(grads)
+                zeros = (self.cotangent(i, ZERO_TANGENT, True) for i in self.indices)
+                return (NO_TANGENT, *zeros)
+        real = not self.complex_case and not _has_complex(dy)
+        if self.lazy:  # large arrays: an engine computes only what its tracked values need
+            one = self.cotangent
+            return (
+                NO_TANGENT,
+                *(Thunk(functools.partial(one, i, dy, real)) for i in self.indices),
+            )
+        return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
+
+    def cotangent(self, i: int, dy: Any, real: bool) -> Any:
+        """The cotangent of argument ``i``: ``NoTangent()`` without a partial or a space."""
+        project, derivative = self.projectors[i], self.row[i]
+        if derivative is None or not project.has_tangent_space:
+            return NO_TANGENT
+        if isinstance(dy, AbstractZero):
+            return project(dy)
+        sign = self.signs[i]
+        if sign and real:
+            return _unit_cotangent(sign, project, dy)
+        d = derivative(*self.args, self.y)
+        return project((conj(d) if self.complex_case else d) * dy)
 
 
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:

@@ -13,6 +13,7 @@ array([[1., 1., 1.],
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ __all__ = [
     "normalize_axis",
     "reduced_shape",
     "shape_of",
+    "spread",
 ]
 
 
@@ -72,7 +74,16 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, .
     >>> reduced_shape((2, 3, 4), (0, 2))
     (1, 3, 1)
     """
-    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    key = (shape, axes)
+    kept = _kept_shapes.get(key)
+    if kept is None:
+        kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
+        if len(_kept_shapes) < 1024:  # a program's shapes, not every shape ever met
+            _kept_shapes[key] = kept
+    return kept
+
+
+_kept_shapes: dict[tuple, tuple[int, ...]] = {}
 
 
 def count_reduced(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
@@ -91,11 +102,40 @@ def expand_reduced(dy: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepd
     """A reduction's cotangent ``dy`` broadcast back over the reduced axes to ``shape``.
 
     ``dy`` has the reduction's output shape (with or without the reduced axes, as
-    ``keepdims`` says); the result is a read-only broadcast view of shape ``shape``.
+    ``keepdims`` says). NumPy values give ``spread(dy, shape)``; others a broadcast in their
+    namespace.
     """
+    cls = type(dy)
+    if cls is np.ndarray or cls in _NUMPY_SCALARS:
+        dy = np.asarray(dy)
+        kept = reduced_shape(shape, axes)
+        return spread(dy if dy.shape == kept else dy.reshape(kept), shape)
     xp = array_namespace(dy)
     dy = xp.asarray(dy)
     kept = reduced_shape(shape, axes)
     if tuple(dy.shape) != kept:
         dy = xp.reshape(dy, kept)
     return xp.broadcast_to(dy, shape)
+
+
+_NUMPY_SCALARS = frozenset({float, int, complex, np.float64, np.float32, np.complex128})
+# Below this many elements, a fresh array costs less than NumPy's broadcast_to (a Python
+# function of some microseconds); above it, a view saves the memory and the writing.
+SPREAD_COPY_BELOW = 4096
+
+
+def spread(dy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The NumPy array ``dy`` broadcast to ``shape``: a fresh array for small results, a
+    read-only broadcast view (no copy) for large ones.
+
+    >>> spread(np.array([1.0, 2.0]), (2, 2))
+    array([[1., 2.],
+           [1., 2.]])
+    """
+    if dy.shape == shape:
+        return dy
+    if math.prod(shape) < SPREAD_COPY_BELOW:
+        out = np.empty(shape, dy.dtype)
+        out[...] = dy
+        return out
+    return np.broadcast_to(dy, shape)

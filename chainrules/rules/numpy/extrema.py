@@ -80,6 +80,17 @@ class _Selection:
         self._count = xp.maximum(_count_selected(mask, self.axes), 1)
 
     def pullback(self, dy: Any, shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool):
+        x, y = self.x, self.y
+        if (
+            type(x) is np.ndarray
+            and isinstance(y, np.floating)
+            and y == y  # not NaN
+            and self.where is None
+            and len(axes) == len(shape)
+        ):
+            # The whole of a NumPy array reduced to a number: compared with it directly.
+            mask = x == y
+            return np.where(mask, dy / max(np.count_nonzero(mask), 1), 0.0)
         xp = array_namespace(dy)
         count = self.count
         share = xp.broadcast_to(expand_reduced(dy, count.shape, axes, keepdims) / count, shape)
@@ -118,16 +129,25 @@ def _count_selected(mask: Any, axes: tuple[int, ...]) -> Any:
     return xp.sum(xp.astype(mask, xp.int64), axis=axes, keepdims=True)
 
 
+_METHODS = {np.max: np.ndarray.max, np.min: np.ndarray.min}
+
+
 def _register_extremum(f: Any, nan_selected: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``, one of max, min, nanmax and nanmin.
 
     ``nan_selected``: whether ``f`` propagates NaN, so that NaN elements are the selected ones.
     """
+    method = _METHODS.get(f)  # on an ndarray, without the function's own Python layers
 
     def extremum_rrule(a, axis=None, *, keepdims=False, initial=None, where=None):
         shape = shape_of(a)
         axes = reduced_axes(axis, len(shape))
-        y = call(f, a, axis, **given_options(keepdims=keepdims, initial=initial, where=where))
+        options = given_options(keepdims=keepdims, initial=initial, where=where)
+        y = (
+            (method or f)(a, axis, **options)
+            if type(a) is np.ndarray
+            else call(f, a, axis, **options)
+        )
         project_a = ProjectTo(a)
         selection = _Selection(a, y, axes, keepdims, where, nan_selected)
 

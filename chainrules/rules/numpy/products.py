@@ -8,8 +8,8 @@ other factors, conjugated (the holomorphic convention: ``d_a = dy @ conj(b).T`` 
 (summed or contracted as the product asks). ``cross`` also takes two-component vectors
 (deprecated by NumPy) as vectors whose third component is zero; the rules compute with them
 so, and the third component of their cotangent is dropped. ``einsum`` has a module of its
-own. Cotangents of the factors are ``Thunk``\\s: an engine that needs one of them never computes
-the other.
+own. Cotangents of the factors are ``Thunk``\\s, so that an engine that needs one of them never
+computes the other, but for small NumPy factors, whose cotangents cost less than a thunk.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -90,15 +90,33 @@ def _register_bilinear(f: Any, rule: Callable[..., Any], also: tuple[Any, ...] =
     register_rules(f, rule, bilinear_frule, also=also)
 
 
-def _pair(project_a: Any, project_b: Any, da: Callable[[], Any], db: Callable[[], Any]):
-    """The cotangents of two factors, each a thunk (or ``NoTangent()`` without a tangent)."""
+def _pair(
+    project_a: Any,
+    project_b: Any,
+    da: Callable[[], Any],
+    db: Callable[[], Any],
+    eager: bool = False,
+):
+    """The cotangents of two factors, each a thunk (or ``NoTangent()`` without a tangent);
+    computed at once when ``eager`` (small factors: a thunk would cost more than its work)."""
 
     def thunk_of(project: Any, compute: Callable[[], Any]) -> Any:
         if project(ZERO_TANGENT) is NO_TANGENT:
             return NO_TANGENT
+        if eager:
+            return project(compute())
         return Thunk(lambda: project(compute()))
 
     return NO_TANGENT, thunk_of(project_a, da), thunk_of(project_b, db)
+
+
+# Factors of at most this many elements in all get their cotangents computed at once.
+EAGER_UP_TO = 2048
+
+
+def _small(a: Any, b: Any) -> bool:
+    """Whether NumPy factors ``a`` and ``b`` are small enough for ``_pair`` to be eager."""
+    return type(a) is np.ndarray and type(b) is np.ndarray and a.size + b.size <= EAGER_UP_TO
 
 
 def _bilinear_pullback(name: str, x1: Any, x2: Any, parts: Callable[[Any], tuple]) -> Any:
@@ -109,10 +127,12 @@ def _bilinear_pullback(name: str, x1: Any, x2: Any, parts: Callable[[Any], tuple
     pass, so that the projectors are built there.
     """
     project_1, project_2 = argument_projector(x1), argument_projector(x2)
+    eager = _small(x1, x2)
 
     def bilinear_pullback(dy: Any) -> tuple[Any, ...]:
         dy = unthunk(dy)
-        return _pair(project_1, project_2, *parts(dy))
+        da, db = parts(dy)
+        return _pair(project_1, project_2, da, db, eager=eager)
 
     return bilinear_pullback
 
@@ -248,13 +268,15 @@ def _contraction_rrule(f: Any, contracted_of: Callable[[int, int], Any]) -> Call
         project_a, project_b = argument_projector(a), argument_projector(b)
         n1, n2 = len(shape_of(a)), len(shape_of(b))
         contracted = None if n1 == 0 or n2 == 0 else contracted_of(n1, n2, *args)
+        eager = _small(a, b)
 
         def contraction_pullback(dy: Any) -> tuple[Any, ...]:
             if contracted is None:  # a scalar factor: an elementwise product
                 parts = (lambda: dy * conj(xp, b), lambda: conj(xp, a) * dy)
             else:
                 parts = _tensordot_pullback_parts(xp, a, b, dy, contracted)
-            return (*_pair(project_a, project_b, *parts), *rest)
+            da, db = parts
+            return (*_pair(project_a, project_b, da, db, eager=eager), *rest)
 
         return y, contraction_pullback
 

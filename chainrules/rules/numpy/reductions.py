@@ -154,6 +154,9 @@ def _total(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any) -> 
     """``f(a, axis, **options)``, a sum or product: NumPy's own on what NumPy takes, else
     computed with the array namespace's ``sum`` or ``prod`` over the elements ``mask`` keeps
     (NumPy's would call the array's method with NumPy's keywords)."""
+    if type(a) is np.ndarray:  # NumPy's own, through the method where it has one
+        method = _METHODS.get(f)
+        return f(a, axis, **options) if method is None else method(a, axis, **options)
     if numpy_dispatches(a):
         return f(a, axis, **options)
     xp = array_namespace(a)
@@ -167,6 +170,11 @@ def _total(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any) -> 
     if initial is None:
         return y
     return y * initial if product else y + initial
+
+
+# The ndarray methods that compute what these functions compute on an ndarray, without the
+# functions' own Python layers.
+_METHODS = {np.sum: np.ndarray.sum, np.prod: np.ndarray.prod}
 
 
 def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple = ()) -> None:
@@ -229,6 +237,8 @@ def _mean_count(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, nan: 
 def _mean(f: Any, a: Any, axis: Any, axes: tuple, options: dict, mask: Any, count: Any) -> Any:
     """``f(a, axis, **options)``, a mean: NumPy's own on what NumPy takes, else computed with
     the array namespace over the ``count`` elements ``mask`` keeps."""
+    if type(a) is np.ndarray and f is np.mean:
+        return np.ndarray.mean(a, axis, **options)
     if numpy_dispatches(a):
         return f(a, axis, **options)
     xp = array_namespace(a)
@@ -255,7 +265,10 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
         project_a = ProjectTo(a)
 
         def mean_pullback(dy):
-            dx = expand_reduced(dy, shape, axes, keepdims) / count
+            if type(count) is int:  # divided before it is spread: one pass over fewer numbers
+                dx = expand_reduced(dy / count, shape, axes, keepdims)
+            else:
+                dx = expand_reduced(dy, shape, axes, keepdims) / count
             if mask is not None:
                 dx = array_namespace(dx).where(mask, dx, 0)
             return NO_TANGENT, project_a(dx)

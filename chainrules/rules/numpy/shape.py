@@ -50,6 +50,8 @@ def _reshape_adjoint(dy: Any, x_shape: tuple[int, ...], *params: Any, **kwargs: 
         order = params[-1]
     if order == "F":
         return np.reshape(dy, x_shape, order="F")
+    if type(dy) is np.ndarray:
+        return dy.reshape(x_shape)
     return array_namespace(dy).reshape(dy, x_shape)
 
 
@@ -85,6 +87,8 @@ def _transpose_axes(ndim: int, axes_args: tuple, axes: Any) -> tuple[int, ...]:
 
 def _transpose_adjoint(dy: Any, x_shape: tuple[int, ...], *axes_args: Any, axes: Any = None):
     perm = _transpose_axes(len(x_shape), axes_args, axes)
+    if type(dy) is np.ndarray:
+        return dy.transpose(_inverse_permutation(perm))
     return array_namespace(dy).permute_dims(dy, _inverse_permutation(perm))
 
 
