@@ -121,6 +121,6 @@ def test_a_first_order_reason_is_a_tooltip_and_a_note(small_report):
     notes = "".join(reader.text)
     if small_report.known:
         assert titles == [reason]
-        assert f"[1] {reason}" in notes and "Why some checks stop at 1st order:" in notes
+        assert f"[1] {reason}" in notes and "Why some checks stop at 1st order or refuse:" in notes
     else:
         assert titles == [] and "Why some checks stop" not in notes

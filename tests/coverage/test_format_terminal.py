@@ -77,7 +77,7 @@ def test_function_lines_show_each_engine_and_why_it_stops_at_first_order(
     if small_report.known:
         expected["math.sin"] = ["2", "2", "1 [1]", "reached", "reached"]
         assert lines[-2:] == [
-            "why some checks stop at 1st order:",
+            "why some checks stop at 1st order or refuse:",
             "[1] the host callback | has no 2nd derivative",
         ]
     assert shown == expected
