@@ -141,7 +141,8 @@ def lazy_like(y: Any, dy: Any) -> Any:
     """``dy`` as a dask array with ``y``'s chunks where ``y`` is a dask array and ``dy`` a
     NumPy array or a number; inside tuples and lists, element by element.
 
-    >>> import dask.array as da
+    >>> import pytest
+    >>> da = pytest.importorskip("dask.array")
     >>> lazy_like(da.zeros(4, chunks=2), np.ones(4)).chunks
     ((2, 2),)
     """
@@ -161,8 +162,8 @@ def per_chunk(f: Any, args: tuple, kwargs: dict) -> tuple:
     apply to its arrays) on dask ``args``, chunk by chunk: exact, as each element depends on
     its own inputs only.
 
-    >>> import numpy as np
-    >>> import dask.array as da
+    >>> import pytest
+    >>> da = pytest.importorskip("dask.array")
     >>> mantissa, exponent = per_chunk(np.frexp, (da.ones(4, chunks=2),), {})
     >>> mantissa.chunks, exponent.compute().tolist()
     (((2, 2),), [1, 1, 1, 1])

@@ -16,7 +16,8 @@ chained; a ``NotImplementedTangent`` where NumPy's values get a derivative is on
 names the function is the rule's part.
 
 >>> import numpy as np
->>> import dask.array as da
+>>> import pytest
+>>> da = pytest.importorskip("dask.array")
 >>> from chainrules_testing import test_rrule
 >>> test_rrule(np.tanh, da.from_array(np.linspace(-1.0, 1.0, 6), chunks=3), seed=1)
 """
