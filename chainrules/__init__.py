@@ -20,6 +20,7 @@ from .core.define import scalar_rule as scalar_rule
 from .core.errors import AmbiguousRuleError as AmbiguousRuleError
 from .core.errors import ArrayTypeError as ArrayTypeError
 from .core.errors import ChainRulesError as ChainRulesError
+from .core.errors import LazyArrayError as LazyArrayError
 from .core.errors import MissingCapabilityError as MissingCapabilityError
 from .core.errors import ProjectionError as ProjectionError
 from .core.errors import RuleDefinitionError as RuleDefinitionError

@@ -9,6 +9,7 @@ Modules, one concept each:
 * ``zeros``      zero_tangent
 * ``projection`` ProjectTo
 * ``namespace``  array_namespace
+* ``lazy``       dask arrays: recognised, run lazily, refused by name where a rule cannot
 * ``registry``   the rrule and frule tables, opt_out, introspection
 * ``config``     RuleConfig and the capabilities HasReverseMode, HasForwardMode
 * ``define``     scalar_rule, non_differentiable, ignore_derivatives

@@ -28,6 +28,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .lazy import computation_refused, is_lazy
+from .names import function_name
 from .namespace import require_numpy
 
 __all__ = ["call", "call_handler", "register_call_handler"]
@@ -74,10 +76,14 @@ def call(f: Callable, *args: Any, **kwargs: Any) -> Any:
 
     ``f`` is a compiled routine (SciPy's, ``math``'s): given arrays that NumPy's functions do
     not take (torch tensors, JAX arrays), it raises ``ArrayTypeError`` naming ``f`` instead of
-    converting them."""
+    converting them. Given dask arrays, ``f`` runs if it runs lazily (a NumPy function that dask
+    implements), and raises ``LazyArrayError`` naming ``f`` where it would compute them."""
     if _handlers:
         handler = _find(args) or (_find(kwargs.values()) if kwargs else None)
         if handler is not None:
             return handler(f, args, kwargs)
+    if any(map(is_lazy, args)):
+        with computation_refused(lambda: function_name(f)):
+            return f(*args, **kwargs)
     require_numpy(f, *args)
     return f(*args, **kwargs)

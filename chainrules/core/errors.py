@@ -6,6 +6,7 @@ __all__ = [
     "AmbiguousRuleError",
     "ArrayTypeError",
     "ChainRulesError",
+    "LazyArrayError",
     "MissingCapabilityError",
     "ProjectionError",
     "RuleDefinitionError",
@@ -30,6 +31,11 @@ class ArrayTypeError(ChainRulesError, TypeError):
     """A rule given arrays of a type it cannot compute on (a compiled SciPy routine that has no
     counterpart in the array namespace of a torch tensor, say). Adapters read it as "run this
     rule on NumPy copies"; anywhere else it is the error the user sees."""
+
+
+class LazyArrayError(ChainRulesError, TypeError):
+    """A rule or a differentiated function would compute a dask array while it is being
+    differentiated, pulling it into memory; the message names the function."""
 
 
 class RuleDefinitionError(ChainRulesError, TypeError):

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .dtypes import cast, has_tangent, is_complex, value_dtype
+from .lazy import is_lazy, lazy_like
 from .names import short_name
 from .namespace import array_namespace
 from .projection import projector
@@ -179,6 +180,8 @@ def accumulate(index: Any, values: Any, size: int) -> Any:
         return np.bincount(index, values.ravel(), size)
     xp = array_namespace(values)
     values = xp.reshape(xp.asarray(values), (-1,))
+    if is_lazy(values):  # dask counts with its own arrays, chunked as the values are
+        index = lazy_like(values, index)
     if is_complex(values):
         real = np.bincount(index, xp.real(values), size)
         imag = np.bincount(index, xp.imag(values), size)

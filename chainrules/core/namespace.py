@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ArrayTypeError
+from .lazy import is_lazy
 from .names import function_name
 from .tangents import AbstractZero, NotImplementedTangent
 from .thunks import AbstractThunk
@@ -77,12 +78,25 @@ def array_namespace(*arrays: Any) -> Any:
         if xp is None:
             continue
         if found is not None and xp is not found:
-            raise TypeError(
-                f"array_namespace: arrays of two libraries meet ({found.__name__} and "
-                f"{xp.__name__}); convert one of them first"
-            )
+            xp = _meeting(found, xp)
         found = xp
     return np if found is None else found
+
+
+def _meeting(a: Any, b: Any) -> Any:
+    """The namespace for arrays of two libraries: one whose arrays hold dask arrays (an
+    engine's tracked values, ``takes_dask_arrays``) computes with both; else a ``TypeError``."""
+    for holder, held in ((a, b), (b, a)):
+        if getattr(holder, "takes_dask_arrays", False) and _is_dask_namespace(held):
+            return holder
+    raise TypeError(
+        f"array_namespace: arrays of two libraries meet ({a.__name__} and {b.__name__}); "
+        f"convert one of them first"
+    )
+
+
+def _is_dask_namespace(xp: Any) -> bool:
+    return getattr(xp, "__name__", "").startswith(("dask.", "array_api_compat.dask"))
 
 
 def namespace_of(x: Any) -> Any:
@@ -152,12 +166,18 @@ def require_numpy(f: Any, *values: Any) -> None:
     """Raise ``ArrayTypeError``, naming ``f`` and the types, unless NumPy's functions take every
     value (``numpy_dispatches``): for a rule that computes ``f`` with a compiled NumPy or SciPy
     routine that has no counterpart in other namespaces (adapters then run the rule on NumPy
-    copies; an engine's tracked values pass, as NumPy hands them on)."""
+    copies; an engine's tracked values pass, as NumPy hands them on). Dask arrays are refused
+    too: the routine would compute them whole, pulling them into memory."""
     foreign = sorted({type(x).__name__ for x in values if not numpy_dispatches(x)})
     if foreign:
         raise ArrayTypeError(
             f"{function_name(f)} computes with NumPy or SciPy, which do not take "
             f"{', '.join(foreign)}"
+        )
+    if any(map(is_lazy, values)):
+        raise ArrayTypeError(
+            f"{function_name(f)} computes with a compiled NumPy or SciPy routine that has no "
+            f"lazy counterpart for dask arrays: it would compute the whole array in memory"
         )
 
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from .dtypes import is_complex_dtype
 from .errors import ProjectionError
+from .lazy import is_lazy
 from .namespace import array_namespace
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
 from .tangents import (
@@ -153,11 +154,13 @@ class _ProjectArray(_ProjectLeaf):
 
     A projector holds only the primal's shape and dtype, so one serves every array of that
     shape and dtype (NumPy's are shared, see ``projector``), and it remembers the axes
-    that un-broadcast each cotangent shape it has met: they are worked out once.
+    that un-broadcast each cotangent shape it has met: they are worked out once. A dask
+    array's projector holds its chunks too, which its cotangents take.
     """
 
-    __slots__ = ("axes", "complex", "dtype", "scalar_type", "shape")
+    __slots__ = ("axes", "chunks", "complex", "dtype", "scalar_type", "shape")
     axes: dict[tuple, tuple[int, ...]]  # cotangent shape -> the axes that sum it to shape
+    chunks: Any  # a dask array's chunks, which its cotangents take; None for other arrays
     complex: bool
     dtype: Any
     scalar_type: type | None  # NumPy's scalar type for the dtype, None for other libraries
@@ -171,6 +174,7 @@ class _ProjectArray(_ProjectLeaf):
         self.complex = is_complex_dtype(x.dtype)
         self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
         self.axes = {}
+        self.chunks = x.chunks if is_lazy(x) else None
         return self
 
     def __call__(self, dx: Any) -> Any:
@@ -206,6 +210,8 @@ class _ProjectArray(_ProjectLeaf):
             dx = xp.real(dx)
         if dx.dtype != self.dtype:
             dx = xp.astype(dx, self.dtype)
+        if self.chunks is not None and is_lazy(dx) and dx.chunks != self.chunks:
+            dx = dx.rechunk(self.chunks)  # a reduction's cotangent, broadcast as one chunk
         return dx
 
     def _unbroadcast(self, dx_shape: tuple) -> tuple[int, ...]:

@@ -16,7 +16,10 @@ wraps the rule so that, for every rule alike:
   raises the same way;
 * a rule given an array whose arithmetic NumPy's functions do not follow (masked arrays, whose
   mask the cotangents would ignore; ``np.matrix``, whose ``*`` multiplies matrices; object
-  arrays) refuses it with an ``ArrayTypeError`` naming the function and the argument.
+  arrays) refuses it with an ``ArrayTypeError`` naming the function and the argument;
+* a rule given dask arrays, and its pullback, run where nothing may compute them: a rule that
+  would, or that fails on them, raises ``LazyArrayError`` naming the function
+  (``chainrules.core.lazy``).
 
 >>> import numpy as np
 >>> from chainrules.core.tangents import ZERO_TANGENT
@@ -38,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ArrayTypeError, ProjectionError, RuleDefinitionError, TangentTypeError
+from .lazy import is_lazy, lazily, lazy_pullback
 from .names import function_name, short_name
 from .projection import projector
 from .structure import has_tangent_space
@@ -201,15 +205,15 @@ def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
     new = object.__new__
 
     def rrule_with_protocol(*args: Any, **kwargs: Any) -> Any:
-        check_arguments(f, args, skip)
-        result = rule(*args, **kwargs)
+        lazy = check_arguments(f, args, skip)
+        result = rule(*args, **kwargs) if not lazy else lazily(f, rule, args, kwargs)
         if type(result) is not tuple or len(result) != 2 or not callable(result[1]):
             return result  # None (no rule here), or not a rule's answer: not ours to change
         y, author = result
         pullback: Any = new(pullback_class)
         pullback.args, pullback.author, pullback.y = args, author, y
         pullback.shape = y.shape if type(y) is np.ndarray else output_shape(y)
-        return y, pullback
+        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
     return functools.update_wrapper(rrule_with_protocol, rule)
 
@@ -220,7 +224,11 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
     at = int(with_config)
 
     def frule_with_protocol(*args: Any, **kwargs: Any) -> Any:
-        check_arguments(f, args, at + 1)
+        if check_arguments(f, args, at + 1):  # dask arrays: nothing may compute them
+            return lazily(f, checked_frule, args, kwargs, "frule")
+        return checked_frule(*args, **kwargs)
+
+    def checked_frule(*args: Any, **kwargs: Any) -> Any:
         tangents = args[at]
         if type(tangents) is tuple:
             check_tangents(f, tangents, args[at + 1 :])
@@ -239,9 +247,10 @@ def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
 _PLAIN = frozenset({float, int, bool, complex, str, tuple, type(None), np.float64, np.float32})
 
 
-def check_arguments(f: Any, args: tuple, skip: int = 0) -> None:
+def check_arguments(f: Any, args: tuple, skip: int = 0) -> bool:
     """Refuse, naming ``f`` and the argument, the arrays whose arithmetic NumPy's functions do
-    not follow: a rule would give a wrong number for them without a word.
+    not follow: a rule would give a wrong number for them without a word. The answer says
+    whether dask arrays are among the arguments (``chainrules.core.lazy``).
 
     A masked array's result respects its mask, a pullback's cotangent would not; ``np.matrix``
     multiplies matrices with ``*``; an object array holds Python objects with no tangent space
@@ -252,13 +261,17 @@ def check_arguments(f: Any, args: tuple, skip: int = 0) -> None:
     ...
     chainrules.core.errors.ArrayTypeError: numpy.sin: argument 1 is a masked array, ...
     """
+    lazy = False
     for a in args:  # a config or a tangents tuple before the arguments is neither
         cls = type(a)
         if cls is np.ndarray:
             if a.dtype.kind == "O":
                 _refuse(f, args, skip)
-        elif cls not in _PLAIN and isinstance(a, np.ndarray):
-            _refuse(f, args, skip)
+        elif cls not in _PLAIN:
+            if isinstance(a, np.ndarray):
+                _refuse(f, args, skip)
+            lazy = lazy or is_lazy(a) or (cls is list and any(map(is_lazy, a)))
+    return lazy
 
 
 def _refuse(f: Any, args: tuple, skip: int) -> None:

@@ -33,6 +33,7 @@ import numpy as np
 from .calls import call
 from .dtypes import conj, has_tangent, is_complex
 from .errors import ArrayTypeError, TangentTypeError
+from .lazy import is_lazy, per_chunk
 from .names import function_name, short_name
 from .namespace import array_namespace, numpy_dispatches
 from .projection import ProjectTo, projector
@@ -122,9 +123,12 @@ def primal_of(f: Any) -> Callable:
         return functools.partial(call, f)
     names = (f.__name__, _ARRAY_API_NAMES.get(f.__name__, f.__name__))
     own = getattr(np, f.__name__, None) is f  # SciPy's ufuncs have no namesake elsewhere
+    several = f.nout > 1  # dask applies these to no array: chunk by chunk, exactly
 
     def ufunc_or_namesake(*args: Any, **kwargs: Any) -> Any:
         if all(map(numpy_dispatches, args)):
+            if several and any(map(is_lazy, args)):
+                return per_chunk(f, args, kwargs)
             return f(*args, **kwargs)
         xp = array_namespace(*args)
         namesake = next((getattr(xp, n) for n in names if hasattr(xp, n)), None) if own else None

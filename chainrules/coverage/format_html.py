@@ -169,7 +169,7 @@ def _functions_table(report: Report) -> list[str]:
         lines.append(f'<tr class="{status}" data-status="{status}">{"".join(cells)}</tr>')
     lines += ["</tbody>", "</table></div>"]
     if reasons:
-        lines.append('<p class="meta">Why some checks stop at 1st order:</p>')
+        lines.append('<p class="meta">Why some checks stop at 1st order or refuse:</p>')
         lines += ['<ul id="reasons">', *(f"<li>{escape(line)}</li>" for line in reasons), "</ul>"]
     return lines
 

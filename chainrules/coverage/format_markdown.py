@@ -104,7 +104,7 @@ def render_markdown(report: Report, summary: bool = False) -> str:
             "",
         ]
         if reasons:
-            why = ["Why some checks stop at 1st order:", ""]
+            why = ["Why some checks stop at 1st order or refuse:", ""]
             parts += [*why, *(f"* {escape_cell(line)}" for line in reasons), ""]
         parts += ["</details>", ""]
     return "\n".join(parts).rstrip("\n") + "\n"

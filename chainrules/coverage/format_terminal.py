@@ -163,7 +163,7 @@ def render_terminal(report: Report, color: bool = False, functions: bool = False
         cells, reasons = function_cells(report.rows)
         lines += ["", REACH_LEGEND]
         lines += _table([name for name, _ in FUNCTION_COLUMNS], cells, color)
-        lines += ["", "why some checks stop at 1st order:", *reasons] if reasons else []
+        lines += ["", "why some checks stop at 1st order or refuse:", *reasons] if reasons else []
     elif report.rows:
         lines += ["", "one line per function: add --functions (or filter with --category NAME)"]
     return "\n".join(lines)

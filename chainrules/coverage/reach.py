@@ -1,6 +1,6 @@
 """How far each engine goes with a function: tested to order 2 or 1, reached, or not at all.
 
-One rule table serves four engines, each reaching a function's rules by its own route:
+One rule table serves five engines, each reaching a function's rules by its own route:
 
 * ``reference``: the reverse and forward engines, through NumPy's ``__array_ufunc__`` /
   ``__array_function__`` protocols, the ``chainrules.scipy`` namespaces and
@@ -8,7 +8,9 @@ One rule table serves four engines, each reaching a function's rules by its own 
 * ``torch`` and ``jax``: ``chainrules.adapters.torch.wrap`` / ``jax.wrap`` and the
   ``chainrules.scipy`` namespaces;
 * ``autograd``: ``chainrules.adapters.autograd.install()`` for the functions autograd has a
-  primitive for, ``chainrules.adapters.autograd.wrap`` for the others.
+  primitive for, ``chainrules.adapters.autograd.wrap`` for the others;
+* ``dask``: the reference engines and ``rrule``/``frule`` given dask arrays, where a rule either
+  computes lazily or refuses with an error naming the function.
 
 So whether an engine *reaches* a function follows from the registry alone: every engine
 reaches every function with a differentiating rule (an rrule or an frule that is not a
@@ -17,6 +19,8 @@ comes from the test record. One function's state in one engine is one of ``STATE
 
 * ``tested``, shown ``2`` or ``1``: a recorded check passed through the engine up to that
   derivative order; at 1 the record may say why it stops there (``reason``);
+* ``refused``, shown ``error``: a recorded check found the engine refusing the function with a
+  clear error (``reason``), as the dask column does for rules that cannot run lazily;
 * ``reached``, shown ``reached``: the engine reaches the rules, no recorded check ran there;
 * ``unknown``, shown ``?``: the engine reaches the rules, no test record was read;
 * ``unreachable``, shown ``-``: no rule, so the engine cannot differentiate the function;
@@ -26,9 +30,9 @@ comes from the test record. One function's state in one engine is one of ``STATE
 >>> from chainrules.coverage.record import EngineCheck, TestRecord
 >>> record = TestRecord(seed=None, engines={"numpy.sin": {"torch": EngineCheck(1, ("why",))}})
 >>> [reach.text for reach in engine_reaches(("numpy.sin",), True, False, record)]
-['reached', '1', 'reached', 'reached']
+['reached', '1', 'reached', 'reached', 'reached']
 >>> [reach.text for reach in engine_reaches(("numpy.sin",), True, False, None)]
-['?', '?', '?', '?']
+['?', '?', '?', '?', '?']
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ __all__ = [
     "ENGINES",
     "NOT_DIFFERENTIABLE",
     "REACHED",
+    "REFUSED",
     "STATES",
     "TESTED",
     "UNKNOWN",
@@ -53,9 +58,15 @@ __all__ = [
 ]
 
 TESTED, REACHED, UNKNOWN = "tested", "reached", "unknown"
-UNREACHABLE, NOT_DIFFERENTIABLE = "unreachable", "non-differentiable"
-STATES = (TESTED, REACHED, UNKNOWN, UNREACHABLE, NOT_DIFFERENTIABLE)
-_SHOWN = {REACHED: "reached", UNKNOWN: "?", UNREACHABLE: "-", NOT_DIFFERENTIABLE: "n/a"}
+UNREACHABLE, NOT_DIFFERENTIABLE, REFUSED = "unreachable", "non-differentiable", "refused"
+STATES = (TESTED, REACHED, UNKNOWN, UNREACHABLE, NOT_DIFFERENTIABLE, REFUSED)
+_SHOWN = {
+    REACHED: "reached",
+    UNKNOWN: "?",
+    UNREACHABLE: "-",
+    NOT_DIFFERENTIABLE: "n/a",
+    REFUSED: "error",
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,8 @@ def engine_reaches(
         check = record.engine_check_of_any(names, engine) if record is not None else None
         if non_differentiable:
             reaches.append(EngineReach(engine, NOT_DIFFERENTIABLE))
+        elif check is not None and check.refused:
+            reaches.append(EngineReach(engine, REFUSED, None, check.reason))
         elif check is not None:
             reaches.append(EngineReach(engine, TESTED, check.order, check.reason))
         elif differentiating:

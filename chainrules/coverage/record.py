@@ -12,7 +12,9 @@ A function is tested for a kind (``rrule``, ``frule``) when some result names it
 kind; it is tested to second order when some result for it has ``second_order`` true.
 
 An ``engines`` entry is a passing check of the function through one engine (``ENGINES``) to
-derivative ``order`` 1 or 2; ``reason`` says why it stops at 1 (empty at 2). A ``results``
+derivative ``order`` 1 or 2; ``reason`` says why it stops at 1 (empty at 2). Order 0
+(``REFUSED``) is a passing check that the engine refuses the function with a clear error, the
+error being the ``reason`` (the ``dask`` column: rules that cannot run lazily say so). A ``results``
 entry is a check through the reference engines as well: it counts as ``"reference"`` to order
 2 when ``second_order`` is true, else 1, so that files of schema ``chainrules-test-record/1``
 (``results`` only, still read) give the reference column too. Several entries for one function
@@ -38,6 +40,7 @@ from typing import Any
 __all__ = [
     "ENGINES",
     "ORDERS",
+    "REFUSED",
     "READABLE_SCHEMAS",
     "RECORD_SCHEMA",
     "EngineCheck",
@@ -50,8 +53,9 @@ __all__ = [
 RECORD_SCHEMA = "chainrules-test-record/2"
 READABLE_SCHEMAS = ("chainrules-test-record/1", RECORD_SCHEMA)
 KINDS = ("rrule", "frule")
-ENGINES = ("reference", "torch", "jax", "autograd")
-ORDERS = (1, 2)
+ENGINES = ("reference", "torch", "jax", "autograd", "dask")
+REFUSED = 0  # the order of a check that the engine refuses the function, naming it
+ORDERS = (REFUSED, 1, 2)
 
 
 class RecordError(ValueError):
@@ -69,6 +73,11 @@ class EngineCheck:
     def reason(self) -> str:
         """The reasons as one text, ``"; "`` between them."""
         return "; ".join(self.reasons)
+
+    @property
+    def refused(self) -> bool:
+        """Whether the check found the engine refusing the function (``REFUSED``)."""
+        return self.order == REFUSED
 
     def merge(self, other: EngineCheck | None) -> EngineCheck:
         """The check that ``self`` and ``other`` make together: the higher order wins."""
@@ -179,8 +188,11 @@ def _parse_engines(document: dict[str, Any], where: str) -> dict[str, dict[str, 
         ):
             raise RecordError(
                 f"{where}: engines[{i}] needs 'function' (a string), 'engine' "
-                f"({', '.join(ENGINES)}), 'order' (1 or 2) and 'reason' (a string); got {entry!r}"
+                f"({', '.join(ENGINES)}), 'order' (0, 1 or 2) and 'reason' (a string); got "
+                f"{entry!r}"
             )
+        if order == REFUSED and not reason:
+            raise RecordError(f"{where}: engines[{i}] refuses (order 0) without the error")
         if order == 2 and reason:
             raise RecordError(
                 f"{where}: engines[{i}] gives a reason at order 2; a reason says why a check "

@@ -11,6 +11,7 @@ Modules, one concept each:
 * ``arguments``  structured arguments and results, aliasing, cycles
 * ``tripwires``  the errors raised instead of silently wrong derivatives
 * ``derived``    integers computed from tracked floats, whose bits cannot be read as floats
+* ``lazy_values`` dask arrays as values: tracked lazily, never computed by a rule
 
 >>> import numpy as np
 >>> from chainrules.engines import hessian, reverse

@@ -35,6 +35,7 @@ from ..core.structure import decompose, has_tangent_space, is_differentiable_lea
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, MutableTangent, Tangent
 from ..core.thunks import AbstractThunk
 from .derived import DerivedIntegers
+from .lazy_values import lazy_zeros_like
 from .tracked import Tracked
 
 __all__ = [
@@ -228,7 +229,8 @@ def zeros_like_leaf(x: Any) -> Any:
         return 0j
     if isinstance(x, np.generic):
         return x.dtype.type(0)
-    return np.zeros(x.shape, x.dtype)
+    lazy = lazy_zeros_like(x)
+    return np.zeros(x.shape, x.dtype) if lazy is None else lazy
 
 
 def unit_basis(shape: tuple[int, ...], dtype: Any) -> Iterator[Any]:

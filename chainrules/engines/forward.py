@@ -43,6 +43,7 @@ from .arguments import (
     zeros_like_leaf,
 )
 from .derived import taint
+from .lazy_values import rules_refuse_computation
 from .levels import Level
 from .tape import rule_keywords, untracked_structure_error
 from .tracked import (
@@ -214,7 +215,7 @@ def jvp(f: Callable, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     # A pullback that f calls itself (a rule tester does) makes no thunk that could outlive
     # the level, so every operation it defers is recorded while the level is open.
     try:
-        with level, eager_thunks():
+        with level, eager_thunks(), rules_refuse_computation():
             y = through_own_rules(f)(*duals)
     except ValueError as error:
         raise_replaced_error(error)

@@ -28,6 +28,7 @@ from ..core.projection import ProjectTo
 from ..core.tangents import AbstractZero
 from ..core.thunks import eager_thunks
 from .arguments import Leaf, Tracker, collect, unit_basis, untrack, zeros_like_leaf
+from .lazy_values import rules_refuse_computation
 from .tape import ReverseLevel, ReverseTracked, backward, seeds_for
 from .tracked import inexact, through_own_rules
 from .tripwires import raise_replaced_error, result_error
@@ -90,7 +91,7 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
     # A pullback that f calls itself (a rule tester does) makes no thunk that could outlive
     # the level, so every operation it defers is recorded while the level is open.
     try:
-        with level, eager_thunks():
+        with level, eager_thunks(), rules_refuse_computation():
             y = run(*tracked)
     except ValueError as error:
         raise_replaced_error(error)
@@ -105,7 +106,8 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
                 seeds.append((leaf.tracked.node, d))
 
         seeds_for(y_plan, dy, seed, f)
-        cotangents = backward(level, seeds)
+        with rules_refuse_computation():
+            cotangents = backward(level, seeds)
 
         def leaf_cotangent(leaf: Leaf) -> Any:
             index = leaf.tracked.node.index

@@ -46,6 +46,7 @@ from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.structure import has_tangent_space
 from .derived import DerivedIntegers, plain, taint
+from .lazy_values import is_lazy_float, with_dask_counterpart
 from .levels import Level
 from .tripwires import CoercionError, Tripwires, in_place_error, no_rule_error
 
@@ -205,7 +206,7 @@ def inexact(y: Any) -> bool:
         return y.dtype.kind in "fc"
     if cls is float or cls is complex or isinstance(y, Tracked):
         return True
-    return False
+    return is_lazy_float(y)
 
 
 def rebuild_sequence(y: tuple | list, elements: list) -> Any:
@@ -220,15 +221,18 @@ class _Namespace:
     """The array namespace of tracked values: NumPy's functions, which dispatch on them."""
 
     __name__ = "chainrules.engines"
+    takes_dask_arrays = True  # NumPy hands a call mixing tracked values and dask arrays here
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(np, name)
+        if callable(value) and not isinstance(value, np.ufunc | type):
+            value = with_dask_counterpart(name, value)
         setattr(self, name, value)
         return value
 
     @staticmethod
     def asarray(x: Any, dtype: Any = None, copy: Any = None, **kwargs: Any) -> Any:
-        if isinstance(x, Tracked | DerivedIntegers):
+        if isinstance(x, Tracked | DerivedIntegers) or is_lazy_float(x):
             return x if dtype is None or np.dtype(dtype) == x.dtype else np.astype(x, dtype)
         if isinstance(x, list | tuple) and _top(x, None) is not None:
             return np.stack(x) if dtype is None else np.astype(np.stack(x), dtype)

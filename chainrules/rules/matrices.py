@@ -28,6 +28,7 @@ import scipy.linalg as sla
 
 from ..core.dtypes import is_complex
 from ..core.errors import ProjectionError
+from ..core.lazy import is_lazy
 from ..core.names import function_name
 from ..core.namespace import array_namespace, is_numpy
 from ..core.projection import ProjectTo
@@ -178,6 +179,21 @@ def lower_hermitian_cotangent(g: Any, upper: bool = False) -> Any:
     if is_complex(g):
         diagonal = xp.astype(xp.real(diagonal), g.dtype)
     return tri + diag_embed(diagonal)
+
+
+def cholesky_factor(h: Any, upper: bool = False) -> Any:
+    """The Cholesky factor of the Hermitian ``h`` (lower, or upper with ``upper``) in ``h``'s
+    namespace: for arrays other than NumPy's (an engine's tracked values, dask arrays).
+
+    Dask's namespace (array-api-compat's) answers ``upper=False`` with the upper factor, a
+    silently wrong matrix; dask's own function is asked for the lower one instead.
+    """
+    if is_lazy(h):
+        import dask.array
+
+        low = dask.array.linalg.cholesky(h, lower=True)
+        return mH(low) if upper else low
+    return array_namespace(h).linalg.cholesky(h, upper=upper)
 
 
 def solve_triangular(t: Any, b: Any, *, lower: bool, adjoint: bool = False) -> Any:

@@ -9,11 +9,11 @@
 Modules: ``rrule`` / ``frule`` / ``scalar`` (the test functions), ``tangents``
 (``rand_tangent``, ``with_tangent``), ``compare`` (``assert_tangents_close``),
 ``tolerances`` (the default tolerances, per dtype), ``finite_differences``, ``jacobian``,
-``second_order``, ``rounding`` (the sizes that rounding is relative to), ``failures`` (the
-``AssertionError`` subclasses raised), ``strategies`` (hypothesis strategies for rule inputs;
-imported on its own), ``availability`` (``needs``, which skips tests of functions the
-installed libraries lack), ``plugin`` (the pytest plugin) and ``record`` (what the plugin
-writes for the coverage report).
+``second_order``, ``lazy`` (the checks of rules given dask arrays), ``rounding`` (the sizes
+that rounding is relative to), ``failures`` (the ``AssertionError`` subclasses raised),
+``strategies`` (hypothesis strategies for rule inputs; imported on its own), ``availability``
+(``needs``, which skips tests of functions the installed libraries lack), ``plugin`` (the
+pytest plugin) and ``record`` (what the plugin writes for the coverage report).
 """
 
 from .availability import needs as needs

@@ -28,6 +28,7 @@ from .failures import (
 )
 from .finite_differences import method_name
 from .jacobian import coordinates, flatten_tangent
+from .lazy import check_lazy_frule, has_lazy
 from .primals import copy_primal
 from .record import note_passed
 from .report import errors_line
@@ -68,6 +69,8 @@ def test_frule(
     The keywords are those of ``test_rrule``; ``output_tangent`` is ``w`` (random by
     default) and ``frule_f(tangents, f, *args, **kwargs)`` replaces ``chainrules.frule``.
     """
+    if has_lazy(args):  # dask arrays: the rule lazy, then its mathematics on their values
+        args = check_lazy_frule(f, args, fkwargs, seed, rtol, atol, frule_f)
     setup = prepare("test_frule", f, args, fkwargs, seed, rtol, atol)
     ctx = setup.ctx
     rule = chainrules.frule if frule_f is None else frule_f

@@ -69,12 +69,14 @@ def note_engine(function: str, engine: str, order: int, reason: str = "") -> Non
 
     ``function`` is the qualified name ``chainrules.core.names.function_name`` gives;
     ``engine`` is one of ``ENGINES``; ``order`` is 1 or 2; ``reason`` says why the check
-    stops at first order and is empty at order 2. ``ValueError`` names a value out of range.
+    stops at first order and is empty at order 2. Order 0 records that the engine refuses the
+    function with a clear error, given as ``reason``. ``ValueError`` names a value out of
+    range.
 
     >>> note_engine("numpy.cos", "numba", 1)
     Traceback (most recent call last):
     ValueError: note_engine('numpy.cos'): engine must be one of 'reference', 'torch', 'jax', \
-'autograd', not 'numba'
+'autograd', 'dask', not 'numba'
     """
     where = f"note_engine({function!r})"
     if engine not in ENGINES:
@@ -82,7 +84,9 @@ def note_engine(function: str, engine: str, order: int, reason: str = "") -> Non
             f"{where}: engine must be one of {', '.join(map(repr, ENGINES))}, not {engine!r}"
         )
     if isinstance(order, bool) or order not in ORDERS:
-        raise ValueError(f"{where}: order must be 1 or 2, not {order!r}")
+        raise ValueError(f"{where}: order must be 0, 1 or 2, not {order!r}")
+    if order == 0 and not reason:
+        raise ValueError(f"{where}: order 0 (refused) needs the error as its reason")
     if order == 2 and reason:
         raise ValueError(f"{where}: a reason is for order 1 only (why it stops there)")
     with _lock:

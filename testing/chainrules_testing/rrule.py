@@ -43,6 +43,7 @@ from .jacobian import (
     flatten_tangent,
     flatten_values,
 )
+from .lazy import check_lazy_rrule, has_lazy
 from .primals import copy_primal, iter_leaf_tangents, iter_leaves
 from .record import note_passed
 from .report import errors_line, show
@@ -98,6 +99,8 @@ def test_rrule(
     (for rules under construction, or a ``RuleConfig``'s ``rrule``); ``seed`` fixes the
     random draws. A passing call without ``rrule_f`` is recorded for the coverage report.
     """
+    if has_lazy(args):  # dask arrays: the rule lazy, then its mathematics on their values
+        args = check_lazy_rrule(f, args, fkwargs, seed, rtol, atol, rrule_f)
     setup = prepare("test_rrule", f, args, fkwargs, seed, rtol, atol)
     ctx = setup.ctx
     rule = chainrules.rrule if rrule_f is None else rrule_f

@@ -72,15 +72,15 @@ def small_report(request):
 
 @pytest.fixture
 def engine_cells(small_report):
-    """The engine cells (reference, torch, jax, autograd) of each row of ``small_report``,
-    without the ``[n]`` marks of reasons."""
+    """The engine cells (reference, torch, jax, autograd, dask) of each row of
+    ``small_report``, without the ``[n]`` marks of reasons."""
     known = small_report.known
     return {
-        "math.cos": ["1", "reached", "reached", "reached"] if known else ["?"] * 4,
-        "math.floor": ["n/a"] * 4,
-        "math.sin": ["2", "2", "1", "reached"] if known else ["?"] * 4,
-        "operator.setitem": ["-"] * 4,
-        "math.tricky": ["-"] * 4,
+        "math.cos": ["1", "reached", "reached", "reached", "reached"] if known else ["?"] * 5,
+        "math.floor": ["n/a"] * 5,
+        "math.sin": ["2", "2", "1", "reached", "reached"] if known else ["?"] * 5,
+        "operator.setitem": ["-"] * 5,
+        "math.tricky": ["-"] * 5,
     }
 
 
@@ -88,8 +88,8 @@ def engine_cells(small_report):
 def engine_totals(small_report):
     """The engine cells (2nd / 1st / reached) of each totals row of ``small_report``."""
     if small_report.known:
-        math = ["1 / 1 / 2", "1 / 0 / 2", "0 / 1 / 2", "0 / 0 / 2"]
-        none = ["0 / 0 / 0"] * 4
+        math = ["1 / 1 / 2", "1 / 0 / 2", "0 / 1 / 2", "0 / 0 / 2", "0 / 0 / 2"]
+        none = ["0 / 0 / 0"] * 5
     else:
-        math, none = ["? / ? / 2"] * 4, ["? / ? / 0"] * 4
+        math, none = ["? / ? / 2"] * 5, ["? / ? / 0"] * 5
     return {"python.math": math, "python.operator": none, "unclassified": none, "total": math}

@@ -121,7 +121,7 @@ def test_every_format_shows_the_engines(fmt, results, tested_function):
         else:
             assert row["engines"]["torch"]["state"] == "reached"
         return
-    assert all(engine in out for engine in ("reference", "torch", "jax", "autograd"))
+    assert all(engine in out for engine in ("reference", "torch", "jax", "autograd", "dask"))
     assert "tested to 2nd order / tested to 1st order only / reached" in out
     assert (f"[1] {WHY}" in out) is engines_known
 

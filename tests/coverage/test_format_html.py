@@ -100,15 +100,15 @@ def test_the_page_says_what_it_could_not_know(small_report):
 def test_engines_have_a_table_and_a_column_each(small_report, engine_cells, engine_totals):
     reader = read(render_html(small_report))
     engines = reader.tables["engines"]
-    assert engines[0][1] == ["category", "reference", "torch", "jax", "autograd"]
+    assert engines[0][1] == ["category", "reference", "torch", "jax", "autograd", "dask"]
     assert {cells[0]: cells[1:] for _, cells in engines[1:]} == engine_totals
     functions = reader.tables["functions"]
     header = functions[0][1]
-    at = [header.index(engine) for engine in ("reference", "torch", "jax", "autograd")]
+    at = [header.index(engine) for engine in ("reference", "torch", "jax", "autograd", "dask")]
     shown = {cells[0].split()[0]: [cells[i] for i in at] for _, cells in functions[1:]}
     expected = dict(engine_cells)
     if small_report.known:
-        expected["math.sin"] = ["2", "2", "1 [1]", "reached"]
+        expected["math.sin"] = ["2", "2", "1 [1]", "reached", "reached"]
     assert shown == expected
 
 
@@ -121,7 +121,7 @@ def test_a_first_order_reason_is_a_tooltip_and_a_note(small_report):
     notes = "".join(reader.text)
     if small_report.known:
         assert titles == [reason]
-        assert f"[1] {reason}" in notes and "Why some checks stop at 1st order:" in notes
+        assert f"[1] {reason}" in notes and "Why some checks stop at 1st order or refuse:" in notes
     else:
         assert titles == [] and "Why some checks stop" not in notes
 

@@ -30,6 +30,7 @@ def test_small_report_follows_the_schema(small_report):
                 "reason": "the host callback | has no 2nd derivative",
             },
             "autograd": {"state": "reached", "order": None, "reason": ""},
+            "dask": {"state": "reached", "order": None, "reason": ""},
         }
         assert total["engines"]["jax"] == {"second_order": 0, "first_order": 1, "reached": 2}
     else:
@@ -54,7 +55,7 @@ def test_every_function_has_a_state_per_engine(small_report, engine_cells):
     }
     assert states == {name: [shown[c] for c in cells] for name, cells in engine_cells.items()}
     for function in document["functions"]:
-        assert list(function["engines"]) == ["reference", "torch", "jax", "autograd"]
+        assert list(function["engines"]) == ["reference", "torch", "jax", "autograd", "dask"]
 
 
 def test_the_installed_report_follows_the_schema():

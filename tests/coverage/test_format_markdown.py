@@ -73,11 +73,11 @@ def test_every_function_shows_its_engines_and_why_it_stops_at_first_order(
         engine_totals
     )
     header = per_category[0][0]
-    at = [header.index(engine) for engine in ("reference", "torch", "jax", "autograd")]
+    at = [header.index(engine) for engine in ("reference", "torch", "jax", "autograd", "dask")]
     shown = {cells[0]: [cells[i] for i in at] for _, rows in per_category for cells in rows}
     expected = dict(engine_cells)
     if small_report.known:
-        expected["math.sin"] = ["2", "2", "1 [1]", "reached"]
+        expected["math.sin"] = ["2", "2", "1 [1]", "reached", "reached"]
         assert "* [1] the host callback \\| has no 2nd derivative" in text.splitlines()
     else:
         assert "[1]" not in text

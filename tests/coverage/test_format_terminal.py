@@ -62,7 +62,7 @@ def test_full_report_lists_what_needs_attention(small_report):
 
 def test_engines_have_their_own_totals_table(small_report, engine_totals):
     lines = render_terminal(small_report).splitlines()
-    header = ["category", "reference", "torch", "jax", "autograd"]
+    header = ["category", "reference", "torch", "jax", "autograd", "dask"]
     at = next(i for i, line in enumerate(lines) if line.split() == header)
     assert lines[at - 1].startswith("per engine, of the differentiable functions: tested to 2nd")
     shown = {
@@ -83,6 +83,7 @@ def test_function_lines_show_each_engine_and_why_it_stops_at_first_order(
         "torch",
         "jax",
         "autograd",
+        "dask",
     ]
     start = header.index("reference")
     end = header.index("reason")
@@ -90,9 +91,9 @@ def test_function_lines_show_each_engine_and_why_it_stops_at_first_order(
     shown = {row.split()[0]: re.split(r"\s{2,}", row[start:end].strip()) for row in rows}
     expected = dict(engine_cells)
     if small_report.known:
-        expected["math.sin"] = ["2", "2", "1 [1]", "reached"]
+        expected["math.sin"] = ["2", "2", "1 [1]", "reached", "reached"]
         assert lines[-2:] == [
-            "why some checks stop at 1st order:",
+            "why some checks stop at 1st order or refuse:",
             "[1] the host callback | has no 2nd derivative",
         ]
     assert shown == expected

@@ -19,7 +19,14 @@ from chainrules.coverage.classification import (
 from chainrules.coverage.classification import (
     UNCLASSIFIED as UN,
 )
-from chainrules.coverage.reach import NOT_DIFFERENTIABLE, REACHED, TESTED, UNKNOWN, UNREACHABLE
+from chainrules.coverage.reach import (
+    NOT_DIFFERENTIABLE,
+    REACHED,
+    REFUSED,
+    TESTED,
+    UNKNOWN,
+    UNREACHABLE,
+)
 from chainrules.coverage.record import EngineCheck, TestRecord
 from chainrules.coverage.report import build_report, current_report
 from chainrules.coverage.universe import UniverseFunction
@@ -66,7 +73,8 @@ RECORD = TestRecord(
     tested_second_order=frozenset({"math.sin"}),
     engines={
         "operator.plus": {"torch": EngineCheck(1, ("no double backward",))},  # an alias counts
-        "math.sin": {"jax": EngineCheck(2), "autograd": EngineCheck(1)},
+        "math.sin": {"jax": EngineCheck(2), "autograd": EngineCheck(1), "dask": EngineCheck(1)},
+        "math.exp": {"dask": EngineCheck(0, ("LazyArrayError: math.exp computed a dask array",))},
     },
 )
 
@@ -209,23 +217,23 @@ def test_table_functions_the_installed_libraries_lack_are_listed_as_not_availabl
     )
 
 
-# engine cells (reference, torch, jax, autograd) of each row, with RECORD
+# engine cells (reference, torch, jax, autograd, dask) of each row, with RECORD
 ENGINE_CELLS = {
-    "math.sin": ["2", "reached", "2", "1"],
-    "math.cos": ["1", "reached", "reached", "reached"],  # an rrule alone is reached
-    "math.exp": ["1", "reached", "reached", "reached"],
-    "math.floor": ["n/a"] * 4,  # declared non-differentiable
-    "math.isnan": ["n/a"] * 4,  # classified non-differentiable
-    "operator.add": ["1", "1", "reached", "reached"],
-    "operator.setitem": ["-"] * 4,
-    "math.newfunc": ["-"] * 4,
+    "math.sin": ["2", "reached", "2", "1", "1"],
+    "math.cos": ["1", "reached", "reached", "reached", "reached"],  # an rrule alone is reached
+    "math.exp": ["1", "reached", "reached", "reached", "error"],  # refused, naming itself
+    "math.floor": ["n/a"] * 5,  # declared non-differentiable
+    "math.isnan": ["n/a"] * 5,  # classified non-differentiable
+    "operator.add": ["1", "1", "reached", "reached", "reached"],
+    "operator.setitem": ["-"] * 5,
+    "math.newfunc": ["-"] * 5,
 }
 
 
 @pytest.mark.parametrize(("name", "cells"), ENGINE_CELLS.items())
 def test_each_engine_reaches_the_functions_with_rules(report, name, cells):
     row = next(r for r in report.rows if r.name == name)
-    assert [e.engine for e in row.engines] == ["reference", "torch", "jax", "autograd"]
+    assert [e.engine for e in row.engines] == ["reference", "torch", "jax", "autograd", "dask"]
     assert [e.text for e in row.engines] == cells
     for reach in row.engines:
         assert (reach.order is not None) is (reach.state == TESTED)
@@ -238,6 +246,12 @@ def test_a_first_order_check_keeps_its_reason(report):
     assert add.reach("reference").reason == "" and add.reach("jax").reason == ""
 
 
+def test_a_refusal_keeps_its_error(report):
+    exp = next(r for r in report.rows if r.name == "math.exp")
+    assert exp.reach("dask").state == REFUSED
+    assert exp.reach("dask").reason == "LazyArrayError: math.exp computed a dask array"
+
+
 def test_engine_totals_count_the_differentiable_functions(report):
     by_category = {t.category: t for t in report.categories}
     math_totals = {e.engine: e for e in by_category["python.math"].engines}
@@ -247,12 +261,14 @@ def test_engine_totals_count_the_differentiable_functions(report):
         (0, 0, 3),
         (1, 0, 3),
         (0, 1, 3),
+        (0, 1, 2),  # exp refused: not reached
     ]
     assert [e.text for e in report.total.engines] == [
         "1 / 3 / 4",
         "0 / 1 / 4",
         "1 / 0 / 4",
         "0 / 1 / 4",
+        "0 / 1 / 3",
     ]
 
 
@@ -262,4 +278,4 @@ def test_without_results_reach_is_known_and_testing_is_not():
     assert states["math.sin"] == states["math.cos"] == {UNKNOWN}
     assert states["math.floor"] == {NOT_DIFFERENTIABLE}
     assert states["operator.setitem"] == {UNREACHABLE}
-    assert [e.text for e in report.total.engines] == ["? / ? / 4"] * 4
+    assert [e.text for e in report.total.engines] == ["? / ? / 4"] * 5

@@ -59,10 +59,10 @@ def test_the_record_is_deduplicated_sorted_json(tmp_path, fresh_record):
             "numba",
             1,
             "",
-            "engine must be one of 'reference', 'torch', 'jax', 'autograd', not 'numba'",
+            "engine must be one of 'reference', 'torch', 'jax', 'autograd', 'dask', not 'numba'",
         ),
-        ("torch", 3, "", "order must be 1 or 2, not 3"),
-        ("torch", True, "", "order must be 1 or 2, not True"),
+        ("torch", 3, "", "order must be 0, 1 or 2, not 3"),
+        ("torch", True, "", "order must be 0, 1 or 2, not True"),
         ("jax", 2, "why", "a reason is for order 1 only"),
     ],
 )

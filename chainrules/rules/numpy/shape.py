@@ -197,7 +197,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
     """Rules of ``f(*arrays)`` returning one array per input, each linear in its own input."""
 
     def tuple_rrule(*arrays: Any, **kwargs: Any) -> Any:
-        ys = f(*arrays, **kwargs)
+        ys = _as_tuple(f(*arrays, **kwargs))
         if not isinstance(ys, tuple | list):
             ys_list = [ys]
         else:
@@ -218,7 +218,7 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
         return ys, tuple_pullback
 
     def tuple_frule(tangents: tuple, *arrays: Any, **kwargs: Any) -> Any:
-        ys = f(*arrays, **kwargs)
+        ys = _as_tuple(f(*arrays, **kwargs))
         outs = ys if isinstance(ys, tuple | list) else (ys,)
         dys: list[Any] = []
         for dx, y in zip(tangents[1:], outs, strict=True):
@@ -232,6 +232,11 @@ def _tuple_out(f: Any, adjoint: Any, keywords: tuple[str, ...] = ()) -> None:
         return ys, Tangent(type(ys), *dys)
 
     register_rules(f, tuple_rrule, tuple_frule, keywords=keywords)
+
+
+def _as_tuple(ys: Any) -> Any:
+    """Several results as the tuple NumPy 2 returns (dask 2024.1 returns a list)."""
+    return tuple(ys) if type(ys) is list else ys
 
 
 _tuple_out(np.broadcast_arrays, _identity_adjoint, keywords=("subok",))

@@ -37,6 +37,7 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT, ZERO_TANGENT
 from ....core.zeros import is_zero
 from ...matrices import (
+    cholesky_factor,
     diag_embed,
     lower_hermitian,
     lower_hermitian_cotangent,
@@ -104,11 +105,16 @@ def hermitian_read(a: Any, upper: bool = False) -> Any:
     return a if is_numpy(a) else lower_hermitian(a, upper=upper)
 
 
+def _cholesky_factor(a: Any, upper: bool) -> Any:
+    """The Cholesky factor of the Hermitian matrix one triangle of ``a`` describes."""
+    h = hermitian_read(a, upper)
+    return np.linalg.cholesky(h, upper=upper) if is_numpy(h) else cholesky_factor(h, upper)
+
+
 @rrule.register(np.linalg.cholesky)
 def _cholesky_rrule(a, *, upper=False):
-    xp = array_namespace(a)
     project_a = ProjectTo(a)
-    factor = xp.linalg.cholesky(hermitian_read(a, upper), upper=upper)
+    factor = _cholesky_factor(a, upper)
     low = mH(factor) if upper else factor
 
     def cholesky_pullback(dy):
@@ -120,8 +126,7 @@ def _cholesky_rrule(a, *, upper=False):
 
 @frule.register(np.linalg.cholesky)
 def _cholesky_frule(tangents, a, *, upper=False):
-    xp = array_namespace(a)
-    factor = xp.linalg.cholesky(hermitian_read(a, upper), upper=upper)
+    factor = _cholesky_factor(a, upper)
     da = tangents[1]
     if is_zero(da):
         return factor, da

@@ -46,6 +46,7 @@ from ....core.zeros import is_zero
 from ...matrices import (
     as_given,
     as_matrix,
+    cholesky_factor,
     lower_hermitian,
     lower_hermitian_cotangent,
     mH,
@@ -76,7 +77,7 @@ def _cho_factor(a: Any, lower: bool) -> Any:
     xp = array_namespace(a)
     if is_numpy(a):
         return sla.cho_factor(a, lower=lower, check_finite=False)[0]
-    factor = xp.linalg.cholesky(a, upper=not lower)
+    factor = cholesky_factor(a, upper=not lower)
     other = xp.triu(a, k=1) if lower else xp.tril(a, k=-1)
     return factor + other
 
@@ -191,7 +192,7 @@ def _corners(band: Band, ab: Any) -> Any:
 def _cholesky_banded(band: Band, ab: Any, lower: bool) -> Any:
     if is_numpy(ab):
         return sla.cholesky_banded(ab, lower=lower, check_finite=False)
-    low = array_namespace(ab).linalg.cholesky(hermitian_matrix(band, ab, lower))
+    low = cholesky_factor(hermitian_matrix(band, ab, lower))
     # LAPACK leaves the corners of the storage as they were.
     return band_of(band, low if lower else mH(low)) + _corners(band, ab)
 
