@@ -16,8 +16,9 @@ time adopts the published result, so every process on a machine makes the same c
 directory that cannot be written is not used (``writable_directory()`` is None); a file that
 cannot be read is measured again and replaced.
 
->>> sorted(machine())
-['cpu', 'cpu_features', 'format', 'kernel_source', 'machine', 'numpy_features', 'versions']
+>>> measured = Measured(kernel_seconds=1e-4, twin_seconds=3e-4)
+>>> measured.kernel, round(measured.speedup, 6)
+(True, 3.0)
 """
 
 from __future__ import annotations

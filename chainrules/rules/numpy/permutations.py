@@ -1,15 +1,16 @@
 """Permutations along an axis: the stable sorting order of an array, and applying one.
 
 ``stable_order(x, axis)`` is ``argsort(x, axis, stable=True)`` together with the sorted values.
-For NumPy float32 and float64 arrays it never calls argsort: each value's bits are mapped to an
-integer that sorts like the value (NaN last, ``-0.0`` equal to ``0.0``), shifted left to make
-room for the value's index along the axis, and the packed integers are sorted with ``np.sort``,
-NumPy's vectorized sort of 64-bit integers; the low bits of the sorted integers are the
-permutation. Equal values pack equal keys, so they stay in index order: the sort is stable by
-construction, ties cost nothing. A float32 key and its index fit in 64 bits exactly. A float64
-key may lose its lowest bits to the index: values that differ only there land in index order,
-which the sorted values show (a descent), and those few are put right by a ``lexsort`` of
-(key, index) among themselves, so the order is exact. Measured in ``benchmarks/sorting.py``.
+For NumPy float32 and float64 arrays of ``PACKED_FROM`` elements or more it calls no argsort:
+each value's bits are mapped to an integer that sorts like the value (NaN last, ``-0.0`` equal
+to ``0.0``), shifted left to make room for the value's index along the axis, and the packed
+integers are sorted with ``np.sort``, NumPy's vectorized sort of 64-bit integers; the low bits
+of the sorted integers are the permutation. Equal values pack equal keys, so they stay in index
+order: the sort is stable by construction, and ties cost nothing. A float32 key and its index
+fit in 64 bits exactly. A float64 key may lose its lowest bits to the index: values that differ
+only there land in index order, which the sorted values show (a descent), and those few are put
+right by a ``lexsort`` of (key, index) among themselves, so the order is exact. Measured in
+``benchmarks/sorting.py``.
 
 A ``Permutation`` applies the order: ``gather`` takes along it (the sort's frule, the sorted
 values), ``scatter`` puts back along it (the pullback). On NumPy arrays both index the
@@ -28,7 +29,7 @@ import numpy as np
 
 from ...core.namespace import array_namespace
 
-__all__ = ["Permutation", "inverse_permutation", "stable_order"]
+__all__ = ["PACKED_FROM", "Permutation", "inverse_permutation", "stable_order"]
 
 # For each float type: the integer of its width, and the keys of +inf and of every NaN.
 _KEYS = {
@@ -37,6 +38,9 @@ _KEYS = {
 }
 # Beyond this share of elements to put right, one stable argsort of the whole is cheaper.
 _UNTANGLE_AT_MOST = 0.25
+PACKED_FROM = 2**13
+"""The least size of a NumPy array sorted by packed keys: below, the packing's dozen array
+operations cost more than the stable argsort they replace (``benchmarks/sorting.py``)."""
 
 
 def inverse_permutation(order: Any, axis: int) -> Any:
@@ -116,7 +120,7 @@ def stable_order(x: Any, axis: int) -> tuple[Any, Any]:
 
     ``x`` is an array of any namespace; ``axis`` a non-negative axis of it.
     """
-    if type(x) is np.ndarray and x.shape[axis] >= 2:
+    if type(x) is np.ndarray and x.shape[axis] >= 2 and x.size >= PACKED_FROM:
         if x.dtype in _KEYS:
             return _packed_order(x, axis)
         # Other dtypes: the faster unstable argsort, which is the stable order when no two

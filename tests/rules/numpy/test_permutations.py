@@ -9,6 +9,14 @@ from chainrules.rules.numpy.permutations import Permutation, inverse_permutation
 RNG = np.random.default_rng(7)
 
 
+@pytest.fixture(params=["packed", "by size"])
+def packing(request, monkeypatch):
+    """A test with packed keys from 2 elements on, then with the size that chooses them."""
+    if request.param == "packed":
+        monkeypatch.setattr(permutations, "PACKED_FROM", 2)
+    return request.param
+
+
 def _normal(shape):
     return RNG.standard_normal(shape)
 
@@ -35,13 +43,13 @@ def _dense_and_far(shape):
 
 
 DATA = [_normal, _tied, _special, _dense_and_far]
-LAYOUTS = [((2,), 0), ((1000,), 0), ((3000,), 0), ((40, 30), 0), ((40, 30), 1), ((4, 5, 6), 1)]
+LAYOUTS = [((2,), 0), ((1000,), 0), ((9000,), 0), ((40, 30), 0), ((100, 90), 1), ((4, 5, 6), 1)]
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128], ids=str)
 @pytest.mark.parametrize("data", DATA, ids=lambda f: f.__name__)
 @pytest.mark.parametrize(("shape", "axis"), LAYOUTS, ids=str)
-def test_stable_order_is_numpys_stable_argsort(shape, axis, data, dtype):
+def test_stable_order_is_numpys_stable_argsort(shape, axis, data, dtype, packing):
     with np.errstate(invalid="ignore", over="ignore"):
         x = data(shape).astype(dtype)
     expected = np.argsort(x, axis=axis, kind="stable")
@@ -51,7 +59,7 @@ def test_stable_order_is_numpys_stable_argsort(shape, axis, data, dtype):
     assert ordered.tobytes() == taken.tobytes()  # bit for bit: -0.0 and each NaN where it was
 
 
-def test_non_contiguous_input():
+def test_non_contiguous_input(packing):
     x = _special((30, 40))[::2, ::-3]
     order, ordered = stable_order(x, 0)
     np.testing.assert_array_equal(order, np.argsort(x, axis=0, kind="stable"))
@@ -64,6 +72,7 @@ def _collision():
 
 
 def test_keys_that_collide_are_put_right(monkeypatch):
+    monkeypatch.setattr(permutations, "PACKED_FROM", 2)
     untangled = []
     untangle = permutations._untangle
     monkeypatch.setattr(
@@ -76,6 +85,7 @@ def test_keys_that_collide_are_put_right(monkeypatch):
 
 
 def test_many_collisions_fall_back_to_one_stable_argsort(monkeypatch):
+    monkeypatch.setattr(permutations, "PACKED_FROM", 2)
     monkeypatch.setattr(permutations, "_UNTANGLE_AT_MOST", 0.0)
     for x, axis in [
         (_collision(), 0),
@@ -99,7 +109,7 @@ def test_scatter_undoes_gather(shape, axis):
     np.testing.assert_array_equal(permutation.scatter(gathered[..., ::1].T.T), v)  # any layout
 
 
-def test_a_flattened_permutation_keeps_the_shape():
+def test_a_flattened_permutation_keeps_the_shape(packing):
     x = _normal((3, 4))
     order, _ = stable_order(x.reshape(-1), 0)
     permutation = Permutation(order, 0, True, x.shape)
