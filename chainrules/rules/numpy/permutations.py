@@ -36,8 +36,9 @@ _KEYS = {
     np.dtype(np.float32): (np.int32, 0x7F800000, 0x7FC00000),
     np.dtype(np.float64): (np.int64, 0x7FF0000000000000, 0x7FF8000000000000),
 }
-# Beyond this share of elements to put right, one stable argsort of the whole is cheaper.
-_UNTANGLE_AT_MOST = 0.25
+# Beyond this many descents to put right, one stable argsort of the whole is cheaper.
+_UNTANGLE_AT_MOST = 512
+_BLOCK = 1024
 PACKED_FROM = 2**13
 """The least size of a NumPy array sorted by packed keys: below, the packing's dozen array
 operations cost more than the stable argsort they replace (``benchmarks/sorting.py``)."""
@@ -76,7 +77,7 @@ class Permutation:
         """``take_along_axis(dx, order)``."""
         xp = array_namespace(dx)
         dx = xp.asarray(dx)
-        if type(dx) is np.ndarray and isinstance(self.order, np.ndarray):
+        if type(dx) is np.ndarray and self._flat():
             return np.take(dx, self.positions()).reshape(self.order.shape)
         if self.flatten:
             dx = xp.reshape(dx, (-1,))
@@ -89,11 +90,21 @@ class Permutation:
         if type(dy) is np.ndarray and isinstance(self.order, np.ndarray):
             # Plain NumPy values (nothing tracks them): one scatter into a fresh array.
             dx = np.empty(self.shape, dy.dtype)
-            dx.reshape(-1)[self.positions()] = np.ascontiguousarray(dy).reshape(-1)
+            if self._flat():
+                dx.reshape(-1)[self.positions()] = np.ascontiguousarray(dy).reshape(-1)
+            else:
+                np.put_along_axis(dx, self.order, dy, axis=self.axis)
             return dx
         inverse = inverse_permutation(self.order, self.axis)
         dx = xp.take_along_axis(dy, inverse, axis=self.axis)
         return xp.reshape(dx, self.shape) if self.flatten else dx
+
+    def _flat(self) -> bool:
+        """Whether NumPy values are indexed through ``positions()``: for one axis (where they
+        are the order itself) and for large arrays, where one flat index is much faster than
+        ``take_along_axis``'s index per axis; small arrays do not repay computing them."""
+        order = self.order
+        return isinstance(order, np.ndarray) and (order.ndim == 1 or order.size >= PACKED_FROM)
 
     def positions(self) -> np.ndarray:
         """Where each element ``order`` picks sits in the C-ordered flattened array."""
@@ -142,14 +153,17 @@ def _along(axis: int, index: slice) -> tuple[slice, ...]:
 
 
 def _sort_keys(x: np.ndarray) -> tuple[np.ndarray, int, int]:
-    """Integers of ``x``'s width that sort as ``x`` does (NaN, every NaN alike, above inf;
-    ``-0.0`` equal to ``0.0``), and the least and the greatest of them."""
+    """Signed 64-bit integers that sort as ``x`` does (NaN, every NaN alike, above inf;
+    ``-0.0`` equal to ``0.0``), and the least and the greatest of them.
+
+    The keys are a fresh array, which the caller may overwrite.
+    """
     integer, inf_key, nan_key = _KEYS[x.dtype]
     bits = x.view(integer)
-    negative = bits >> (8 * x.itemsize - 1)  # -1 where the sign bit is set, else 0
-    keys = bits & integer(np.iinfo(integer).max)  # the magnitude's bits
+    negative = (bits >> (8 * x.itemsize - 1)).astype(np.int64, copy=False)  # -1 or 0
+    keys = (bits & integer(np.iinfo(integer).max)).astype(np.int64, copy=False)  # magnitude
     keys ^= negative
-    keys -= negative  # negated where negative: -magnitude, and -0.0 becomes 0
+    keys -= negative  # -magnitude where negative: -0.0 becomes 0
     low, high = int(keys.min()), int(keys.max())
     if high > inf_key or low < -inf_key:
         keys[np.isnan(x)] = nan_key
@@ -161,7 +175,6 @@ def _packed_order(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
     n = x.shape[axis]
     index_bits = (n - 1).bit_length()
     keys, low, high = _sort_keys(x)
-    keys = keys.astype(np.int64, copy=False)
     # The bits of the key range that do not fit beside the index are dropped from the key.
     dropped = max((high - low).bit_length() + index_bits - 64, 0)
     keys -= np.int64(low)  # wraps past 2**63, read as unsigned below: the offset from low
@@ -169,42 +182,79 @@ def _packed_order(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
     if dropped:
         packed >>= np.uint64(dropped)
     packed <<= np.uint64(index_bits)
-    layout = [1] * x.ndim
-    layout[axis] = n
-    packed |= np.arange(n, dtype=np.uint64).reshape(layout)
+    _or_index(packed, axis)
     packed.sort(axis=axis)
     packed &= np.uint64((1 << index_bits) - 1)
     order = packed.view(np.int64)
     ordered = Permutation(order, axis, False, x.shape).gather(x)
-    if dropped and np.any(ordered[_along(axis, slice(1, None))] < ordered[_along(axis, slice(-1))]):
-        order = _untangle(x, order, ordered, axis, low, dropped)
-        ordered = Permutation(order, axis, False, x.shape).gather(x)
+    if dropped:
+        descents = ordered[_along(axis, slice(1, None))] < ordered[_along(axis, slice(-1))]
+        if descents.any():
+            _untangle(x, order, ordered, descents, axis, low, dropped)
     return order, ordered
 
 
+def _or_index(packed: np.ndarray, axis: int) -> None:
+    """Write each element's index along ``axis`` into the low bits of ``packed``, in place."""
+    n = packed.shape[axis]
+    if packed.ndim > 1 or n < 2 * _BLOCK:
+        layout = [1] * packed.ndim
+        layout[axis] = n
+        packed |= np.arange(n, dtype=np.uint64).reshape(layout)
+        return
+    # One axis: index = block * _BLOCK + offset, in two passes over blocks, without an index
+    # array as large as the data.
+    whole = n - n % _BLOCK
+    blocks = packed[:whole].reshape(-1, _BLOCK)
+    blocks |= np.arange(0, whole, _BLOCK, dtype=np.uint64)[:, None]
+    blocks |= np.arange(_BLOCK, dtype=np.uint64)
+    packed[whole:] |= np.arange(whole, n, dtype=np.uint64)
+
+
 def _untangle(
-    x: np.ndarray, order: np.ndarray, ordered: np.ndarray, axis: int, low: int, dropped: int
-) -> np.ndarray:
-    """``order`` with each run of elements whose keys agree but for the dropped bits sorted by
-    (key, index), where the run holds distinct values: the packed sort left those in index
-    order. Where that is a large share of the elements, one stable argsort of ``x``.
+    x: np.ndarray,
+    order: np.ndarray,
+    ordered: np.ndarray,
+    descents: np.ndarray,
+    axis: int,
+    low: int,
+    dropped: int,
+) -> None:
+    """Put right, in place, the runs of ``order`` and ``ordered`` where the packed sort left
+    distinct values in index order: those whose keys agree but for the dropped bits, found
+    from the ``descents`` of ``ordered``, each sorted by (key, index). Where they are many,
+    ``x``'s stable argsort replaces ``order``.
     """
-    lanes = np.moveaxis(order, axis, -1)
-    shape = lanes.shape
-    keys = _sort_keys(np.moveaxis(ordered, axis, -1))[0].astype(np.int64, copy=False)
-    keys = keys.reshape(-1, shape[-1])
-    truncated = (keys - np.int64(low)).view(np.uint64) >> np.uint64(dropped)
-    same = truncated[:, 1:] == truncated[:, :-1]
-    starts = np.ones(keys.shape, bool)
-    starts[:, 1:] = ~same
-    run = np.cumsum(starts.reshape(-1)) - 1  # the run of equal truncated keys of each element
-    distinct = np.flatnonzero((same & (keys[:, 1:] != keys[:, :-1])).reshape(-1))
-    tangled = np.zeros(run[-1] + 1, bool)
-    tangled[run[distinct + distinct // (shape[-1] - 1) + 1]] = True  # the later element's run
-    selected = np.flatnonzero(tangled[run])
-    if selected.size > _UNTANGLE_AT_MOST * run.size:
-        return np.argsort(x, axis=axis, kind="stable")
-    flat_keys, flat_order = keys.reshape(-1), lanes.reshape(-1).copy()
-    indices = flat_order[selected]
-    flat_order[selected] = indices[np.lexsort((indices, flat_keys[selected], run[selected]))]
-    return np.moveaxis(flat_order.reshape(shape), -1, axis)
+    lanes = np.moveaxis(descents, axis, -1)
+    where = np.nonzero(lanes)
+    if where[-1].size > _UNTANGLE_AT_MOST:
+        order[...] = np.argsort(x, axis=axis, kind="stable")
+        ordered[...] = np.take_along_axis(x, order, axis=axis)
+        return
+    lane_orders, lane_values = np.moveaxis(order, axis, -1), np.moveaxis(ordered, axis, -1)
+    lanes_at = zip(*where[:-1], strict=True) if lanes.ndim > 1 else [()] * where[-1].size
+    for lane, at in zip(lanes_at, where[-1], strict=True):
+        indices, values = lane_orders[lane], lane_values[lane]  # views: written in place
+        if not values[at + 1] < values[at]:
+            continue  # put right with an earlier descent of the same run
+        start, stop, keys = _run_around(values, at, low, dropped)
+        among = np.lexsort((indices[start:stop], keys))
+        indices[start:stop] = indices[start:stop][among]
+        values[start:stop] = values[start:stop][among]
+
+
+def _run_around(values: np.ndarray, at: int, low: int, dropped: int) -> tuple[int, int, Any]:
+    """The run of ``values`` (sorted by truncated key) whose truncated key is that of
+    ``values[at]``: its start, its stop and its keys. Keys are computed for a window around
+    ``at``, widened until the run ends inside it."""
+    width = 8
+    while True:
+        start, stop = max(at - width, 0), min(at + 2 + width, values.size)
+        keys = _sort_keys(values[start:stop])[0]
+        truncated = (keys - np.int64(low)).view(np.uint64) >> np.uint64(dropped)
+        run = truncated[at - start]
+        first = int(np.searchsorted(truncated, run, "left"))
+        last = int(np.searchsorted(truncated, run, "right"))
+        if (first > 0 or start == 0) and (last < truncated.size or stop == values.size):
+            return start + first, start + last, keys[first:last]
+        width *= 4

@@ -11,7 +11,8 @@ RNG = np.random.default_rng(7)
 
 @pytest.fixture(params=["packed", "by size"])
 def packing(request, monkeypatch):
-    """A test with packed keys from 2 elements on, then with the size that chooses them."""
+    """A test with packed keys and flat positions from 2 elements on, then with the size that
+    chooses them."""
     if request.param == "packed":
         monkeypatch.setattr(permutations, "PACKED_FROM", 2)
     return request.param
@@ -86,7 +87,7 @@ def test_keys_that_collide_are_put_right(monkeypatch):
 
 def test_many_collisions_fall_back_to_one_stable_argsort(monkeypatch):
     monkeypatch.setattr(permutations, "PACKED_FROM", 2)
-    monkeypatch.setattr(permutations, "_UNTANGLE_AT_MOST", 0.0)
+    monkeypatch.setattr(permutations, "_UNTANGLE_AT_MOST", 0)
     for x, axis in [
         (_collision(), 0),
         (_dense_and_far((40, 30)), 1),
@@ -99,7 +100,7 @@ def test_many_collisions_fall_back_to_one_stable_argsort(monkeypatch):
 @pytest.mark.parametrize(
     ("shape", "axis"), [((7,), 0), ((3, 4, 5), 0), ((3, 4, 5), 1), ((3, 4, 5), 2)]
 )
-def test_scatter_undoes_gather(shape, axis):
+def test_scatter_undoes_gather(shape, axis, packing):
     order = np.argsort(_normal(shape), axis=axis)
     permutation = Permutation(order, axis, False, shape)
     v = _normal(shape)
