@@ -2,9 +2,9 @@
 
 For float64 and float32 values (normal, and rounded to one decimal: many ties), at 10^3 and
 10^6 elements and on a 1000 x 1000 array along each axis, every time is over ``np.sort``'s
-in the same run, best of five interleaved rounds, in CPU time of the thread
-(``time.thread_time``: the machine is shared, and other work stretches the wall clock far more
-than it stretches this):
+in the same run, best of five interleaved rounds (at 10^3, of fifteen rounds of 100 calls), in
+CPU time of the thread (``time.thread_time``: the machine is shared, and other work stretches
+the wall clock far more than it stretches this):
 
 * peers: ``np.argsort`` (NumPy's default kind), ``np.argsort(kind="stable")``, and PyTorch's
   ``torch.sort(stable=True)`` (values and indices, one thread);
@@ -66,14 +66,14 @@ def rule(x, dy, axis):
     return y, pullback(dy)
 
 
-def best_times(calls, repeat=5):
+def best_times(calls, repeat=5, number=1):
     best = dict.fromkeys(calls, float("inf"))
     for call in calls.values():
         call()
     for _ in range(repeat):
         for name, call in calls.items():
-            times = timeit.repeat(call, number=1, repeat=1, timer=time.thread_time)
-            best[name] = min(best[name], min(times))
+            times = timeit.repeat(call, number=number, repeat=1, timer=time.thread_time)
+            best[name] = min(best[name], min(times) / number)
     return best
 
 
@@ -101,7 +101,8 @@ def main():
                 if torch is not None:
                     xt = torch.from_numpy(x)
                     calls["torch.sort"] = lambda xt=xt, a=axis: torch.sort(xt, dim=a, stable=True)
-                best = best_times(calls, repeat=21 if x.size <= 1000 else 5)
+                small = x.size <= 1000  # tens of microseconds: timed 100 calls at a time
+                best = best_times(calls, repeat=15 if small else 5, number=100 if small else 1)
                 if columns is None:
                     columns = [c for c in calls if c != "np.sort"]
                     print("| dtype | data | shape | axis | np.sort | " + " | ".join(columns) + " |")
