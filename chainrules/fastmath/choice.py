@@ -12,8 +12,9 @@ per process, the first time it is needed, by the first of these that applies:
 4. A calibration of this machine (the default, ``CHAINRULES_FASTMATH_CHOICE=calibrate``): the
    kernel runs where it measured at least 10% faster than its twin (``calibration``). Each
    function and dtype is measured once per CPU and set of library versions, when first
-   needed, in a few milliseconds, and the result is kept in the user's cache directory, where
-   every later process reads it: the choice does not change from run to run.
+   needed (from a few milliseconds to a few tenths of a second; all of them in about 3 s of
+   CPU time), and the result is kept in the user's cache directory, where every later process
+   reads it: the choice does not change from run to run.
 5. Where the cache directory cannot be written (or with
    ``CHAINRULES_FASTMATH_CHOICE=instruction-set``): a rule from the instruction set, which
    times nothing. The twin runs only where NumPy computes it with its AVX-512 loops and the
