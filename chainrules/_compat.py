@@ -43,6 +43,7 @@ __all__ = [
     "derivative_and_error",
     "matvec",
     "newer",
+    "numpy_cpu_features",
     "release",
     "scipy_lambertw_ufunc",
     "scipy_private_ufunc",
@@ -129,6 +130,17 @@ vecmat = newer(np, "vecmat", since="2.2")
 
 # numpy._NoValue: the default of keywords such as keepdims= (NumPy 1.x and 2.x).
 NUMPY_NO_VALUE: Any = np._NoValue
+
+
+def numpy_cpu_features() -> frozenset[str]:
+    """The CPU features NumPy dispatches its SIMD loops on here (``"AVX2"``, ``"AVX512_SKX"``,
+    ...): those the CPU has, less those ``NPY_DISABLE_CPU_FEATURES`` turns off.
+
+    Read from ``numpy._core._multiarray_umath.__cpu_features__`` (NumPy 2.0 to 2.4).
+    """
+    from numpy._core import _multiarray_umath
+
+    return frozenset(name for name, on in _multiarray_umath.__cpu_features__.items() if on)
 
 
 def scipy_private_ufunc(name: str) -> Any:

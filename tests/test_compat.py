@@ -69,3 +69,13 @@ def test_private_names_are_found():
     assert compat.scipy_private_ufunc("_no_such_ufunc") is None
     assert compat.scipy_lambertw_ufunc() is not None
     assert compat.NUMPY_NO_VALUE is np._NoValue
+
+
+def test_numpy_cpu_features_are_what_numpy_dispatches_on():
+    features = compat.numpy_cpu_features()
+    assert features and all(isinstance(name, str) and name.isupper() for name in features)
+    # every baseline feature NumPy was built for is there, and only features it reports
+    from numpy._core import _multiarray_umath
+
+    assert set(_multiarray_umath.__cpu_baseline__) <= features
+    assert features <= set(_multiarray_umath.__cpu_features__)

@@ -2,7 +2,9 @@
 
 Each function computes the same mathematical function as its exact NumPy/SciPy twin
 (``TWINS``), to a stated accuracy (``ACCURACY``, measured against the twin by the tests),
-faster where a compiled kernel runs (numba, the ``fastmath`` extra). Their rrules and frules
+faster where a compiled kernel runs (numba, the ``fastmath`` extra). Whether the kernel or the
+twin runs for a dtype is this machine's choice (``choice``: calibrated once per CPU, or
+chosen by the user). Their rrules and frules
 (``chainrules.rules.fastmath``) are the twins' rules, evaluated on the fast output: the
 derivative of the ideal function, with an error bounded by the primal's. AD engines never
 look inside the kernels.
@@ -13,12 +15,12 @@ look inside the kernels.
 2.718282
 """
 
+from . import choice as choice
 from . import exact as exact
 from ._bits import COMPILED as COMPILED
 from .accuracy import ACCURACY as ACCURACY
 from .accuracy import TWINS as TWINS
 from .accuracy import Accuracy as Accuracy
-from .functions import KERNEL_DTYPES as KERNEL_DTYPES
 from .functions import erf as erf
 from .functions import exp as exp
 from .functions import exp2 as exp2
@@ -43,8 +45,8 @@ __all__ = [
     "FUNCTIONS",
     "TWINS",
     "Accuracy",
+    "choice",
     "exact",
-    "KERNEL_DTYPES",
     "erf",
     "exp",
     "exp2",

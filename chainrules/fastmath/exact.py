@@ -7,7 +7,7 @@ NumPy/SciPy functions it is built from.
 * ``softplus(x) = log(1 + exp(x))``, as ``np.logaddexp(0, x)`` (no overflow);
 * ``gelu(x) = x (1 + tanh(sqrt(2/pi) (x + 0.044715 x**3))) / 2``, evaluated as
   ``x * expit(2 z)``, the same function without the cancellation of ``1 + tanh(z)`` for
-  negative ``x``.
+  negative ``x``; ``gelu(-inf)`` is its limit 0.
 
 >>> import numpy as np
 >>> rsqrt(np.array([4.0])), softplus(0.0), round(float(gelu(1.0)), 6)
@@ -40,4 +40,7 @@ def softplus(x: Any) -> Any:
 
 def gelu(x: Any) -> Any:
     """The GELU activation in its tanh form, elementwise."""
-    return x * sc.expit(2.0 * GELU_SCALE * (x + GELU_CUBIC * x * x * x))
+    s = sc.expit(2.0 * GELU_SCALE * (x + GELU_CUBIC * x * x * x))
+    with np.errstate(invalid="ignore"):  # -inf * 0 at -inf, where the limit is 0
+        y = np.where(s == 0.0, 0.0, x * s)
+    return y if y.ndim else y[()]

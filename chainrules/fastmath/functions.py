@@ -1,9 +1,10 @@
-"""The public fast functions: dtype handling, dispatch, and the choice of kernel per dtype.
+"""The public fast functions: dtype handling, dispatch, and the kernel or twin that computes them.
 
 Every function takes real input (float32 stays float32; float64, integers and Python numbers
 compute in float64) and returns what its exact twin returns (``TWINS`` in ``accuracy``), to
-the stated accuracy. Where a compiled kernel measured no faster than the twin for a dtype
-(``KERNEL_DTYPES`` lists where one runs), the function computes the twin for that dtype.
+the stated accuracy. For each dtype it runs either its compiled kernel or the twin itself,
+whichever this machine runs faster (``choice``); ``KERNEL_FUNCTIONS`` compute with the kernel
+whatever the choice, for the accuracy tests and the calibration that measure kernels.
 
 Arrays of other libraries that speak NumPy's ``__array_function__`` protocol (an AD engine's
 tracked values) receive the call through it, so an engine applies the function's rule rather
@@ -26,9 +27,11 @@ import numpy as np
 import scipy.special as sc
 
 from . import exact
+from .choice import CHOSEN, of
 
 __all__ = [
-    "KERNEL_DTYPES",
+    "EXACT",
+    "KERNEL_FUNCTIONS",
     "erf",
     "exp",
     "exp2",
@@ -49,28 +52,6 @@ __all__ = [
 ]
 
 F32, F64 = np.float32, np.float64
-
-# Where a compiled kernel runs: where it measured at least 10% faster than the twin on 10^6
-# elements (benchmarks/fastmath.py; RESULTS.md). Elsewhere the function computes its twin.
-KERNEL_DTYPES: dict[str, tuple[type, ...]] = {
-    "exp": (F32,),
-    "exp2": (F32,),
-    "expm1": (F64,),
-    "log": (F32, F64),
-    "log2": (F64,),
-    "log1p": (F32, F64),
-    "sqrt": (F32, F64),
-    "rsqrt": (F32, F64),
-    "tanh": (F64,),
-    "sigmoid": (F32, F64),
-    "softplus": (F32, F64),
-    "gelu": (F32, F64),
-    "erf": (F32,),
-    "pow": (),
-    "softmax": (F32, F64),
-    "log_softmax": (F32, F64),
-    "logsumexp": (F32, F64),
-}
 
 # The exact twin of each function, by name.
 EXACT: dict[str, Callable[..., Any]] = {
@@ -138,11 +119,26 @@ def _elementwise(public: Callable, name: str, *args: Any) -> Any:
     deferred = _deferred(public, args, {})
     if deferred is not NotImplemented:
         return deferred
+    arrays, dtype = _real_arrays(name, args)
+    if not _kernel_runs(name, dtype):
+        return EXACT[name](*[a.astype(dtype, copy=False) for a in arrays])
+    return _elementwise_kernel(name, dtype, arrays)
+
+
+def _kernel_runs(name: str, dtype: type) -> bool:
+    """Whether ``name``'s kernel computes ``dtype`` here: decided once, then a dict lookup."""
+    runs = CHOSEN.get((name, dtype))
+    return of(name, dtype).kernel if runs is None else runs
+
+
+def _real_arrays(name: str, args: tuple) -> tuple[list[np.ndarray], type]:
+    """The arguments as real arrays, and the dtype they compute in."""
     arrays = [_real_array(a, name) for a in args]
     common = np.result_type(*args) if len(args) > 1 else arrays[0].dtype
-    dtype = F32 if common == F32 else F64
-    if dtype not in KERNEL_DTYPES[name]:
-        return EXACT[name](*[a.astype(dtype, copy=False) for a in arrays])
+    return arrays, F32 if common == F32 else F64
+
+
+def _elementwise_kernel(name: str, dtype: type, arrays: list[np.ndarray]) -> Any:
     if len(arrays) > 1:
         arrays = [np.asarray(a, dtype=dtype, order="C") for a in np.broadcast_arrays(*arrays)]
     out = np.empty(arrays[0].shape, dtype)
@@ -216,7 +212,7 @@ def erf(x: Any) -> Any:
 
 
 def pow(x: Any, p: Any) -> Any:
-    """``np.power(x, p)``, broadcasting; where its kernel runs (``KERNEL_DTYPES``), computed as
+    """``np.power(x, p)``, broadcasting; where its kernel runs (``choice``), computed as
     exp(p log x) for bases x >= 0, and a negative base gives NaN."""
     return _elementwise(pow, "pow", x, p)
 
@@ -247,13 +243,19 @@ def _exp_shifted(a: np.ndarray, axis: Any) -> tuple[np.ndarray, np.ndarray, tupl
     return e, m, shape
 
 
-def _reduction(public: Callable, name: str, x: Any, axis: Any, **kwargs: Any) -> Any:
+def _reduction(
+    public: Callable, name: str, x: Any, axis: Any, kernel: bool = False, **kwargs: Any
+) -> Any:
+    """``("array", a)`` when the kernel is to compute ``x`` as the real array ``a``, else
+    ``("result", the result)``; ``kernel``: the kernel wherever it can run, whatever the choice.
+    """
     deferred = _deferred(public, (x,), {"axis": axis, **kwargs})
     if deferred is not NotImplemented:
-        return ("deferred", deferred)
+        return ("result", deferred)
     a = _real_array(x, name)
-    if a.dtype.type not in KERNEL_DTYPES[name] or a.size == 0 or a.ndim == 0:
-        return ("exact", EXACT[name](a, axis=axis, **kwargs))
+    runs = kernel or _kernel_runs(name, a.dtype.type)
+    if not runs or a.size == 0 or a.ndim == 0:
+        return ("result", EXACT[name](a, axis=axis, **kwargs))
     if axis is not None and not isinstance(axis, int | np.integer):
         raise TypeError(f"chainrules.fastmath.{name}: axis must be an int or None, not {axis!r}")
     return ("array", a)
@@ -261,7 +263,11 @@ def _reduction(public: Callable, name: str, x: Any, axis: Any, **kwargs: Any) ->
 
 def softmax(x: Any, axis: Any = None) -> Any:
     """Fast ``scipy.special.softmax`` over ``axis`` (None: all elements)."""
-    kind, a = _reduction(softmax, "softmax", x, axis)
+    return _softmax(x, axis, False)
+
+
+def _softmax(x: Any, axis: Any, kernel: bool) -> Any:
+    kind, a = _reduction(softmax, "softmax", x, axis, kernel)
     if kind != "array":
         return a
     e, _, shape = _exp_shifted(a, axis)
@@ -271,7 +277,11 @@ def softmax(x: Any, axis: Any = None) -> Any:
 
 def log_softmax(x: Any, axis: Any = None) -> Any:
     """Fast ``scipy.special.log_softmax`` over ``axis`` (None: all elements)."""
-    kind, a = _reduction(log_softmax, "log_softmax", x, axis)
+    return _log_softmax(x, axis, False)
+
+
+def _log_softmax(x: Any, axis: Any, kernel: bool) -> Any:
+    kind, a = _reduction(log_softmax, "log_softmax", x, axis, kernel)
     if kind != "array":
         return a
     e, m, shape = _exp_shifted(a, axis)
@@ -283,7 +293,11 @@ def log_softmax(x: Any, axis: Any = None) -> Any:
 
 def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """Fast ``scipy.special.logsumexp`` over ``axis`` (None: all elements)."""
-    kind, a = _reduction(logsumexp, "logsumexp", x, axis, keepdims=keepdims)
+    return _logsumexp(x, axis, keepdims, False)
+
+
+def _logsumexp(x: Any, axis: Any, keepdims: bool, kernel: bool) -> Any:
+    kind, a = _reduction(logsumexp, "logsumexp", x, axis, kernel, keepdims=keepdims)
     if kind != "array":
         return a
     e, m, shape = _exp_shifted(a, axis)
@@ -292,3 +306,37 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
     if keepdims:
         y = np.expand_dims(y, tuple(range(a.ndim)) if axis is None else axis)
     return y if y.ndim else y[()]
+
+
+# ---- the kernels, whatever the choice -------------------------------------------------------
+
+
+def _by_kernel(name: str) -> Callable[..., Any]:
+    def kernel_function(*args: Any) -> Any:
+        arrays, dtype = _real_arrays(name, args)
+        return _elementwise_kernel(name, dtype, arrays)
+
+    kernel_function.__name__ = kernel_function.__qualname__ = f"{name}_kernel"
+    return kernel_function
+
+
+def _softmax_kernel(x: Any, axis: Any = None) -> Any:
+    return _softmax(x, axis, True)
+
+
+def _log_softmax_kernel(x: Any, axis: Any = None) -> Any:
+    return _log_softmax(x, axis, True)
+
+
+def _logsumexp_kernel(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    return _logsumexp(x, axis, keepdims, True)
+
+
+# Each function computed by its compiled kernel (in Python where numba is absent), whatever
+# runs for the public function: what the accuracy tests and the calibration measure.
+KERNEL_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **{name: _by_kernel(name) for name in EXACT if "softmax" not in name and name != "logsumexp"},
+    "softmax": _softmax_kernel,
+    "log_softmax": _log_softmax_kernel,
+    "logsumexp": _logsumexp_kernel,
+}

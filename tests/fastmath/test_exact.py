@@ -19,6 +19,8 @@ from chainrules.fastmath import exact
         (exact.gelu, 0.0, 0.0),
         (exact.gelu, -40.0, -0.0),
         (exact.gelu, 40.0, 40.0),
+        (exact.gelu, -np.inf, 0.0),  # the limit, where x * expit(2 z) is -inf * 0
+        (exact.gelu, np.inf, np.inf),
     ],
 )
 def test_values(f, x, expected):

@@ -1,10 +1,10 @@
 """Rules for NumPy's sorting and selection: sort, partition, sort_complex, unique.
 
 ``sort``, ``partition`` and ``sort_complex`` are permutations of their input: the forward pass
-finds the permutation ``order`` (``y = take_along_axis(x, order)``), the frule gathers the
-tangent with it, and the pullback gathers the cotangent with the inverse permutation. Sorting
-is stable, so tied elements keep their order and each receives the cotangent of the output
-position it landed in: a consistent subgradient. ``partition`` reproduces NumPy's own
+finds the permutation ``order`` (``y = take_along_axis(x, order)``; ``permutations``), the
+frule gathers the tangent with it, and the pullback scatters the cotangent back along it.
+Sorting is stable, so tied elements keep their order and each receives the cotangent of the
+output position it landed in: a consistent subgradient. ``partition`` reproduces NumPy's own
 arrangement of the partitioned output.
 
 ``unique`` (the values; with ``return_index``/``return_inverse``/``return_counts`` the integer
@@ -38,95 +38,25 @@ from ...core.shapes import normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
+from .permutations import Permutation, inverse_permutation, stable_order
 
-__all__ = ["inverse_permutation"]
-
-
-def inverse_permutation(order: Any, axis: int) -> Any:
-    """The permutation that undoes ``order`` along ``axis`` (both index arrays).
-
-    NumPy index arrays are inverted by a scatter in linear time; others by an argsort.
-
-    >>> inverse_permutation(np.array([2, 0, 1]), 0)
-    array([1, 2, 0])
-    """
-    if isinstance(order, np.ndarray):
-        # An index array, never differentiated: writing into a fresh one is safe.
-        inverse = np.empty_like(order)
-        shape = [1] * order.ndim
-        shape[axis] = order.shape[axis]
-        positions = np.broadcast_to(np.arange(order.shape[axis]).reshape(shape), order.shape)
-        np.put_along_axis(inverse, order, positions, axis=axis)
-        return inverse
-    return array_namespace(order).argsort(order, axis=axis, stable=True)
+__all__: list[str] = []
 
 
-class _Permutation:
-    """A permutation along one axis of an array (``axis=None``: of the flattened array)."""
-
-    __slots__ = ("axis", "flatten", "order", "shape")
-
-    def __init__(self, order: Any, axis: int, flatten: bool, shape: tuple[int, ...]) -> None:
-        self.order, self.axis, self.flatten, self.shape = order, axis, flatten, shape
-
-    def gather(self, dx: Any) -> Any:
-        xp = array_namespace(dx)
-        dx = xp.asarray(dx)
-        if self.flatten:
-            dx = xp.reshape(dx, (-1,))
-        return xp.take_along_axis(dx, self.order, axis=self.axis)
-
-    def scatter(self, dy: Any) -> Any:
-        xp = array_namespace(dy)
-        dy = xp.asarray(dy)
-        if type(dy) is np.ndarray and isinstance(self.order, np.ndarray):
-            # Plain NumPy values (nothing tracks them): one scatter into a fresh array.
-            dx = np.empty_like(dy)
-            np.put_along_axis(dx, self.order, dy, axis=self.axis)
-        else:
-            inverse = inverse_permutation(self.order, self.axis)
-            dx = xp.take_along_axis(dy, inverse, axis=self.axis)
-        return xp.reshape(dx, self.shape) if self.flatten else dx
-
-
-def _stable_order(x: Any, axis: int) -> tuple[Any, Any]:
-    """The permutation a stable sort of ``x`` along ``axis`` applies, and the sorted values.
-
-    For NumPy arrays, the faster unstable argsort is tried first: without ties (no two equal
-    neighbours once sorted, at most one NaN per slice) its order is the stable one.
-    """
-    xp = array_namespace(x)
-    n = x.shape[axis]
-    if type(x) is np.ndarray and n >= 2:
-        order = np.argsort(x, axis=axis)
-        ordered = np.take_along_axis(x, order, axis=axis)
-        later, earlier = ordered[_along(axis, slice(1, None))], ordered[_along(axis, slice(-1))]
-        if not (
-            np.any(later == earlier) or np.any(np.isnan(earlier[_along(axis, slice(-1, None))]))
-        ):
-            return order, ordered
-    order = xp.argsort(x, axis=axis, stable=True)
-    return order, xp.take_along_axis(x, order, axis=axis)
-
-
-def _along(axis: int, index: slice) -> tuple[slice, ...]:
-    return (slice(None),) * axis + (index,)
-
-
-def _sorting(x: Any, axis: Any) -> tuple[_Permutation, Any]:
+def _sorting(x: Any, axis: Any) -> tuple[Permutation, Any]:
     """The stable sorting permutation of ``x`` along ``axis`` (None: flattened) and the result."""
     xp = array_namespace(x)
     x = xp.asarray(x)
     shape = tuple(x.shape)
     if axis is None:
-        order, ordered = _stable_order(xp.reshape(x, (-1,)), 0)
-        return _Permutation(order, 0, True, shape), ordered
+        order, ordered = stable_order(xp.reshape(x, (-1,)), 0)
+        return Permutation(order, 0, True, shape), ordered
     axis = normalize_axis(axis, x.ndim)
-    order, ordered = _stable_order(x, axis)
-    return _Permutation(order, axis, False, shape), ordered
+    order, ordered = stable_order(x, axis)
+    return Permutation(order, axis, False, shape), ordered
 
 
-def _permutation_rrule(x: Any, y: Any, permutation: _Permutation, name: str):
+def _permutation_rrule(x: Any, y: Any, permutation: Permutation, name: str):
     project_x = ProjectTo(x)
 
     def permutation_pullback(dy):
@@ -173,7 +103,7 @@ def _sort_complex_frule(tangents, a):
 # ---- partition ------------------------------------------------------------------------------
 
 
-def _partitioning(a: Any, y: Any, axis: Any) -> _Permutation:
+def _partitioning(a: Any, y: Any, axis: Any) -> Permutation:
     """The permutation that takes ``a`` to NumPy's own partitioned output ``y``.
 
     Equal values are matched in order: the k-th smallest element of ``a`` goes where the k-th
@@ -189,7 +119,7 @@ def _partitioning(a: Any, y: Any, axis: Any) -> _Permutation:
     from_a = xp.argsort(a, axis=axis, stable=True)
     from_y = xp.argsort(y, axis=axis, stable=True)
     order = np.take_along_axis(from_a, inverse_permutation(from_y, axis), axis=axis)
-    return _Permutation(order, axis, flatten, shape)
+    return Permutation(order, axis, flatten, shape)
 
 
 @rrule.register(np.partition)
