@@ -34,7 +34,7 @@ from .failures import (
     ZeroTangentForNoTangent,
     ZeroTangentInputError,
 )
-from .finite_differences import method_name
+from .finite_differences import FDEstimate, method_name
 from .jacobian import (
     basis_tangent,
     compare_jacobians,
@@ -42,6 +42,7 @@ from .jacobian import (
     fd_jacobian,
     flatten_tangent,
     flatten_values,
+    jacobian_allowed,
 )
 from .primals import copy_primal, iter_leaf_tangents, iter_leaves
 from .record import note_passed
@@ -50,7 +51,7 @@ from .rounding import output_sizes, root_mean_square
 from .second_order import check_second_order_rrule
 from .space import ZERO_FOR_NO_TANGENT, space_problem
 from .tangents import abs_inner, build_tangent, copy_tangent, inner, rand_tangent
-from .tolerances import ROUNDING_FACTOR, agree
+from .tolerances import ROUNDING_FACTOR, agree, settles
 
 __all__ = ["test_rrule"]
 
@@ -230,11 +231,15 @@ def _check_direction(
     dy: Any,
     fdm: Any,
 ) -> None:
-    estimate = setup.fd_inner({i: direction}, dy, fdm)
+    k = setup.out_exponent
     magnitude = max(magnitude, setup.term_scale(dy, {i: direction}))
-    allowed = setup.tol.allowed(
-        actual, estimate.value, magnitude, estimate.error, setup.out_exponent
-    )
+
+    def settled(estimate: FDEstimate) -> bool:
+        allowed = setup.tol.allowed(actual, estimate.value, magnitude, 0.0, k)
+        return settles(actual, estimate.value, estimate.error, allowed)
+
+    estimate = setup.fd_inner({i: direction}, dy, fdm, settled)
+    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error, k)
     if agree(actual, estimate.value, allowed):
         return
     setup.ctx.fail(
@@ -289,17 +294,25 @@ def _check_jacobian(setup: Setup, pullback: Any, y: Any, fdm: Any) -> None:
         with np.errstate(over="ignore"):
             actual = np.ldexp(actual, setup.out_exponent)  # as the finite differences see it
 
-        def along(direction: Any, i: int = i) -> Any:
-            return setup.fd_output({i: direction}, fdm)
-
-        expected, errors, calls = fd_jacobian(along, x, len(coords))
-        atol = float(np.ldexp(setup.tol.atol + setup.tol.floor, setup.out_exponent))
+        atol: Any = float(np.ldexp(setup.tol.atol + setup.tol.floor, setup.out_exponent))
         # Rounding of terms of the size of the output over the argument (Setup.term_scale),
         # per row: an element of the Jacobian moves one coordinate by a unit.
         size = root_mean_square([np.abs(leaf) for _, leaf in _leaves(x)])
         if size and rows:
             rounding = ROUNDING_FACTOR * setup.tol.eps / size
             atol = atol + rounding * output_sizes(setup.y_expected, setup.out_exponent)[:, None]
+
+        def along(direction: Any, judge: Any, i: int = i) -> Any:
+            return setup.fd_output({i: direction}, fdm, judge)
+
+        def settled(k: int, column: Any, errors: Any, jac: Any = actual, atol: Any = atol) -> bool:
+            if column.shape != jac[:, k].shape:
+                return False
+            column_atol = atol[:, 0] if np.ndim(atol) else atol
+            allowed = jacobian_allowed(jac[:, k], column, 0.0, setup.tol.rtol, column_atol)
+            return settles(jac[:, k], column, errors, allowed)
+
+        expected, errors, calls = fd_jacobian(along, x, len(coords), settled)
         worst = compare_jacobians(actual, expected, errors, setup.tol.rtol, atol, calls)
         if worst.failed:
             out = coordinates(setup.y_expected, "y")[worst.row].label

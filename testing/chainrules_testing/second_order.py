@@ -43,7 +43,7 @@ from .primals import moves_nothing, perturb, upcast
 from .report import errors_line
 from .rounding import root_mean_square, weighted_size
 from .tangents import abs_inner, inner, rand_tangent, times_power_of_two
-from .tolerances import ROUNDING_FACTOR, agree
+from .tolerances import ROUNDING_FACTOR, agree, settles
 
 __all__ = ["check_second_order_frule", "check_second_order_rrule", "reverse_engine"]
 
@@ -256,12 +256,18 @@ def _disagreement(
         moved = [perturb(v, d, t) for v, d in zip(values, directions, strict=True)]
         return float(np.real(g(*moved)))
 
+    subnormal = ROUNDING_FACTOR * noise * sum(_abs_sum(d) for d in directions)
+
+    def settled(estimate: FDEstimate) -> bool:
+        allowed = setup.tol.allowed(actual, estimate.value, magnitude, 0.0) + subnormal
+        return settles(actual, estimate.value, estimate.error, allowed)
+
     if all(moves_nothing(v, d) for v, d in zip(values, directions, strict=True)):
         estimate = FDEstimate.exactly_zero(0.0)  # no coordinate moves: see Setup.fd_along
     else:
-        estimate = directional_derivative(along, fdm, (lambda: noise) if noise else None)
-    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error)
-    allowed += ROUNDING_FACTOR * noise * sum(_abs_sum(d) for d in directions)
+        rounding = (lambda: noise) if noise else None
+        estimate = directional_derivative(along, fdm, rounding, settled)
+    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error) + subnormal
     if agree(actual, estimate.value, allowed):  # a NaN on either side fails
         return None
     error = abs(actual - estimate.value)
