@@ -125,7 +125,7 @@ def test_rrule(
     _check_thunks(setup, pullback, dy, cotangents, values)
     _check_zero(setup, pullback)
     if check_second_order:
-        check_second_order_rrule(setup, rule, dy, fdm)
+        check_second_order_rrule(setup, rule, dy, fdm, values)
     if rrule_f is None:
         note_passed(ctx.name, "rrule", check_second_order)
 

@@ -274,18 +274,22 @@ def _disagreement(
     return actual, estimate, allowed, (np.inf if np.isnan(error) else error - allowed)
 
 
-def check_second_order_rrule(setup: Any, rule: Callable, dy: Any, fdm: Any) -> None:
-    """Differentiate ``Re <pullback(dy), w>`` in the arguments and ``dy`` (see the module)."""
+def check_second_order_rrule(
+    setup: Any, rule: Callable, dy: Any, fdm: Any, first: tuple | None = None
+) -> None:
+    """Differentiate ``Re <pullback(dy), w>`` in the arguments and ``dy`` (see the module);
+    ``first``: ``pullback(dy)`` unthunked, when the first-order check has it."""
     _require_engine(setup.ctx.name)
+    if first is None:
+        _, pullback = rule(setup.inputs[0], *setup.inputs[1:], **setup.fkwargs)
+        first = tuple(unthunk(c) for c in pullback(dy))
     # Arguments whose cotangent is not implemented at first order have nothing to differentiate.
-    _, pullback = rule(setup.inputs[0], *setup.inputs[1:], **setup.fkwargs)
-    first = pullback(dy)
     active = [
         i
         for i in setup.differentiable()
         if i > 0
         and _is_array_argument(setup.inputs[i])
-        and not isinstance(unthunk(first[i]), NotImplementedTangent)
+        and not isinstance(first[i], NotImplementedTangent)
     ]
     weights = {i: rand_tangent(setup.inputs[i], setup.rng) for i in active}
     with_dy = _is_array_argument(dy)
