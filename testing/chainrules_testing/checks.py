@@ -171,13 +171,15 @@ class Setup:
         reduce: Callable[[Any], Any],
         fdm: Any,
         noise: Callable[[Any, int], Any] | None = None,
+        settles: Callable[[FDEstimate], bool] | None = None,
     ) -> FDEstimate:
         """Finite differences at 0 of ``t -> reduce(f(inputs + t * directions))``.
 
         ``reduce`` sees the outputs times ``2**out_exponent``, and so does the estimate: the
         caller compares it with its own values scaled alike (``exponent=`` of ``inner``,
         ``Tolerance.allowed``). ``noise(y, out_exponent)`` is the rounding uncertainty of
-        ``reduce`` of the scaled ``y`` (see ``finite_differences``).
+        ``reduce`` of the scaled ``y``, and ``settles`` the judge of a cheap estimate (see
+        ``finite_differences``).
         """
         base = self.fd_inputs
         if all(moves_nothing(base[i], d) for i, d in directions.items()):
@@ -213,7 +215,7 @@ class Setup:
             def rounding() -> Any:
                 return noise(at_zero[0], self.out_exponent)
 
-        estimate = directional_derivative(g, fdm, rounding)
+        estimate = directional_derivative(g, fdm, rounding, settles)
         if changes and not np.all(np.isfinite(estimate.value)):
             t, change = min(changes)
             moved = ", ".join(input_path(i) for i in directions)
@@ -267,15 +269,30 @@ class Setup:
             "float64's range"
         )
 
-    def fd_inner(self, directions: dict[int, Any], w: Any, fdm: Any) -> FDEstimate:
+    def fd_inner(
+        self,
+        directions: dict[int, Any],
+        w: Any,
+        fdm: Any,
+        settles: Callable[[FDEstimate], bool] | None = None,
+    ) -> FDEstimate:
         """Finite differences of ``Re <w, f(inputs + t * directions)>`` at ``t = 0``, times
         ``2**out_exponent``."""
-        return self.fd_along(directions, output_inner(w), fdm, lambda y, e: inner_noise(w, y, e))
 
-    def fd_output(self, directions: dict[int, Any], fdm: Any) -> FDEstimate:
+        def noise(y: Any, exponent: int) -> Any:
+            return inner_noise(w, y, exponent)
+
+        return self.fd_along(directions, output_inner(w), fdm, noise, settles)
+
+    def fd_output(
+        self,
+        directions: dict[int, Any],
+        fdm: Any,
+        settles: Callable[[FDEstimate], bool] | None = None,
+    ) -> FDEstimate:
         """Finite differences of ``f(inputs + t * directions)``'s real coordinates at 0, times
         ``2**out_exponent``."""
-        return self.fd_along(directions, flatten_values, fdm, flatten_noise)
+        return self.fd_along(directions, flatten_values, fdm, flatten_noise, settles)
 
 
 def fd_hint(setup: Setup, estimate: FDEstimate, actual: Any = 0.0) -> str:

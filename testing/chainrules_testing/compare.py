@@ -140,7 +140,10 @@ def _leaf_difference(where: str, a: Any, e: Any, rtol: float, atol: float) -> Di
         same = bool(np.all(xa == xe))
         return None if same else Difference(where, f"actual {show(a)}, expected {show(e)}")
     with np.errstate(invalid="ignore", over="ignore"):
-        err = np.abs(xa.astype(complex) - xe.astype(complex))
+        if xa.dtype.kind == xe.dtype.kind == "f":  # the common case, without complex copies
+            err = np.abs(np.subtract(xa, xe, dtype=np.float64))
+        else:
+            err = np.abs(xa.astype(complex) - xe.astype(complex))
         scale = np.maximum(np.abs(xa), np.abs(xe))
         excess = err - (atol + rtol * scale)
     bad = ~same_values(xa, xe) & ~(excess <= 0)

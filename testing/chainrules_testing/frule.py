@@ -26,7 +26,7 @@ from .failures import (
     ZeroTangentForNoTangent,
     ZeroTangentInputError,
 )
-from .finite_differences import method_name
+from .finite_differences import FDEstimate, method_name
 from .jacobian import coordinates, flatten_tangent
 from .lazy import check_lazy_frule, has_lazy
 from .primals import copy_primal
@@ -36,7 +36,7 @@ from .rounding import output_sizes
 from .second_order import check_second_order_frule
 from .space import ZERO_FOR_NO_TANGENT, space_problem
 from .tangents import abs_inner, copy_tangent, inner, rand_tangent
-from .tolerances import ROUNDING_FACTOR, agree
+from .tolerances import ROUNDING_FACTOR, agree, settles
 
 __all__ = ["test_frule"]
 
@@ -141,8 +141,13 @@ def _check_directional(setup: Setup, ydot: Any, w: Any, fdm: Any) -> None:
         return
     k = setup.out_exponent
     actual = inner(w, ydot, k)
-    estimate = setup.fd_inner(_directions(setup), w, fdm)
     magnitude = max(abs_inner(w, ydot, k), setup.term_scale(w, _directions(setup)))
+
+    def settled(estimate: FDEstimate) -> bool:
+        allowed = setup.tol.allowed(actual, estimate.value, magnitude, 0.0, k)
+        return settles(actual, estimate.value, estimate.error, allowed)
+
+    estimate = setup.fd_inner(_directions(setup), w, fdm, settled)
     allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error, k)
     if agree(actual, estimate.value, allowed):
         return
@@ -161,27 +166,32 @@ def _check_directional(setup: Setup, ydot: Any, w: Any, fdm: Any) -> None:
 
 def _check_elementwise(setup: Setup, ydot: Any, fdm: Any) -> None:
     """The output tangent against the finite-difference one, element by element."""
-    y = setup.y_expected
-    estimate = setup.fd_output(_directions(setup), fdm)
-    expected = np.atleast_1d(estimate.value)
-    errors = np.atleast_1d(estimate.error)
+    y, tol = setup.y_expected, setup.tol
     with np.errstate(over="ignore"):
         actual = np.ldexp(flatten_tangent(y, unthunk(ydot)), setup.out_exponent)
-    if actual.shape != expected.shape:
-        return
-    tol = setup.tol
-    allowed = (
-        np.ldexp(tol.atol, setup.out_exponent)
-        + tol.rtol * np.maximum(np.abs(actual), np.abs(expected))
-        + np.abs(errors)
-    )
     # Rounding per element, at each element's own size: a bound from the largest element
     # would let any error through in elements a thousand times smaller.
-    allowed = allowed + ROUNDING_FACTOR * tol.eps * np.abs(actual)
+    rounding = ROUNDING_FACTOR * tol.eps * np.abs(actual)
     # and of terms of the size of each output over the inputs (Setup.term_scale)
     terms = output_sizes(y, setup.out_exponent) * setup.move_size(_directions(setup))
-    allowed = allowed + ROUNDING_FACTOR * tol.eps * terms
-    allowed = allowed + np.ldexp(tol.floor, setup.out_exponent)
+    rounding = rounding + ROUNDING_FACTOR * tol.eps * terms
+    absolute = np.ldexp(tol.atol + tol.floor, setup.out_exponent) + rounding
+
+    def allowed_for(expected: Any, errors: Any) -> Any:
+        return absolute + tol.rtol * np.maximum(np.abs(actual), np.abs(expected)) + errors
+
+    def settled(estimate: FDEstimate) -> bool:
+        value = np.atleast_1d(estimate.value)
+        if value.shape != actual.shape:
+            return False
+        return settles(actual, value, estimate.error, allowed_for(value, 0.0))
+
+    estimate = setup.fd_output(_directions(setup), fdm, settled)
+    expected = np.atleast_1d(estimate.value)
+    errors = np.atleast_1d(estimate.error)
+    if actual.shape != expected.shape:
+        return
+    allowed = allowed_for(expected, np.abs(errors))
     with np.errstate(invalid="ignore"):
         excess = np.abs(actual - expected) - allowed
     excess = np.where(agree(actual, expected, allowed), -np.inf, np.nan_to_num(excess, nan=np.inf))

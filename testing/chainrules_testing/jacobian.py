@@ -38,6 +38,7 @@ __all__ = [
     "coordinates",
     "flatten_tangent",
     "flatten_values",
+    "jacobian_allowed",
 ]
 
 
@@ -147,18 +148,39 @@ def coordinate_scales(x: Any) -> np.ndarray:
 
 
 def fd_jacobian(
-    along: Callable[[Any], FDEstimate], x: Any, n: int
+    along: Callable[[Any, Callable[[FDEstimate], bool] | None], FDEstimate],
+    x: Any,
+    n: int,
+    settles: Callable[[int, np.ndarray, np.ndarray], bool] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Columns by finite differences: ``along(direction)`` estimates the derivative of the
-    output vector along ``direction``. Coordinate ``k`` moves by its ``coordinate_scales``."""
+    """Columns by finite differences: ``along(direction, judge)`` estimates the derivative of
+    the output vector along ``direction`` (``judge``: of a cheap estimate, see
+    ``finite_differences``). Coordinate ``k`` moves by its ``coordinate_scales``;
+    ``settles(k, column, errors)`` judges a cheap estimate of column ``k``."""
     columns, errors, calls = [], [], 0
     scales = coordinate_scales(x)
     for k in range(n):
-        estimate = along(basis_tangent(x, k, float(scales[k])))
+        judge = None
+        if settles is not None:
+
+            def judge(estimate: FDEstimate, k: int = k) -> bool:
+                scale = scales[k]
+                column = np.atleast_1d(estimate.value) / scale
+                return settles(k, column, np.atleast_1d(estimate.error) / scale)
+
+        estimate = along(basis_tangent(x, k, float(scales[k])), judge)
         columns.append(np.atleast_1d(estimate.value) / scales[k])
         errors.append(np.atleast_1d(estimate.error) / scales[k])
         calls += estimate.calls
     return np.stack(columns, axis=1), np.stack(errors, axis=1), calls
+
+
+def jacobian_allowed(
+    actual: np.ndarray, expected: np.ndarray, errors: Any, rtol: float, atol: Any
+) -> np.ndarray:
+    """How far each element of a rule's Jacobian may be from the finite-difference one:
+    ``atol + rtol * max(|actual|, |expected|) + |errors|``."""
+    return atol + rtol * np.maximum(np.abs(actual), np.abs(expected)) + np.abs(errors)
 
 
 def compare_jacobians(
@@ -171,7 +193,7 @@ def compare_jacobians(
 ) -> JacobianComparison:
     """The element with the largest excess of error over tolerance (``atol`` may be one per
     element, or per row as a column)."""
-    allowed = atol + rtol * np.maximum(np.abs(actual), np.abs(expected)) + np.abs(errors)
+    allowed = jacobian_allowed(actual, expected, errors, rtol, atol)
     with np.errstate(invalid="ignore"):
         excess = np.abs(actual - expected) - allowed
     excess = np.where(agree(actual, expected, allowed), -np.inf, np.nan_to_num(excess, nan=np.inf))

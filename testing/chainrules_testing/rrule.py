@@ -34,7 +34,7 @@ from .failures import (
     ZeroTangentForNoTangent,
     ZeroTangentInputError,
 )
-from .finite_differences import method_name
+from .finite_differences import FDEstimate, method_name
 from .jacobian import (
     basis_tangent,
     compare_jacobians,
@@ -42,6 +42,7 @@ from .jacobian import (
     fd_jacobian,
     flatten_tangent,
     flatten_values,
+    jacobian_allowed,
 )
 from .lazy import check_lazy_rrule, has_lazy
 from .primals import copy_primal, iter_leaf_tangents, iter_leaves
@@ -51,7 +52,7 @@ from .rounding import output_sizes, root_mean_square
 from .second_order import check_second_order_rrule
 from .space import ZERO_FOR_NO_TANGENT, space_problem
 from .tangents import abs_inner, build_tangent, copy_tangent, inner, rand_tangent
-from .tolerances import ROUNDING_FACTOR, agree
+from .tolerances import ROUNDING_FACTOR, agree, settles
 
 __all__ = ["test_rrule"]
 
@@ -116,16 +117,18 @@ def test_rrule(
     setup.check_unchanged(rule_inputs, "the pullback")
     if tangent_difference(dy, dy_before, rtol=0.0, atol=0.0, path="dy") is not None:
         ctx.fail(InputMutated, "the pullback changed the cotangent dy it was given")
-    _check_spaces(setup, cotangents)
-    _check_repeat(setup, pullback, dy, cotangents)
+    # Each thunk once: the checks below compare values, and a thunk may cost a quadrature.
+    values = setup.run("unthunk(pullback(dy))", _unthunked, cotangents)
+    _check_spaces(setup, values)
+    _check_repeat(setup, pullback, dy, values)
     if full_jacobian:
         _check_jacobian(setup, pullback, y, fdm)
     else:
-        _check_dot_products(setup, dy, cotangents, fdm)
-    _check_thunks(setup, pullback, dy, cotangents)
+        _check_dot_products(setup, dy, values, fdm)
+    _check_thunks(setup, pullback, dy, cotangents, values)
     _check_zero(setup, pullback)
     if check_second_order:
-        check_second_order_rrule(setup, rule, dy, fdm)
+        check_second_order_rrule(setup, rule, dy, fdm, values)
     if rrule_f is None:
         note_passed(ctx.name, "rrule", check_second_order)
 
@@ -149,6 +152,10 @@ def _pull(setup: Setup, pullback: Any, dy: Any, call: str) -> tuple:
             f"the {n - 1} positional arguments",
         )
     return cotangents
+
+
+def _unthunked(cotangents: tuple) -> tuple:
+    return tuple(unthunk(c) for c in cotangents)
 
 
 def _ulps(setup: Setup) -> float:
@@ -194,7 +201,7 @@ def _check_dot_products(setup: Setup, dy: Any, cotangents: tuple, fdm: Any) -> N
     structure per leaf and step, quadratic in its size."""
     k = setup.out_exponent
     for i in setup.differentiable():
-        x, c, dx = setup.inputs[i], unthunk(cotangents[i]), setup.dxs[i]
+        x, c, dx = setup.inputs[i], cotangents[i], setup.dxs[i]
         if isinstance(c, NotImplementedTangent):
             continue
         if decompose(x) is None:
@@ -233,11 +240,15 @@ def _check_direction(
     dy: Any,
     fdm: Any,
 ) -> None:
-    estimate = setup.fd_inner({i: direction}, dy, fdm)
+    k = setup.out_exponent
     magnitude = max(magnitude, setup.term_scale(dy, {i: direction}))
-    allowed = setup.tol.allowed(
-        actual, estimate.value, magnitude, estimate.error, setup.out_exponent
-    )
+
+    def settled(estimate: FDEstimate) -> bool:
+        allowed = setup.tol.allowed(actual, estimate.value, magnitude, 0.0, k)
+        return settles(actual, estimate.value, estimate.error, allowed)
+
+    estimate = setup.fd_inner({i: direction}, dy, fdm, settled)
+    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error, k)
     if agree(actual, estimate.value, allowed):
         return
     setup.ctx.fail(
@@ -292,17 +303,25 @@ def _check_jacobian(setup: Setup, pullback: Any, y: Any, fdm: Any) -> None:
         with np.errstate(over="ignore"):
             actual = np.ldexp(actual, setup.out_exponent)  # as the finite differences see it
 
-        def along(direction: Any, i: int = i) -> Any:
-            return setup.fd_output({i: direction}, fdm)
-
-        expected, errors, calls = fd_jacobian(along, x, len(coords))
-        atol = float(np.ldexp(setup.tol.atol + setup.tol.floor, setup.out_exponent))
+        atol: Any = float(np.ldexp(setup.tol.atol + setup.tol.floor, setup.out_exponent))
         # Rounding of terms of the size of the output over the argument (Setup.term_scale),
         # per row: an element of the Jacobian moves one coordinate by a unit.
         size = root_mean_square([np.abs(leaf) for _, leaf in _leaves(x)])
         if size and rows:
             rounding = ROUNDING_FACTOR * setup.tol.eps / size
             atol = atol + rounding * output_sizes(setup.y_expected, setup.out_exponent)[:, None]
+
+        def along(direction: Any, judge: Any, i: int = i) -> Any:
+            return setup.fd_output({i: direction}, fdm, judge)
+
+        def settled(k: int, column: Any, errors: Any, jac: Any = actual, atol: Any = atol) -> bool:
+            if column.shape != jac[:, k].shape:
+                return False
+            column_atol = atol[:, 0] if np.ndim(atol) else atol
+            allowed = jacobian_allowed(jac[:, k], column, 0.0, setup.tol.rtol, column_atol)
+            return settles(jac[:, k], column, errors, allowed)
+
+        expected, errors, calls = fd_jacobian(along, x, len(coords), settled)
         worst = compare_jacobians(actual, expected, errors, setup.tol.rtol, atol, calls)
         if worst.failed:
             out = coordinates(setup.y_expected, "y")[worst.row].label
@@ -319,7 +338,8 @@ def _check_jacobian(setup: Setup, pullback: Any, y: Any, fdm: Any) -> None:
             )
 
 
-def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple) -> None:
+def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple, values: tuple) -> None:
+    """``values``: the ``cotangents`` unthunked, once."""
     ctx, ulps = setup.ctx, _ulps(setup)
     try:
         thunked = _pull(setup, pullback, Thunk(lambda: dy), "pullback(Thunk(lambda: dy))")
@@ -331,7 +351,7 @@ def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple) -> No
             f"pullback(Thunk(lambda: dy)) raised {type(error).__name__}: {error}",
             "a pullback must unthunk dy before using it (chainrules.unthunk)",
         )
-    for i, (a, b) in enumerate(zip(thunked, cotangents, strict=True)):
+    for i, (a, b) in enumerate(zip(thunked, values, strict=True)):
         found = tangent_difference(a, b, rtol=ulps, atol=0.0, path=input_path(i))
         if found is not None:
             ctx.fail(
@@ -344,12 +364,12 @@ def _check_thunks(setup: Setup, pullback: Any, dy: Any, cotangents: tuple) -> No
         if not isinstance(c, AbstractThunk):
             continue
         path = input_path(i)
-        found = tangent_difference(unthunk(c), unthunk(c), rtol=ulps, atol=0.0, path=path)
+        found = tangent_difference(unthunk(c), values[i], rtol=ulps, atol=0.0, path=path)
         if found is not None:
             ctx.fail(ThunkMismatch, f"the thunk for {path} gives different values", str(found))
         if isinstance(c, InplaceableThunk):
             acc = rand_tangent(setup.inputs[i], setup.rng)
-            expected = add(acc, unthunk(c))
+            expected = add(acc, values[i])
             actual = add_(copy_tangent(acc), c)
             found = tangent_difference(actual, expected, rtol=ulps, atol=0.0, path=path)
             if found is not None:

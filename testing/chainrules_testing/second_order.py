@@ -43,7 +43,7 @@ from .primals import moves_nothing, perturb, upcast
 from .report import errors_line
 from .rounding import root_mean_square, weighted_size
 from .tangents import abs_inner, inner, rand_tangent, times_power_of_two
-from .tolerances import ROUNDING_FACTOR, agree
+from .tolerances import ROUNDING_FACTOR, agree, settles
 
 __all__ = ["check_second_order_frule", "check_second_order_rrule", "reverse_engine"]
 
@@ -256,30 +256,40 @@ def _disagreement(
         moved = [perturb(v, d, t) for v, d in zip(values, directions, strict=True)]
         return float(np.real(g(*moved)))
 
+    subnormal = ROUNDING_FACTOR * noise * sum(_abs_sum(d) for d in directions)
+
+    def settled(estimate: FDEstimate) -> bool:
+        allowed = setup.tol.allowed(actual, estimate.value, magnitude, 0.0) + subnormal
+        return settles(actual, estimate.value, estimate.error, allowed)
+
     if all(moves_nothing(v, d) for v, d in zip(values, directions, strict=True)):
         estimate = FDEstimate.exactly_zero(0.0)  # no coordinate moves: see Setup.fd_along
     else:
-        estimate = directional_derivative(along, fdm, (lambda: noise) if noise else None)
-    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error)
-    allowed += ROUNDING_FACTOR * noise * sum(_abs_sum(d) for d in directions)
+        rounding = (lambda: noise) if noise else None
+        estimate = directional_derivative(along, fdm, rounding, settled)
+    allowed = setup.tol.allowed(actual, estimate.value, magnitude, estimate.error) + subnormal
     if agree(actual, estimate.value, allowed):  # a NaN on either side fails
         return None
     error = abs(actual - estimate.value)
     return actual, estimate, allowed, (np.inf if np.isnan(error) else error - allowed)
 
 
-def check_second_order_rrule(setup: Any, rule: Callable, dy: Any, fdm: Any) -> None:
-    """Differentiate ``Re <pullback(dy), w>`` in the arguments and ``dy`` (see the module)."""
+def check_second_order_rrule(
+    setup: Any, rule: Callable, dy: Any, fdm: Any, first: tuple | None = None
+) -> None:
+    """Differentiate ``Re <pullback(dy), w>`` in the arguments and ``dy`` (see the module);
+    ``first``: ``pullback(dy)`` unthunked, when the first-order check has it."""
     _require_engine(setup.ctx.name)
+    if first is None:
+        _, pullback = rule(setup.inputs[0], *setup.inputs[1:], **setup.fkwargs)
+        first = tuple(unthunk(c) for c in pullback(dy))
     # Arguments whose cotangent is not implemented at first order have nothing to differentiate.
-    _, pullback = rule(setup.inputs[0], *setup.inputs[1:], **setup.fkwargs)
-    first = pullback(dy)
     active = [
         i
         for i in setup.differentiable()
         if i > 0
         and _is_array_argument(setup.inputs[i])
-        and not isinstance(unthunk(first[i]), NotImplementedTangent)
+        and not isinstance(first[i], NotImplementedTangent)
     ]
     weights = {i: rand_tangent(setup.inputs[i], setup.rng) for i in active}
     with_dy = _is_array_argument(dy)

@@ -19,8 +19,10 @@ before cancellation, so rounding inside the rule is allowed for), or the size of
 when larger (``Setup.term_scale``: a derivative of 0 computed from terms of size 1), and
 ``fd_error`` is the finite-difference method's own error estimate (times 4: estimates are
 estimates). The subnormal term, 2e-323 in float64, matters only for values below the normal
-range. In float64 the rtol of 1e-7 leaves a rule that is wrong by a relative 1e-6 a factor of ten
-outside the tolerance. Passing ``rtol=`` or
+range. In float64 the rtol of 1e-7 leaves a rule that is wrong by a relative 1e-6 a factor of
+ten outside the tolerance. A cheap estimate ``settles`` the check only when it agrees without
+the last term and its error, times 4, is within the rest: otherwise an adaptive estimate
+decides. Passing ``rtol=`` or
 ``atol=`` to a test function replaces the defaults.
 
 >>> import numpy as np
@@ -45,6 +47,7 @@ __all__ = [
     "SUBNORMAL_UNITS",
     "Tolerance",
     "agree",
+    "settles",
     "tolerance_for",
     "working_dtype",
 ]
@@ -116,6 +119,20 @@ def agree(actual: Any, expected: Any, allowed: Any) -> Any:
         return (np.asarray(actual) == np.asarray(expected)) | (
             np.abs(np.asarray(actual) - np.asarray(expected)) <= allowed
         )
+
+
+def settles(actual: Any, value: Any, error: Any, allowed: Any) -> bool:
+    """Whether a finite-difference estimate ``value`` with error estimate ``error`` decides
+    that ``actual`` passes, with no better estimate needed: it agrees within ``allowed`` (the
+    tolerance without the estimate's own error) and is certain, ``FD_ERROR_FACTOR * error``
+    within ``allowed`` too; elementwise, everywhere.
+
+    >>> settles(1.0, 1.0 + 1e-9, 1e-10, 1e-7), settles(1.0, 1.0 + 1e-9, 1e-7, 1e-7)
+    (True, False)
+    """
+    with np.errstate(invalid="ignore"):
+        certain = FD_ERROR_FACTOR * np.abs(np.asarray(error)) <= allowed
+    return bool(np.all(certain & agree(actual, value, allowed)))
 
 
 def _leaf_dtype(leaf: Any) -> np.dtype | None:

@@ -17,11 +17,14 @@ from chainrules_testing import (
     with_tangent,
 )
 from chainrules_testing.finite_differences import (
+    _STENCIL_STEP,
     _numdifftools,
+    central_stencil,
     directional_derivative,
     method_name,
     step_scale,
 )
+from chainrules_testing.tolerances import settles
 from wrong_rules import scaled_partial, scaled_pushforward
 
 import chainrules as cr
@@ -255,3 +258,104 @@ def test_the_first_base_step_goes_down_to_small_steps(a):
     # std about a fixed mean failed so). numdifftools' default of 15 steps reaches 1.2e-4.
     est = directional_derivative(lambda t: math.sqrt(a * a + (a + t) ** 2))
     assert abs(est.value - math.sqrt(0.5)) < 1e-9
+
+
+# ---- the cheap estimate first, numdifftools when it does not decide ------------------------
+
+# Calls are counted in a module global: a counting closure would be a structure the harness
+# walks and perturbs like any other input.
+CALLS = {"f": 0, "rule": 0}
+
+
+def _counted_hypot(x, y):
+    CALLS["f"] += 1
+    return np.hypot(x, y)
+
+
+def _hypot_rrule(f, x, y):
+    CALLS["rule"] += 1
+    return cr.rrule(np.hypot, x, y)
+
+
+def _hypot_frule(tangents, f, x, y):
+    CALLS["rule"] += 1
+    return cr.frule((NoTangent(), *tangents[1:]), np.hypot, x, y)
+
+
+def _calls_of(check, *args, **options):
+    CALLS.update(f=0, rule=0)
+    check(_counted_hypot, *args, seed=0, **options)
+    return dict(CALLS)
+
+
+def test_a_polynomial_of_degree_six_is_differentiated_exactly():
+    value, error = central_stencil(lambda t: (0.5 + t) ** 6 - 3 * t**5 + t)
+    assert value == pytest.approx(6 * 0.5**5 + 1, rel=1e-12)  # rounding only, times 1.65 / h
+    assert error < 1e-9
+
+
+def test_the_cheap_estimate_costs_seven_calls_when_it_settles():
+    calls = []
+
+    def g(t):
+        calls.append(t)
+        return math.sin(1.0 + t)
+
+    estimate = directional_derivative(g, settles=lambda e: True)
+    assert estimate.calls == len(calls) == 7 and calls.count(0.0) == 1
+    assert estimate.value == pytest.approx(math.cos(1.0), rel=1e-12)
+
+
+def test_a_cheap_estimate_straddling_a_kink_is_uncertain_and_numdifftools_decides():
+    # A kink at t = 3h: the steps h and 2h see slope -1, the step 4h sees -0.75, so the two
+    # fourth-order estimates differ by 0.083 and the sixth-order value is -0.9944. A rule
+    # claiming -0.9944 agrees with it, but it is not certain: numdifftools runs and gives -1.
+    h = _STENCIL_STEP
+    judged = []
+
+    def agrees_with_wrong_rule(estimate):
+        judged.append(estimate)
+        return settles(-0.99444, estimate.value, estimate.error, 1e-7)
+
+    estimate = directional_derivative(lambda t: abs(t - 3 * h), settles=agrees_with_wrong_rule)
+    assert judged[0].value == pytest.approx(-0.99444, abs=1e-5) and judged[0].error > 0.08
+    assert estimate.value == pytest.approx(-1.0, rel=1e-10) and estimate.calls > 7
+
+
+def test_a_step_outside_the_domain_goes_to_numdifftools():
+    # log(t + 3h) is undefined at t = -4h: the cheap estimate is NaN and is never judged.
+    judged = []
+    estimate = directional_derivative(
+        lambda t: math.log(t + 3 * _STENCIL_STEP), settles=lambda e: judged.append(e) or True
+    )
+    assert not judged and estimate.calls > 7
+    assert estimate.value == pytest.approx(1 / (3 * _STENCIL_STEP), rel=1e-8)
+
+
+def test_the_first_order_checks_make_at_most_8_calls_of_f_per_argument():
+    # The budget of the default check on a smooth function, pinned so that it cannot grow
+    # back: one call for the reference output, then g(0) and six steps per direction.
+    x, y = np.array([0.3, -1.2, 2.0]), np.array([1.1, 0.4, -0.7])
+    rrule = _calls_of(test_rrule, x, y, rrule_f=_hypot_rrule, check_second_order=False)
+    assert rrule["f"] - 1 <= 8 * 2
+    frule = _calls_of(test_frule, x, y, frule_f=_hypot_frule, check_second_order=False)
+    assert frule["f"] - 1 <= 8  # one direction moves both arguments
+
+
+def test_the_second_order_check_makes_at_most_8_calls_of_the_pullback_per_direction():
+    x, y = np.array([0.3, -1.2, 2.0]), np.array([1.1, 0.4, -0.7])
+    first = _calls_of(test_rrule, x, y, rrule_f=_hypot_rrule, check_second_order=False)
+    both = _calls_of(test_rrule, x, y, rrule_f=_hypot_rrule, check_second_order=True)
+    # Besides the finite differences of g (one rule call each), the check calls the rule once,
+    # for the engine's traced gradient.
+    assert both["rule"] - first["rule"] - 1 <= 8
+    first = _calls_of(test_frule, x, y, frule_f=_hypot_frule, check_second_order=False)
+    both = _calls_of(test_frule, x, y, frule_f=_hypot_frule, check_second_order=True)
+    assert both["rule"] - first["rule"] - 1 <= 8  # the frule check traces once
+
+
+def test_a_failure_reports_numdifftools_estimate_and_error():
+    # A wrong rule never settles: the message reports the adaptive estimate's error.
+    x = np.array([0.3, -1.2, 2.0])
+    with pytest.raises(FiniteDifferenceMismatch, match=r"\(numdifftools, error estimate \d"):
+        test_rrule(np.sin, x, rrule_f=scaled_partial(cr.rrule, 1), check_second_order=False)
