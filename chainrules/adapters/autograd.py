@@ -55,7 +55,7 @@ from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
 from .flattened import Flattened, holds
-from .host import HostFunction, recording_holes
+from .host import HostFunction, densify, recording_holes
 
 __all__ = ["install", "installed", "uninstall", "wrap"]
 
@@ -407,16 +407,44 @@ def _conj(x: Any) -> Any:
     return conj(x)
 
 
-def _host_vjp(host: HostFunction, args: tuple) -> Callable:
-    """autograd's VJP of ``host`` at ``args``: ``conj(pullback(conj(g)))``, differentiable."""
-    pullback = _host_primitive(host.pullback_function(len(args)))
+def _host_vjp(host: HostFunction, args: tuple, rule_pullback: Any = None) -> Callable:
+    """autograd's VJP of ``host`` at ``args``: ``conj(pullback(conj(g)))``, differentiable.
+
+    ``rule_pullback``, the rule's pullback at ``args`` from the forward pass, gives a cotangent
+    ``g`` that autograd does not trace (a first derivative) without computing the rule again;
+    a traced one goes through the pullback as a primitive of its own.
+    """
 
     def chainrules_host_vjp(g: Any) -> tuple:
+        if rule_pullback is not None and not _boxed(g):
+            cotangents = rule_pullback(_conj(tuple(g) if host.n_outputs else g))
+            return tuple(
+                _conj(densify(cotangents[1 + i], args[i], host.__name__, i)) for i in host.active
+            )
         gs = tuple(g) if host.n_outputs else (g,)
-        cotangents = pullback(*args, *map(_conj, gs))
-        return tuple(_conj(ct) for ct in cotangents)
+        pullback = _host_primitive(host.pullback_function(len(args)))
+        return tuple(_conj(ct) for ct in pullback(*args, *map(_conj, gs)))
 
     return chainrules_host_vjp
+
+
+class _LastValue(threading.local):
+    """The value a host primitive computed last on this thread, with the rule's pullback."""
+
+    value: Any = None
+    pullback: Any = None
+
+
+_last_value = _LastValue()
+
+
+def _pullback_of(ans: Any) -> Any:
+    """The rule's pullback that gave ``ans``, when ``ans`` is the value a host primitive just
+    computed (autograd records a primitive's node right after computing its value on raw
+    arguments); else None. The slot is emptied, so that it keeps no arrays alive."""
+    value, pullback = _last_value.value, _last_value.pullback
+    _last_value.value = _last_value.pullback = None
+    return pullback if value is ans else None
 
 
 # autograd keeps every primitive's VJP and JVP in global tables, forever: one primitive per
@@ -453,11 +481,12 @@ def _primal(host: HostFunction) -> Callable:
 
     def value(*args: Any) -> Any:
         found = rrule(host.f, *args, **host.kwargs)
-        y = host(*args) if found is None else found[0]
+        y, pullback = (host(*args), None) if found is None else found
         if isinstance(y, tuple) and type(y) is not tuple:  # a named tuple: autograd boxes none
             y = tuple(y)
         if type(y) is tuple and any(isinstance(v, bool | int) for v in y):
-            return tuple(np.asarray(v) if isinstance(v, bool | int) else v for v in y)
+            y = tuple(np.asarray(v) if isinstance(v, bool | int) else v for v in y)
+        _last_value.value, _last_value.pullback = y, pullback
         return y
 
     return value
@@ -472,8 +501,9 @@ def _new_host_primitive(host: HostFunction) -> Callable:
     # first call has said whether f returns a tuple. autograd differentiates integer arrays
     # too (a pivot passed on to a pullback): they get zero cotangents and no tangents here.
     def host_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
+        pullback = _pullback_of(ans)
         live = _inexact_positions(argnums, args)
-        vjp = _host_vjp(HostFunction(host.f, host.kwargs, live, _n_outputs(ans)), args)
+        vjp = _host_vjp(HostFunction(host.f, host.kwargs, live, _n_outputs(ans)), args, pullback)
         if live == argnums:
             return vjp
 
@@ -486,6 +516,7 @@ def _new_host_primitive(host: HostFunction) -> Callable:
         return vjp_with_zeros
 
     def host_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
+        _pullback_of(ans)  # forward mode uses the frule: the slot is emptied
         live = _inexact_positions(argnums, args)
         if not live:
             return vspace(ans).zeros()

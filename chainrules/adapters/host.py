@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -116,12 +117,17 @@ def recording_holes() -> Iterator[list]:
         _HOLES.reset(token)
 
 
-def _is_tracked(value: Any) -> bool:
+@functools.cache
+def _tracked_type() -> type:
     from ..engines.tracked import Tracked
 
+    return Tracked
+
+
+def _is_tracked(value: Any) -> bool:
     if isinstance(value, tuple | list):
         return any(_is_tracked(v) for v in value)
-    return isinstance(value, Tracked)
+    return isinstance(value, _tracked_type())
 
 
 def _missing(name: str, position: int, info: str) -> ChainRulesError:
@@ -343,13 +349,17 @@ class _DerivativeOf:
 class _PullbackOf(_DerivativeOf):
     suffix = "pullback"
 
+    @functools.cached_property
+    def _wanted_only(self) -> HostFunction:
+        # Traced in the wanted arguments alone: the others (constants of the caller, made
+        # operands) may have no derivative the rules give, and none is asked of them here.
+        outer = self.outer
+        return HostFunction(outer.f, outer.kwargs, self.wanted, outer.n_outputs)
+
     def __call__(self, *args_and_dy: Any) -> tuple:
         outer = self.outer
         args, dy = args_and_dy[: self.n_args], args_and_dy[self.n_args :]
-        # Traced in the wanted arguments alone: the others (constants of the caller, made
-        # operands) may have no derivative the rules give, and none is asked of them here.
-        wanted_only = HostFunction(outer.f, outer.kwargs, self.wanted, outer.n_outputs)
-        _, pullback = wanted_only.vjp(*args)
+        _, pullback = self._wanted_only.vjp(*args)
         cotangents = pullback(tuple(dy) if outer.n_outputs else dy[0])
         holes = _HOLES.get()
         out = []

@@ -54,7 +54,12 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import torch_outside_transforms, torch_unwrapped, torch_unwrapped_numpy
+from .._compat import (
+    torch_outside_transforms,
+    torch_transforms_active,
+    torch_unwrapped,
+    torch_unwrapped_numpy,
+)
 from ..core.errors import ArrayTypeError
 from ..core.names import function_name
 from ..core.registry import frule, rrule
@@ -143,7 +148,15 @@ class _Call:
 
 
 def _apply(call: _Call, args: tuple) -> Any:
-    return _rule_function().apply(call, *args)
+    """``call`` applied to ``args`` through the ``autograd.Function`` for the context.
+
+    Outside torch.func's transforms, the one with a classic ``forward(ctx, ...)``: torch binds
+    the arguments of one written with ``setup_context`` to its signature at every call
+    (``inspect.signature``, about 20 us), which only the transforms need.
+    """
+    plain, transformable = _rule_functions()
+    function = transformable if torch_transforms_active() else plain
+    return function.apply(call, *args)
 
 
 def _runs_natively(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ...]) -> bool:
@@ -250,7 +263,7 @@ def _to_tensor(y: Any, like: Any, dtype: Any = None) -> Any:
     out = torch.from_numpy(np.array(y, copy=True, ndmin=0))
     if dtype is not None and (out.is_floating_point() or out.is_complex()):
         out = out.to(_same_kind(dtype, out.is_complex()))
-    return out if like is None else out.to(like.device)
+    return out if like is None or like.is_cpu else out.to(like.device)
 
 
 def _result_dtype(args: tuple) -> Any:
@@ -297,7 +310,7 @@ def _reference(call: _Call, args: tuple) -> Any:
 
     for a in args:
         if isinstance(a, torch.Tensor):
-            if a.device.type != "cpu" and call.f not in _warned_device:
+            if not a.is_cpu and call.f not in _warned_device:
                 _warned_device.add(call.f)
                 warnings.warn(
                     f"{function_name(call.f)} has no rule that runs on {a.device.type} "
@@ -321,103 +334,142 @@ def _dense_torch(t: Any, like: Any) -> Any:
     if t is None or isinstance(t, AbstractZero):
         return None
     if not isinstance(t, torch.Tensor):
-        t = torch.as_tensor(np.array(t), device=like.device)
+        # A copy that torch owns (pullbacks may return arrays they keep); from_numpy of it
+        # costs a tenth of as_tensor.
+        t = torch.from_numpy(np.array(t, copy=True))
+        if not like.is_cpu:
+            t = t.to(like.device)
     return t
 
 
-# ---- the autograd.Function ----------------------------------------------------------------
+# ---- the autograd.Functions ---------------------------------------------------------------
+#
+# Two Functions share one forward, backward and jvp: a classic ``forward(ctx, ...)`` for calls
+# outside torch.func's transforms, and one written with ``setup_context`` (which the
+# transforms require) with a ``vmap`` rule. ``_apply`` picks one per call.
 
 
 @functools.cache
-def _rule_function() -> Any:
+def _rule_functions() -> tuple[Any, Any]:
+    """The ``autograd.Function``s: (outside torch.func's transforms, under them)."""
     import torch
 
     class ChainRulesFunction(torch.autograd.Function):
+        """``f`` with its rrule as backward and its frule as jvp."""
+
+        @staticmethod
+        def forward(ctx: Any, call: _Call, *args: Any) -> Any:
+            outputs = _forward(call, args)
+            _keep_inputs(ctx, call, args)
+            return outputs
+
+        backward = staticmethod(_backward)
+        jvp = staticmethod(_jvp)
+
+    class TransformableChainRulesFunction(torch.autograd.Function):
         """``f`` with its rrule as backward, its frule as jvp and a batch loop as vmap."""
 
         @staticmethod
         def forward(call: _Call, *args: Any) -> Any:
-            if call.host is None:
-                native = _native_forward(call, args)
-                if native is not None:
-                    return native
-                # The probe passed on other arguments; these need NumPy copies.
-                call.host = HostFunction(call.f, call.kwargs, call.active)
-            like = _reference(call, args)
-            y, call.pullback = call.host.vjp(*map(_to_numpy, args))
-            outputs, call.single = _as_outputs(y)
-            call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
-            dtype = _result_dtype(args)
-            tensors = tuple(o if _is_flag(o) else _to_tensor(o, like, dtype) for o in outputs)
-            return tensors[0] if call.single else tensors
+            return _forward(call, args)
 
         @staticmethod
         def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
-            call, args = inputs[0], inputs[1:]
-            ctx.call = call
-            ctx.args = tuple(None if i in call.active else a for i, a in enumerate(args))
-            tensors = tuple(args[i] for i in call.active)
-            ctx.save_for_backward(*tensors)
-            ctx.save_for_forward(*tensors)
+            _keep_inputs(ctx, inputs[0], inputs[1:])
 
-        @staticmethod
-        def backward(ctx: Any, *grads: Any) -> Any:
-            call: _Call = ctx.call
-            args = _fill(ctx.args, call.active, ctx.saved_tensors)
-            dy = grads[0] if call.single else tuple(grads)
-            pullback = call.pullback
-            if torch.is_grad_enabled() or _transformed((*args, *grads)):
-                # Differentiable, or under torch.func's transforms: a function of its own, so
-                # that vmap sees it batch element by batch element.
-                cts = _differentiable_cotangents(call, args, grads, dy)
-            elif call.host is None:
-                full = pullback(dy)
-                cts = tuple(full[1 + i] for i in call.active)
-            else:
-                cts = pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
-            out: list[Any] = [None] * (1 + call.n_args)
-            for i, ct in zip(call.active, cts, strict=True):
-                # A pullback's seed for a flag among the results is None, and takes nothing.
-                if isinstance(args[i], torch.Tensor):
-                    out[1 + i] = _dense_torch(ct, args[i])
-            return tuple(out)
+        backward = staticmethod(_backward)
+        jvp = staticmethod(_jvp)
+        vmap = staticmethod(_vmap)
 
-        @staticmethod
-        def jvp(ctx: Any, *tangents: Any) -> Any:
-            call: _Call = ctx.call
-            args = _fill(ctx.args, call.active, ctx.saved_tensors)
-            dxs = tuple(tangents[1 + i] for i in call.active)
-            if call.host is None:
-                found = _native_frule(call, args, dxs)
-                if found is not None:
-                    return found
-            host = call.host or HostFunction(
-                call.f, call.kwargs, call.active, 0 if call.single else call.host_outputs
-            )
-            # The frule on the host as a function of its own: differentiable again (hessian
-            # is jacfwd of jacrev), and mapped element by element under vmap (jacfwd).
-            dense = tuple(
-                torch.zeros_like(args[i]) if t is None else t
-                for i, t in zip(call.active, dxs, strict=True)
-            )
-            inner = _Call.of_host(host.jvp_function(call.n_args), call.n_args + len(dense))
-            return _rule_function().apply(inner, *args, *dense)
+    return ChainRulesFunction, TransformableChainRulesFunction
 
-        @staticmethod
-        def vmap(info: Any, in_dims: tuple, call: _Call, *args: Any) -> Any:
-            results = []
-            for b in range(info.batch_size):
-                sliced = tuple(
-                    a if d is None else a.select(d, b)
-                    for a, d in zip(args, in_dims[1:], strict=True)
-                )
-                results.append(_rule_function().apply(call.fresh(), *sliced))
-            if isinstance(results[0], tuple):
-                stacked = tuple(torch.stack(r) for r in zip(*results, strict=True))
-                return stacked, (0,) * len(stacked)
-            return torch.stack(results), 0
 
-    return ChainRulesFunction
+def _forward(call: _Call, args: tuple) -> Any:
+    """``f``'s outputs, its pullback kept in ``call``."""
+    if call.host is None:
+        native = _native_forward(call, args)
+        if native is not None:
+            return native
+        # The probe passed on other arguments; these need NumPy copies.
+        call.host = HostFunction(call.f, call.kwargs, call.active)
+    like = _reference(call, args)
+    y, call.pullback = call.host.vjp(*map(_to_numpy, args))
+    outputs, call.single = _as_outputs(y)
+    call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
+    dtype = _result_dtype(args)
+    tensors = tuple(o if _is_flag(o) else _to_tensor(o, like, dtype) for o in outputs)
+    return tensors[0] if call.single else tensors
+
+
+def _keep_inputs(ctx: Any, call: _Call, args: tuple) -> None:
+    """What backward and jvp need: ``call``, the constants, and the tensors saved by torch."""
+    ctx.call = call
+    ctx.args = tuple(None if i in call.active else a for i, a in enumerate(args))
+    tensors = tuple(args[i] for i in call.active)
+    ctx.save_for_backward(*tensors)
+    ctx.save_for_forward(*tensors)
+
+
+def _backward(ctx: Any, *grads: Any) -> Any:
+    import torch
+
+    call: _Call = ctx.call
+    args = _fill(ctx.args, call.active, ctx.saved_tensors)
+    dy = grads[0] if call.single else tuple(grads)
+    pullback = call.pullback
+    if torch.is_grad_enabled() or _transformed((*args, *grads)):
+        # Differentiable, or under torch.func's transforms: a function of its own, so
+        # that vmap sees it batch element by batch element.
+        cts = _differentiable_cotangents(call, args, grads, dy)
+    elif call.host is None:
+        full = pullback(dy)
+        cts = tuple(full[1 + i] for i in call.active)
+    else:
+        cts = pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
+    out: list[Any] = [None] * (1 + call.n_args)
+    for i, ct in zip(call.active, cts, strict=True):
+        # A pullback's seed for a flag among the results is None, and takes nothing.
+        if isinstance(args[i], torch.Tensor):
+            out[1 + i] = _dense_torch(ct, args[i])
+    return tuple(out)
+
+
+def _jvp(ctx: Any, *tangents: Any) -> Any:
+    import torch
+
+    call: _Call = ctx.call
+    args = _fill(ctx.args, call.active, ctx.saved_tensors)
+    dxs = tuple(tangents[1 + i] for i in call.active)
+    if call.host is None:
+        found = _native_frule(call, args, dxs)
+        if found is not None:
+            return found
+    host = call.host or HostFunction(
+        call.f, call.kwargs, call.active, 0 if call.single else call.host_outputs
+    )
+    # The frule on the host as a function of its own: differentiable again (hessian
+    # is jacfwd of jacrev), and mapped element by element under vmap (jacfwd).
+    dense = tuple(
+        torch.zeros_like(args[i]) if t is None else t
+        for i, t in zip(call.active, dxs, strict=True)
+    )
+    inner = _Call.of_host(host.jvp_function(call.n_args), call.n_args + len(dense))
+    return _apply(inner, (*args, *dense))
+
+
+def _vmap(info: Any, in_dims: tuple, call: _Call, *args: Any) -> Any:
+    import torch
+
+    results = []
+    for b in range(info.batch_size):
+        sliced = tuple(
+            a if d is None else a.select(d, b) for a, d in zip(args, in_dims[1:], strict=True)
+        )
+        results.append(_apply(call.fresh(), sliced))
+    if isinstance(results[0], tuple):
+        stacked = tuple(torch.stack(r) for r in zip(*results, strict=True))
+        return stacked, (0,) * len(stacked)
+    return torch.stack(results), 0
 
 
 def _native_forward(call: _Call, args: tuple) -> Any:
@@ -426,9 +478,12 @@ def _native_forward(call: _Call, args: tuple) -> Any:
     import torch
 
     try:
-        with _numpy_only_rule(call.f):
-            found = rrule(call.f, *args, **call.kwargs)
+        found = rrule(call.f, *args, **call.kwargs)
     except ArrayTypeError:
+        return None
+    except RuntimeError as error:  # see _numpy_only_rule, which costs a generator per call
+        if _NUMPY_ON_GRAD_TENSOR not in str(error):
+            raise
         return None
     if found is None:
         return None
@@ -459,7 +514,7 @@ def _differentiable_cotangents(call: _Call, args: tuple, grads: tuple, dy: Any) 
         full = pullback(dy)
         return tuple(full[1 + i] for i in call.active)
     inner = _Call.of_host(call.host.pullback_function(call.n_args), call.n_args + len(grads))
-    cts = _rule_function().apply(inner, *args, *grads)
+    cts = _apply(inner, (*args, *grads))
     return cts if isinstance(cts, tuple) else (cts,)
 
 
