@@ -143,6 +143,8 @@ def wrap(f: Callable) -> Callable:
     -0.2905...
     """
 
+    hosts: dict[tuple, HostFunction] = {}  # by boxed positions, for calls without keywords
+
     @functools.wraps(f)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         isbox = autograd_internals().isbox
@@ -154,7 +156,14 @@ def wrap(f: Callable) -> Callable:
         active = tuple(i for i, a in enumerate(args) if isbox(a))
         if not active:
             return _call(f, args, kwargs)
-        return _host_primitive(HostFunction(f, kwargs, active))(*args)
+        # The same host function object for the same kind of call: its primitive is then
+        # found by identity, without freezing f again.
+        host = None if kwargs else hosts.get(active)
+        if host is None:
+            host = HostFunction(f, kwargs, active)
+            if not kwargs:
+                hosts[active] = host
+        return _host_primitive(host)(*args)
 
     return wrapped
 

@@ -417,7 +417,7 @@ def _backward(ctx: Any, *grads: Any) -> Any:
     args = _fill(ctx.args, call.active, ctx.saved_tensors)
     dy = grads[0] if call.single else tuple(grads)
     pullback = call.pullback
-    if torch.is_grad_enabled() or _transformed((*args, *grads)):
+    if torch.is_grad_enabled() or (torch_transforms_active() and _transformed((*args, *grads))):
         # Differentiable, or under torch.func's transforms: a function of its own, so
         # that vmap sees it batch element by batch element.
         cts = _differentiable_cotangents(call, args, grads, dy)
@@ -450,8 +450,7 @@ def _jvp(ctx: Any, *tangents: Any) -> Any:
     # The frule on the host as a function of its own: differentiable again (hessian
     # is jacfwd of jacrev), and mapped element by element under vmap (jacfwd).
     dense = tuple(
-        torch.zeros_like(args[i]) if t is None else t
-        for i, t in zip(call.active, dxs, strict=True)
+        torch.zeros_like(args[i]) if t is None else t for i, t in zip(call.active, dxs, strict=True)
     )
     inner = _Call.of_host(host.jvp_function(call.n_args), call.n_args + len(dense))
     return _apply(inner, (*args, *dense))
