@@ -1,20 +1,22 @@
 """Per-call cost of the adapters: a function with rules against the framework's own op.
 
-In one run, float64, each case's functions taking turns over several rounds (best time per
-call), one thread for BLAS and PyTorch, against the op of the same framework:
+In one run, float64, each case's functions taking turns over several rounds (the best CPU
+time of the process per call, which a shared machine's load moves less than the wall clock),
+one thread for BLAS, PyTorch and XLA, against the op of the same framework:
 
 * PyTorch 2.13: ``cr_torch.wrap(f)`` and the routed ``chainrules.scipy`` function for ``sin``
   (``np.sin``: its rule runs on the tensors), ``lgamma`` (``scipy.special.gammaln``: on NumPy
   copies) and ``matrix_exp`` (``scipy.linalg.expm``, n = 64), forward (the graph recorded)
   and forward + backward (``torch.autograd.grad`` of the sum);
-* JAX with x64 on, under ``jit``: ``jit(f)`` and ``jit(grad(sum of f))`` for ``gammaln``
-  (a host callback) and ``sin`` (traced natively);
+* JAX with x64 on, under ``jit``: ``jit(f)``, ``jit(grad(sum of f))`` (where ``jit`` drops
+  the value) and ``jit(value_and_grad(sum of f))`` for ``gammaln`` (a host callback) and
+  ``sin`` (traced natively);
 * autograd: ``make_vjp`` (the forward, recorded) and ``grad`` of the sum for ``sin`` and
   ``gammaln``; autograd has no matrix exponential.
 
 Elementwise functions at 1 and 10^6 elements. Each row gives the peer's time, the wrapped
-function's, their ratio and difference (the overhead per call); where the rule runs on NumPy
-(forward + backward), the time of ``rrule`` and its pullback on the NumPy values alone, the
+function's, their ratio and difference (the overhead per call); where the rule runs on NumPy,
+beside the last mode, the time of ``rrule`` and its pullback on the NumPy values alone: the
 rule's own cost within the wrapped function's. A library that is not installed is left out.
 
     python benchmarks/adapters.py
@@ -24,12 +26,16 @@ from __future__ import annotations
 
 import os
 
-# One thread for every library, set before NumPy loads its BLAS: a shared machine's load then
-# moves both sides of a ratio alike.
+# One thread for every library, set before NumPy loads its BLAS and JAX its XLA: the CPU time
+# of the process is then the time a call takes on an idle core.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
 
 import importlib.util  # noqa: E402
+import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -43,7 +49,7 @@ from chainrules.scipy import linalg, special  # noqa: E402
 
 SIZES = (1, 10**6)
 MATRIX_N = 64
-ROUNDS = 7
+ROUNDS = 9
 
 # A row: (engine, function, size, mode, peer time, wrap time, namespace time, rule time)
 Row = tuple[str, str, str, str, float, float, float | None, float | None]
@@ -71,7 +77,7 @@ def _case_rows(
         last = k == len(modes) - 1
         calls = [timed(g) for g in fns if g is not None]
         extra = [rule] if last and rule is not None else []
-        times = iter(best_times_taking_turns(calls + extra, number, ROUNDS))
+        times = iter(best_times_taking_turns(calls + extra, number, ROUNDS, time.process_time))
         peer, wrapped = next(times), next(times)
         namespace = next(times) if fns[2] is not None else None
         rule_time = next(times) if extra else None
@@ -143,7 +149,15 @@ def jax_rows() -> list[Row]:
                 compiled = jax.jit(jax.grad(lambda v: g(v).sum()))
                 return lambda: compiled(x).block_until_ready()
 
-            modes = (("forward", jitted), ("forward + backward", gradient))
+            def value_and_gradient(g: Callable, x: Any = x) -> Callable[[], Any]:
+                compiled = jax.jit(jax.value_and_grad(lambda v: g(v).sum()))
+                return lambda: compiled(x)[1].block_until_ready()
+
+            modes = (
+                ("forward", jitted),
+                ("gradient", gradient),
+                ("value and gradient", value_and_gradient),
+            )
             rule = None if name == "sin" else _rule_on_numpy(f, np.asarray(x))
             fns = (peer, cr_jax.wrap(f), routed)
             rows += _case_rows("JAX jit", name, f"{size:,}", fns, modes, _number(size), rule)
@@ -183,7 +197,7 @@ def _us(t: float | None) -> str:
 
 def main() -> None:
     versions = library_versions("numpy", "scipy", "torch", "jax", "autograd")
-    print(f"{versions}; one BLAS and PyTorch thread; best of {ROUNDS} rounds taking turns")
+    print(f"{versions}; one thread; CPU time, best of {ROUNDS} rounds taking turns")
     rows: list[Row] = []
     for library, make in (("torch", torch_rows), ("jax", jax_rows), ("autograd", autograd_rows)):
         if importlib.util.find_spec(library):

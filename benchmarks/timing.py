@@ -27,13 +27,17 @@ def best_time(fn: Callable[[], Any], number: int = 1, repeat: int = 7, warm: boo
 
 
 def best_times_taking_turns(
-    fns: Sequence[Callable[[], Any]], number: int, rounds: int = 9
+    fns: Sequence[Callable[[], Any]],
+    number: int,
+    rounds: int = 9,
+    timer: Callable[[], float] = timeit.default_timer,
 ) -> list[float]:
     """Best time per call of each function, the functions taking turns in every round.
 
     Each function is called once first, untimed (caches, lazy imports, compilation). The order
     alternates from round to round, so that no function always runs first or last, and a
-    shared machine's load moves every function's time alike.
+    shared machine's load moves every function's time alike. ``timer``: the clock, by default
+    the wall clock (``time.process_time`` counts the CPU time of the process's threads alone).
     """
     for fn in fns:
         fn()
@@ -41,7 +45,7 @@ def best_times_taking_turns(
     order = list(range(len(fns)))
     for _ in range(rounds):
         for i in order:
-            best[i] = min(best[i], timeit.timeit(fns[i], number=number) / number)
+            best[i] = min(best[i], timeit.timeit(fns[i], number=number, timer=timer) / number)
         order.reverse()
     return best
 

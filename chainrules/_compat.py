@@ -165,24 +165,31 @@ def torch_unwrapped(tensor: Any) -> Any:
 
 
 def torch_unwrapped_numpy(tensor: Any) -> Any:
-    """A NumPy copy of ``tensor``'s values, unwrapped from torch.func's transforms.
+    """A NumPy array of ``tensor``'s values, unwrapped from torch.func's transforms (a view of
+    a CPU tensor's memory, a copy of any other).
 
     ``torch._C._DisableFuncTorch`` is private (PyTorch 2.13 has it).
     """
     import torch
 
     tensor = torch_unwrapped(tensor)
+    if not torch_transforms_active():
+        return _numpy_values(tensor)
     with torch._C._DisableFuncTorch():
-        tensor = tensor.detach()
-        # Each step only where it does something: ``cpu()`` of a CPU tensor alone costs
-        # several times ``numpy()``.
-        if not tensor.is_cpu:
-            tensor = tensor.cpu()
-        if tensor.is_conj():
-            tensor = tensor.resolve_conj()
-        if tensor.is_neg():
-            tensor = tensor.resolve_neg()
-        return tensor.numpy()
+        return _numpy_values(tensor)
+
+
+def _numpy_values(tensor: Any) -> Any:
+    # Each step only where it does something: ``cpu()`` of a CPU tensor alone costs several
+    # times ``numpy()``.
+    tensor = tensor.detach()
+    if not tensor.is_cpu:
+        tensor = tensor.cpu()
+    if tensor.is_conj():
+        tensor = tensor.resolve_conj()
+    if tensor.is_neg():
+        tensor = tensor.resolve_neg()
+    return tensor.numpy()
 
 
 def torch_transforms_active() -> bool:

@@ -1,12 +1,14 @@
 """The rules inside PyTorch: ``wrap(f)`` is a torch function whose derivatives are f's rules.
 
-``wrap(f)(*args, **kwargs)`` calls a ``torch.autograd.Function`` (written with
-``setup_context``) whose backward is ``f``'s rrule, whose ``jvp`` (forward mode) is its frule
-and whose ``vmap`` rule maps it over the batch. Tensor arguments of a float or complex dtype
-are differentiated, also inside lists and tuples (``np.concatenate([x, y])``: such a call runs
-on the host, where the reverse engine traces it into the rule); every other argument is a
-constant. Results that are Python flags or labels (``cho_factor``'s ``lower``) come back as
-they are; a 0-d tensor reaches a host function as a NumPy scalar.
+``wrap(f)(*args, **kwargs)`` calls a ``torch.autograd.Function`` whose backward is ``f``'s
+rrule and whose ``jvp`` (forward mode) is its frule: under torch.func's transforms one written
+with ``setup_context``, with a ``vmap`` rule that maps it over the batch; outside them a
+classic one, which torch calls without binding its arguments to a signature. Tensor
+arguments of a float or complex dtype are differentiated, also inside lists and tuples
+(``np.concatenate([x, y])``: such a call runs on the host, where the reverse engine traces it
+into the rule); every other argument is a constant. Results that are Python flags or labels
+(``cho_factor``'s ``lower``) come back as they are; a 0-d tensor reaches a host function as a
+NumPy scalar.
 
 Where the rule runs is decided once per function, by a probe at its first call:
 
@@ -58,7 +60,6 @@ from .._compat import (
     torch_outside_transforms,
     torch_transforms_active,
     torch_unwrapped,
-    torch_unwrapped_numpy,
 )
 from ..core.errors import ArrayTypeError
 from ..core.names import function_name
@@ -67,6 +68,7 @@ from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
 from .flattened import Flattened, holds
 from .host import HostFunction
+from .torch_values import dense_tensor, is_flag, result_dtype, to_numpy, to_tensor, transformed
 
 __all__ = ["is_host_only", "wrap"]
 
@@ -236,72 +238,7 @@ def _numpy_only_rule(f: Callable) -> Iterator[None]:
         ) from error
 
 
-# ---- conversions between tensors and NumPy ------------------------------------------------
-
-
-def _to_numpy(a: Any) -> Any:
-    import torch
-
-    if isinstance(a, torch.Tensor):
-        # torch.func's transforms hand custom functions wrapped tensors; the values are inside.
-        values = torch_unwrapped_numpy(a)
-        # A 0-d tensor is torch's scalar: NumPy's is a scalar too, which SciPy's functions
-        # that take scalars only (pbdv_seq, lmbda) accept where they refuse 0-d arrays.
-        return values[()] if values.ndim == 0 else values
-    return a
-
-
-def _is_flag(y: Any) -> bool:
-    """Whether a host result is a Python flag or label (``cho_factor``'s ``lower``), returned
-    as it is: as a tensor, torch's checks would subtract it from itself."""
-    return isinstance(y, bool | str) or y is None
-
-
-def _to_tensor(y: Any, like: Any, dtype: Any = None) -> Any:
-    import torch
-
-    out = torch.from_numpy(np.array(y, copy=True, ndmin=0))
-    if dtype is not None and (out.is_floating_point() or out.is_complex()):
-        out = out.to(_same_kind(dtype, out.is_complex()))
-    return out if like is None or like.is_cpu else out.to(like.device)
-
-
-def _result_dtype(args: tuple) -> Any:
-    """The float dtype torch's own functions give for these arguments: that of the float and
-    complex tensors promoted together (float16 stays float16), else torch's default dtype
-    (integer tensors and Python numbers compute in it)."""
-    import torch
-
-    inexact = [
-        a.dtype
-        for a in args
-        if isinstance(a, torch.Tensor) and (a.is_floating_point() or a.is_complex())
-    ]
-    if not inexact:
-        return torch.get_default_dtype()
-    dtype = inexact[0]
-    for other in inexact[1:]:
-        dtype = torch.promote_types(dtype, other)
-    return dtype
-
-
-def _same_kind(dtype: Any, complex_result: bool) -> Any:
-    """``dtype``'s precision in the kind of the result (a complex result of float32 input is
-    complex64; a real result of complex128 input is float64)."""
-    import torch
-
-    if complex_result:
-        return torch.promote_types(dtype, torch.complex64) if not dtype.is_complex else dtype
-    if dtype.is_complex:
-        return torch.empty((), dtype=dtype).real.dtype
-    return dtype
-
-
-def _transformed(tensors: tuple) -> bool:
-    """Whether any of ``tensors`` is wrapped by one of torch.func's transforms."""
-    import torch
-
-    return any(isinstance(t, torch.Tensor) and torch_unwrapped(t) is not t for t in tensors)
+# ---- results on the device of the inputs --------------------------------------------------
 
 
 def _reference(call: _Call, args: tuple) -> Any:
@@ -325,21 +262,6 @@ def _as_outputs(y: Any) -> tuple[tuple, bool]:
     if isinstance(y, tuple | list):
         return tuple(y), False
     return (y,), True
-
-
-def _dense_torch(t: Any, like: Any) -> Any:
-    import torch
-
-    t = unthunk(t)
-    if t is None or isinstance(t, AbstractZero):
-        return None
-    if not isinstance(t, torch.Tensor):
-        # A copy that torch owns (pullbacks may return arrays they keep); from_numpy of it
-        # costs a tenth of as_tensor.
-        t = torch.from_numpy(np.array(t, copy=True))
-        if not like.is_cpu:
-            t = t.to(like.device)
-    return t
 
 
 # ---- the autograd.Functions ---------------------------------------------------------------
@@ -393,11 +315,11 @@ def _forward(call: _Call, args: tuple) -> Any:
         # The probe passed on other arguments; these need NumPy copies.
         call.host = HostFunction(call.f, call.kwargs, call.active)
     like = _reference(call, args)
-    y, call.pullback = call.host.vjp(*map(_to_numpy, args))
+    y, call.pullback = call.host.vjp(*map(to_numpy, args))
     outputs, call.single = _as_outputs(y)
     call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
-    dtype = _result_dtype(args)
-    tensors = tuple(o if _is_flag(o) else _to_tensor(o, like, dtype) for o in outputs)
+    dtype = result_dtype(args)
+    tensors = tuple(o if is_flag(o) else to_tensor(o, like, dtype) for o in outputs)
     return tensors[0] if call.single else tensors
 
 
@@ -417,7 +339,7 @@ def _backward(ctx: Any, *grads: Any) -> Any:
     args = _fill(ctx.args, call.active, ctx.saved_tensors)
     dy = grads[0] if call.single else tuple(grads)
     pullback = call.pullback
-    if torch.is_grad_enabled() or (torch_transforms_active() and _transformed((*args, *grads))):
+    if torch.is_grad_enabled() or (torch_transforms_active() and transformed((*args, *grads))):
         # Differentiable, or under torch.func's transforms: a function of its own, so
         # that vmap sees it batch element by batch element.
         cts = _differentiable_cotangents(call, args, grads, dy)
@@ -425,12 +347,12 @@ def _backward(ctx: Any, *grads: Any) -> Any:
         full = pullback(dy)
         cts = tuple(full[1 + i] for i in call.active)
     else:
-        cts = pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
+        cts = pullback(to_numpy(dy) if call.single else tuple(map(to_numpy, dy)))
     out: list[Any] = [None] * (1 + call.n_args)
     for i, ct in zip(call.active, cts, strict=True):
         # A pullback's seed for a flag among the results is None, and takes nothing.
         if isinstance(args[i], torch.Tensor):
-            out[1 + i] = _dense_torch(ct, args[i])
+            out[1 + i] = dense_tensor(ct, args[i])
     return tuple(out)
 
 
@@ -526,7 +448,7 @@ def _native_frule(call: _Call, args: tuple, dxs: tuple) -> Any:
         return None
     y, dy = found
     if call.single:
-        return _dense_torch(dy, y) if not isinstance(dy, AbstractZero) else y * 0
+        return dense_tensor(dy, y) if not isinstance(dy, AbstractZero) else y * 0
     return tuple(
         d if not isinstance(d, AbstractZero) else o * 0 for d, o in zip(dy, y, strict=True)
     )
