@@ -48,6 +48,7 @@ __all__ = [
     "scipy_lambertw_ufunc",
     "scipy_private_ufunc",
     "torch_outside_transforms",
+    "torch_transforms_active",
     "torch_unwrapped",
     "torch_unwrapped_numpy",
     "vecmat",
@@ -176,15 +177,42 @@ def torch_unwrapped(tensor: Any) -> Any:
 
 
 def torch_unwrapped_numpy(tensor: Any) -> Any:
-    """A NumPy copy of ``tensor``'s values, unwrapped from torch.func's transforms.
+    """A NumPy array of ``tensor``'s values, unwrapped from torch.func's transforms (a view of
+    a CPU tensor's memory, a copy of any other).
 
     ``torch._C._DisableFuncTorch`` is private (PyTorch 2.13 has it).
     """
     import torch
 
     tensor = torch_unwrapped(tensor)
+    if not torch_transforms_active():
+        return _numpy_values(tensor)
     with torch._C._DisableFuncTorch():
-        return tensor.detach().cpu().resolve_conj().resolve_neg().numpy()
+        return _numpy_values(tensor)
+
+
+def _numpy_values(tensor: Any) -> Any:
+    # Each step only where it does something: ``cpu()`` of a CPU tensor alone costs several
+    # times ``numpy()``.
+    tensor = tensor.detach()
+    if not tensor.is_cpu:
+        tensor = tensor.cpu()
+    if tensor.is_conj():
+        tensor = tensor.resolve_conj()
+    if tensor.is_neg():
+        tensor = tensor.resolve_neg()
+    return tensor.numpy()
+
+
+def torch_transforms_active() -> bool:
+    """Whether one of torch.func's transforms (``vmap``, ``grad``, ``jvp``...) is active, the
+    test ``torch.autograd.Function.apply`` makes itself.
+
+    ``torch._C._are_functorch_transforms_active`` is private (PyTorch 2.13 has it).
+    """
+    import torch
+
+    return torch._C._are_functorch_transforms_active()
 
 
 def torch_outside_transforms() -> contextlib.AbstractContextManager[Any]:
@@ -210,6 +238,7 @@ def derivative_and_error(result: Any) -> tuple[Any, Any, Any]:
     return value, info.error_estimate, info.final_step
 
 
+@functools.cache
 @functools.cache
 def autograd_internals() -> types.SimpleNamespace:
     """The names of autograd outside its public ``autograd.extend`` that the adapter uses.

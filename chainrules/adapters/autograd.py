@@ -19,9 +19,9 @@ has one, and otherwise ``NotImplementedError`` names the function.
 
 ``wrap(f)`` reaches ``f``'s rules from autograd without installing anything: a function that
 autograd differentiates (its boxed arguments), through a primitive of its own whose VJP and
-JVP run the rules on the host, to every order. It is how ``chainrules.scipy`` and
-``chainrules.with_rules`` hand autograd's boxes to the rules, for functions that autograd has
-no primitive for as well.
+JVP run the rules on the host, to every order (``chainrules.adapters.autograd_host``). It is
+how ``chainrules.scipy`` and ``chainrules.with_rules`` hand autograd's boxes to the rules, for
+functions that autograd has no primitive for as well.
 
 autograd's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
 ``f'(z) * g``): the VJP is ``conj(pullback(conj(g)))``. Tangents of forward mode need no
@@ -38,10 +38,7 @@ conversion.
 
 from __future__ import annotations
 
-import functools
 import threading
-import types
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -52,12 +49,21 @@ from ..core.errors import ArrayTypeError, RuleKeywordError
 from ..core.names import function_name
 from ..core.namespace import register_array_namespace
 from ..core.registry import frule, rrule
-from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
-from ..core.thunks import unthunk
-from .flattened import Flattened, holds
+from ..core.tangents import NO_TANGENT, ZERO_TANGENT
+from .autograd_host import (
+    conjugated,
+    dense,
+    drop_primitives,
+    has_box,
+    host_primitive,
+    host_vjp,
+    n_outputs,
+    unboxed,
+    wrap,
+)
 from .host import HostFunction, recording_holes
 
-__all__ = ["install", "installed", "uninstall", "wrap"]
+__all__ = ["install", "installed", "uninstall", "wrap"]  # wrap: from autograd_host
 
 # The modules whose import fills autograd's map from functions to primitives.
 _AUTOGRAD_MODULES = (
@@ -121,61 +127,12 @@ def uninstall() -> None:
                     table[primitive] = own
         _saved.clear()
         _plans.clear()
-        for made in _primitives.values():
-            internals.primitive_vjps.pop(made, None)
-            internals.primitive_jvps.pop(made, None)
-        _primitives.clear()
-
-
-def wrap(f: Callable) -> Callable:
-    """An autograd-callable computing ``f``, whose derivatives of every order are f's rules.
-
-    Boxed arguments, also inside lists and tuples (``np.stack([a, b])``), are differentiated;
-    the others are constants, as are keyword arguments. The value is the rule's, computed on
-    the raw arguments as the rule takes them (0-d arrays where SciPy wants numbers, attributes
-    such as ``np.ndarray.T``).
-
-    >>> import pytest
-    >>> autograd = pytest.importorskip("autograd")
-    >>> import scipy.special as sc
-    >>> betainc = wrap(sc.betainc)
-    >>> float(autograd.grad(betainc)(1.5, 2.0, 0.3))  # in a: no peer has it
-    -0.2905...
-    """
-
-    @functools.wraps(f)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        isbox = autograd_internals().isbox
-        if any(holds(a, isbox) for a in args):  # boxes inside lists: one argument each
-            flat = Flattened(f, args)
-            leaves = flat.leaves(args)
-            active = tuple(i for i, a in enumerate(leaves) if isbox(a))
-            return _host_primitive(HostFunction(flat, kwargs, active))(*leaves)
-        active = tuple(i for i, a in enumerate(args) if isbox(a))
-        if not active:
-            return _call(f, args, kwargs)
-        return _host_primitive(HostFunction(f, kwargs, active))(*args)
-
-    return wrapped
-
-
-def _call(f: Any, args: tuple, kwargs: dict) -> Any:
-    """``f(*args, **kwargs)``; for an attribute of arrays (``np.ndarray.T``), its value."""
-    if isinstance(f, types.GetSetDescriptorType | types.MemberDescriptorType):
-        return f.__get__(*args)
-    return f(*args, **kwargs)
+    drop_primitives()
 
 
 def installed() -> bool:
     """Whether the rules are installed in autograd."""
     return bool(_saved)
-
-
-def _is_complex(x: Any) -> bool:
-    dtype = getattr(x, "dtype", None)
-    if dtype is None:
-        return isinstance(x, complex)
-    return np.dtype(dtype).kind == "c"
 
 
 def _no_rule(kind: str, f: Any) -> Any:
@@ -194,28 +151,28 @@ def _vjp_maker(f: Callable, own: Any) -> Callable:
         if call is None:
             return own(argnums, ans, args, kwargs)
         rule_args, rule_kwargs = call
-        host = HostFunction(f, rule_kwargs, argnums, _n_outputs(ans))
-        if _boxed(args):
+        host = HostFunction(f, rule_kwargs, argnums, n_outputs(ans))
+        if has_box(args):
             # Differentiating a gradient: the pullback runs as a primitive of its own.
             pullback_of = host.pullback_function(len(rule_args))
             plan = _derivative_plan(f, pullback_of, rule_args, _cotangent_sample(ans), has_own)
             if plan is None:
                 return own(argnums, ans, args, kwargs)
-            return _host_vjp(host, rule_args if plan else _raw(rule_args))
+            return host_vjp(host, rule_args if plan else unboxed(rule_args))
         found = rrule(f, *rule_args, **rule_kwargs)
         if found is None:
             return own(argnums, ans, args, kwargs)
         _, pullback = found
 
         def chainrules_vjp(g: Any) -> tuple:
-            if _boxed(g):
+            if has_box(g):
                 pullback_of = host.pullback_function(len(rule_args))
-                gs = tuple(_raw(g)) if host.n_outputs else (_raw(g),)
+                gs = tuple(unboxed(g)) if host.n_outputs else (unboxed(g),)
                 if _derivative_plan(f, pullback_of, rule_args, gs, has_own, of_args=False) is None:
                     return own(argnums, ans, args, kwargs)(g)
-                return _host_vjp(host, rule_args)(g)
-            cotangents = pullback(_conj(g))
-            return tuple(_conj(_dense(cotangents[1 + i], args[i])) for i in argnums)
+                return host_vjp(host, rule_args)(g)
+            cotangents = pullback(conjugated(g))
+            return tuple(conjugated(dense(cotangents[1 + i], args[i])) for i in argnums)
 
         return chainrules_vjp
 
@@ -231,13 +188,14 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
         if call is None:
             return own(argnums, gs, ans, args, kwargs)
         rule_args, rule_kwargs = call
-        if _boxed(args) or _boxed(gs):
-            host = HostFunction(f, rule_kwargs, argnums, _n_outputs(ans))
+        if has_box(args) or has_box(gs):
+            host = HostFunction(f, rule_kwargs, argnums, n_outputs(ans))
             jvp_of = host.jvp_function(len(rule_args))
-            plan = _derivative_plan(f, jvp_of, rule_args, _raw(tuple(gs)), has_own, _boxed(args))
+            raw_tangents = unboxed(tuple(gs))
+            plan = _derivative_plan(f, jvp_of, rule_args, raw_tangents, has_own, has_box(args))
             if plan is None:
                 return own(argnums, gs, ans, args, kwargs)
-            return _host_primitive(jvp_of)(*(rule_args if plan else _raw(rule_args)), *gs)
+            return host_primitive(jvp_of)(*(rule_args if plan else unboxed(rule_args)), *gs)
         tangents: list[Any] = [ZERO_TANGENT] * len(rule_args)
         for i, g in zip(argnums, gs, strict=True):
             tangents[i] = g
@@ -246,9 +204,9 @@ def _jvp_maker(f: Callable, own: Any) -> Callable:
             return own(argnums, gs, ans, args, kwargs)
         y, dy = found
         if isinstance(y, tuple | list):
-            dense = [_dense(d, v) for d, v in zip(dy, y, strict=True)]
-            return dense if isinstance(y, list) else tuple(dense)
-        return _dense(dy, y)
+            dense_dy = [dense(d, v) for d, v in zip(dy, y, strict=True)]
+            return dense_dy if isinstance(y, list) else tuple(dense_dy)
+        return dense(dy, y)
 
     return chainrules_jvp_maker
 
@@ -311,10 +269,10 @@ def _derivative_plan(
     from ..engines import NoRuleError, TrackingError, reverse
     from ..engines.tracked import Tracked
 
-    raw = _raw(tuple(args))
+    raw = unboxed(tuple(args))
     values = (*raw, *extra)
     # Every boxed argument, active or not: autograd differentiates the derivative in each.
-    boxed = [i for i, a in enumerate(args) if _boxed(a)]
+    boxed = [i for i, a in enumerate(args) if has_box(a)]
     positions = boxed if of_args else list(range(len(raw), len(values)))
     key = (f, derivative.__name__, derivative.active, tuple(positions), _layout(values))
     if key not in _plans:
@@ -369,144 +327,8 @@ def _leaves(x: Any) -> list:
     return [x]
 
 
-def _raw(x: Any) -> Any:
-    """``x`` without autograd's boxes, at every level of nesting."""
-    internals = autograd_internals()
-    while internals.isbox(x):
-        x = internals.getval(x)
-    if isinstance(x, tuple | list) and not hasattr(x, "_fields"):
-        return type(x)(map(_raw, x))
-    return x
-
-
 def _cotangent_sample(ans: Any) -> tuple:
     """Cotangents of ``ans`` to trace a pullback with: one array per output."""
-    raw = _raw(ans)
+    raw = unboxed(ans)
     outputs = raw if isinstance(raw, tuple | list) else (raw,)
     return tuple(np.ones(np.shape(v), np.result_type(v)) for v in outputs)
-
-
-def _boxed(values: Any) -> bool:
-    if isinstance(values, tuple | list):
-        return any(_boxed(v) for v in values)
-    return autograd_internals().isbox(values)
-
-
-def _n_outputs(ans: Any) -> int:
-    ans = autograd_internals().getval(ans)
-    return len(ans) if isinstance(ans, tuple | list) else 0
-
-
-def _conj(x: Any) -> Any:
-    if isinstance(x, tuple | list):  # the cotangent of a function with several outputs
-        return type(x)(map(_conj, x)) if not hasattr(x, "_fields") else tuple(map(_conj, x))
-    if not _is_complex(x):
-        return x
-    from autograd.numpy import conj
-
-    return conj(x)
-
-
-def _host_vjp(host: HostFunction, args: tuple) -> Callable:
-    """autograd's VJP of ``host`` at ``args``: ``conj(pullback(conj(g)))``, differentiable."""
-    pullback = _host_primitive(host.pullback_function(len(args)))
-
-    def chainrules_host_vjp(g: Any) -> tuple:
-        gs = tuple(g) if host.n_outputs else (g,)
-        cotangents = pullback(*args, *map(_conj, gs))
-        return tuple(_conj(ct) for ct in cotangents)
-
-    return chainrules_host_vjp
-
-
-# autograd keeps every primitive's VJP and JVP in global tables, forever: one primitive per
-# host function (equal host functions share it), the least recently used dropped, with its
-# entries, past a bound.
-_PRIMITIVES_LIMIT = 256
-_primitives: OrderedDict[HostFunction, Callable] = OrderedDict()
-
-
-def _host_primitive(host: HostFunction) -> Callable:
-    """``host`` as an autograd primitive whose VJP and JVP are ``host``'s, recursively."""
-    with _lock:
-        found = _primitives.get(host)
-        if found is not None:
-            _primitives.move_to_end(host)
-            return found
-    made = _new_host_primitive(host)
-    internals = autograd_internals()
-    with _lock:
-        made = _primitives.setdefault(host, made)
-        while len(_primitives) > _PRIMITIVES_LIMIT:
-            _, dropped = _primitives.popitem(last=False)
-            internals.primitive_vjps.pop(dropped, None)
-            internals.primitive_jvps.pop(dropped, None)
-    return made
-
-
-def _primal(host: HostFunction) -> Callable:
-    """``host``'s value: the rule's where ``f`` has one, which takes what the rule takes.
-
-    Python integers and booleans among the results (an exponent, a rank, a flag) become NumPy
-    arrays, which autograd can hold in a result tuple; they have no derivative. A named tuple
-    (``np.unique_all``'s) becomes a plain one, which autograd can box."""
-
-    def value(*args: Any) -> Any:
-        found = rrule(host.f, *args, **host.kwargs)
-        y = host(*args) if found is None else found[0]
-        if isinstance(y, tuple) and type(y) is not tuple:  # a named tuple: autograd boxes none
-            y = tuple(y)
-        if type(y) is tuple and any(isinstance(v, bool | int) for v in y):
-            return tuple(np.asarray(v) if isinstance(v, bool | int) else v for v in y)
-        return y
-
-    return value
-
-
-def _new_host_primitive(host: HostFunction) -> Callable:
-    from autograd.extend import defjvp_argnums, defvjp_argnums, primitive, vspace
-
-    call = primitive(_primal(host))
-
-    # The number of outputs is read from the answer: ``wrap`` builds its primitive before the
-    # first call has said whether f returns a tuple. autograd differentiates integer arrays
-    # too (a pivot passed on to a pullback): they get zero cotangents and no tangents here.
-    def host_vjp_maker(argnums: tuple, ans: Any, args: tuple, kwargs: dict) -> Callable:
-        live = _inexact_positions(argnums, args)
-        vjp = _host_vjp(HostFunction(host.f, host.kwargs, live, _n_outputs(ans)), args)
-        if live == argnums:
-            return vjp
-
-        def vjp_with_zeros(g: Any) -> tuple:
-            cotangents = iter(vjp(g) if live else ())
-            return tuple(
-                next(cotangents) if i in live else vspace(args[i]).zeros() for i in argnums
-            )
-
-        return vjp_with_zeros
-
-    def host_jvp_maker(argnums: tuple, gs: tuple, ans: Any, args: tuple, kwargs: dict) -> Any:
-        live = _inexact_positions(argnums, args)
-        if not live:
-            return vspace(ans).zeros()
-        inner = HostFunction(host.f, host.kwargs, live, _n_outputs(ans))
-        tangents = [g for i, g in zip(argnums, gs, strict=True) if i in live]
-        return _host_primitive(inner.jvp_function(len(args)))(*args, *tangents)
-
-    defvjp_argnums(call, host_vjp_maker)
-    defjvp_argnums(call, host_jvp_maker)
-    return call
-
-
-def _inexact_positions(argnums: tuple, args: tuple) -> tuple:
-    return tuple(i for i in argnums if np.result_type(_raw(args[i])).kind in "fc")
-
-
-def _dense(tangent: Any, like: Any) -> Any:
-    """A tangent that autograd can add up: zeros become zero arrays of ``like``'s space."""
-    from autograd.extend import vspace
-
-    tangent = unthunk(tangent)
-    if isinstance(tangent, AbstractZero) or tangent is None:
-        return vspace(like).zeros()
-    return tangent

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -116,12 +117,17 @@ def recording_holes() -> Iterator[list]:
         _HOLES.reset(token)
 
 
-def _is_tracked(value: Any) -> bool:
+@functools.cache
+def _tracked_type() -> type:
     from ..engines.tracked import Tracked
 
+    return Tracked
+
+
+def _is_tracked(value: Any) -> bool:
     if isinstance(value, tuple | list):
         return any(_is_tracked(v) for v in value)
-    return isinstance(value, Tracked)
+    return isinstance(value, _tracked_type())
 
 
 def _missing(name: str, position: int, info: str) -> ChainRulesError:
@@ -189,12 +195,16 @@ class HostFunction:
     def __repr__(self) -> str:
         return f"HostFunction({self.__name__}, active={self.active})"
 
+    @functools.cached_property
+    def _frozen(self) -> tuple:
+        return (freeze(self.f), freeze(self.kwargs))  # neither changes: frozen once
+
     def key(self) -> tuple:
         """What this function computes, hashable: see ``__eq__``."""
-        return (freeze(self.f), freeze(self.kwargs), self.active, self.n_outputs)
+        return (*self._frozen, self.active, self.n_outputs)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, HostFunction) and other.key() == self.key()
+        return other is self or (isinstance(other, HostFunction) and other.key() == self.key())
 
     def __hash__(self) -> int:
         return hash(self.key())
@@ -220,44 +230,42 @@ class HostFunction:
         except RuleKeywordError:  # a keyword the rule does not take: the engine traces f
             found = None
         holes: list = []
-        rule_cotangents: Callable[[Any], tuple]
+        rule_pullback: Any = None
+        traced_pullback: Any = None
         if found is not None:
             y, rule_pullback = found
-
-            def rule_cotangents(dy: Any) -> tuple:
-                cotangents = rule_pullback(dy)
-                return tuple(cotangents[1 + i] for i in self.active)
-
         else:
             from ..engines import reverse
 
             with recording_holes() as holes:
-                y, rule_cotangents = reverse.vjp(
+                y, traced_pullback = reverse.vjp(
                     self._with_active(args), *(args[i] for i in self.active)
                 )
             if holes:  # the trace has zeros there: the values come from a call of its own
                 plain = self.f(*args, **self.kwargs)
                 missing = {k for k, _ in holes}
                 y = plain if not self.n_outputs else _merge(y, plain, missing)
-        traced = _is_tracked(args)
+        active, name = self.active, self.__name__
 
-        def host_pullback(dy: Any, wanted: tuple[int, ...] | None = None) -> tuple:
+        def host_pullback(dy: Any) -> tuple:
             for k, info in holes:
                 if not _seed_is_zero(dy[k] if self.n_outputs else dy):
                     raise ChainRulesError(
-                        f"differentiating {self.__name__} needs the derivative of its output "
-                        f"{k}, which the rules do not give (it would be a silent zero): {info}"
+                        f"differentiating {name} needs the derivative of its output {k}, "
+                        f"which the rules do not give (it would be a silent zero): {info}"
                     )
-            cotangents = rule_cotangents(dy)
+            if rule_pullback is not None:
+                full = rule_pullback(dy)
+                cotangents = [full[1 + i] for i in active]
+            else:
+                cotangents = traced_pullback(dy)
             out = []
-            for ct, i in zip(cotangents, self.active, strict=True):
-                if wanted is not None and i not in wanted:
-                    continue  # left as the rule gave it: a thunk is never computed
+            for ct, i in zip(cotangents, active, strict=True):
                 ct = unthunk(ct)
-                if traced and isinstance(ct, NotImplementedTangent):
+                if isinstance(ct, NotImplementedTangent) and _is_tracked(args):
                     out.append(ct)  # the caller's trace records it as a hole
                 else:
-                    out.append(densify(ct, args[i], self.__name__, i))
+                    out.append(densify(ct, args[i], name, i))
             return tuple(out)
 
         return y, host_pullback
@@ -299,6 +307,17 @@ class HostFunction:
         pullback = _PullbackOf(self, n_args, wanted)
         return HostFunction(pullback, {}, active, n_outputs=len(wanted))
 
+    def partials_function(self, n_args: int, wanted: tuple[int, ...]) -> HostFunction:
+        """``(*args) -> (y, *partials)``: the value and its partial derivatives in the
+        arguments in ``wanted``, as a function to wrap; differentiable in the active ones.
+
+        Only for an elementwise function of one output whose arguments in ``wanted`` have the
+        result's shape: each partial is then the pullback of a ones cotangent (conjugated,
+        for complex values), element by element.
+        """
+        partials = _ValueAndPartials(self, n_args, tuple(wanted))
+        return HostFunction(partials, {}, self.active, n_outputs=1 + len(wanted))
+
     def jvp_function(self, n_args: int) -> HostFunction:
         """``(*args, *dx) -> dy``: this function's frule, as a function to wrap.
 
@@ -339,28 +358,46 @@ class _DerivativeOf:
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.outer, self.n_args, self.wanted))
 
-
-class _PullbackOf(_DerivativeOf):
-    suffix = "pullback"
-
-    def __call__(self, *args_and_dy: Any) -> tuple:
-        outer = self.outer
-        args, dy = args_and_dy[: self.n_args], args_and_dy[self.n_args :]
+    @functools.cached_property
+    def _wanted_only(self) -> HostFunction:
         # Traced in the wanted arguments alone: the others (constants of the caller, made
         # operands) may have no derivative the rules give, and none is asked of them here.
-        wanted_only = HostFunction(outer.f, outer.kwargs, self.wanted, outer.n_outputs)
-        _, pullback = wanted_only.vjp(*args)
-        cotangents = pullback(tuple(dy) if outer.n_outputs else dy[0])
+        outer = self.outer
+        return HostFunction(outer.f, outer.kwargs, self.wanted, outer.n_outputs)
+
+    def _checked(self, cotangents: tuple, args: tuple, first_output: int) -> tuple:
+        """``cotangents`` of the wanted arguments, each derivative the rules do not give
+        recorded as a hole (at its output, counted from ``first_output``) for the trace that
+        checks its seed, or raised when nothing traces this function."""
         holes = _HOLES.get()
         out = []
         for k, (ct, i) in enumerate(zip(cotangents, self.wanted, strict=True)):
             if isinstance(ct, NotImplementedTangent):
                 if holes is None:  # traced by someone who would not check: refuse now
-                    raise _missing(outer.__name__, i, ct.info)
-                holes.append((k, ct.info))
+                    raise _missing(self.outer.__name__, i, ct.info)
+                holes.append((first_output + k, ct.info))
                 ct = densify(None, args[i])
             out.append(ct)
         return tuple(out)
+
+
+class _PullbackOf(_DerivativeOf):
+    suffix = "pullback"
+
+    def __call__(self, *args_and_dy: Any) -> tuple:
+        args, dy = args_and_dy[: self.n_args], args_and_dy[self.n_args :]
+        _, pullback = self._wanted_only.vjp(*args)
+        cotangents = pullback(tuple(dy) if self.outer.n_outputs else dy[0])
+        return self._checked(cotangents, args, first_output=0)
+
+
+class _ValueAndPartials(_DerivativeOf):
+    suffix = "partials"
+
+    def __call__(self, *args: Any) -> tuple:
+        y, pullback = self._wanted_only.vjp(*args)
+        partials = pullback(np.ones(np.shape(y), y.dtype))
+        return (y, *self._checked(partials, args, first_output=1))
 
 
 class _JvpOf(_DerivativeOf):

@@ -13,25 +13,25 @@ is a constant. Where the rule runs is decided once per function, by tracing it a
   ``scipy.linalg``): there is none for JAX's arrays, it gives something else, it needs a
   tracer's value (JAX's ``TracerArrayConversionError``, ``ConcretizationTypeError`` and the
   like) or it raises ``ArrayTypeError``. The function is then a ``jax.custom_vjp`` whose
-  primal and pullback go through ``jax.pure_callback``. Shapes and dtypes come from a cheap
-  shape rule: broadcasting for ufuncs, the primal's shapes for pullbacks, otherwise one
-  evaluation on stand-in arrays (identity matrices where square, ones elsewhere), or
-  ``result_shape=`` given to ``wrap``. Reverse mode works to every order (``grad``, ``vjp``,
-  ``jacrev``, ``grad`` of ``grad``: each pullback is itself wrapped), with ``jit`` and
-  ``vmap``; forward mode (``jvp``, ``jacfwd``) does not, since JAX cannot transpose a
-  callback.
+  value and derivatives go through ``jax.pure_callback`` (``chainrules.adapters.jax_host``).
+  Shapes and dtypes come from a cheap shape rule: broadcasting for ufuncs, the primal's
+  shapes for derivatives, otherwise one evaluation on stand-in arrays (identity matrices
+  where square, ones elsewhere), or ``result_shape=`` given to ``wrap``. Reverse mode works
+  to every order (``grad``, ``vjp``, ``jacrev``, ``grad`` of ``grad``: each derivative is
+  itself wrapped), with ``jit`` and ``vmap``; forward mode (``jvp``, ``jacfwd``) does not,
+  since JAX cannot transpose a callback.
 
 A Python float or complex argument, or a NumPy array of them, becomes JAX's array of it
 (float32 when x64 is off), as in ``jax.numpy``; a NumPy scalar stays a constant. On the host, a
 scalar operand reaches NumPy as a NumPy scalar (SciPy's functions of scalars refuse 0-d
 arrays), and arguments inside tuples are run by ``Flattened``. A host function's result has
 the precision of its float operands, in the types JAX allows under the current x64 setting.
-Each kind of call is built once (see ``_built``), since JAX caches its traces and executables
-by the identity of the functions it is given. A derivative the rules do not give raises
-``ChainRulesError`` naming the function, never a zero.
+Each kind of call is built once (``chainrules.adapters.jax_calls``), since JAX caches its
+traces and executables by the identity of the functions it is given. A derivative the rules
+do not give raises ``ChainRulesError`` naming the function, never a zero.
 
 JAX's cotangents are the conjugates of the project's (its VJP of a holomorphic f is
-``f'(z) * g``), so the host path conjugates at the boundary: ``conj(pullback(conj(g)))``.
+``f'(z) * g``): the adapter conjugates at the boundary, ``conj(pullback(conj(g)))``.
 Any other error of a rule reaches the caller as it was raised.
 
 >>> import pytest
@@ -48,21 +48,20 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..core.errors import ArrayTypeError, ChainRulesError, MissingCapabilityError
+from ..core.errors import ArrayTypeError, ChainRulesError
 from ..core.names import function_name
 from ..core.registry import frule, rrule
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
 from ..core.thunks import unthunk
-from . import jax_shapes
 from .flattened import Flattened, holds, is_sequence
-from .host import HostFunction, freeze
-from .jax_shapes import canonical, host_value
+from .host import HostFunction
+from .jax_calls import assemble, built_for, call_key, constants, forward_through
+from .jax_host import host_call
 
 __all__ = ["is_host_only", "rule_mode", "wrap"]
 
@@ -88,7 +87,7 @@ def wrap(
             leaves = flat.leaves(args)
             positions = tuple(i for i, a in enumerate(leaves) if _is_jax(a))
             active = tuple(i for i in positions if _inexact(leaves[i]))
-            return _host_call(HostFunction(flat, kwargs, active), leaves, positions)
+            return host_call(HostFunction(flat, kwargs, active), leaves, positions)
         positions = tuple(i for i, a in enumerate(args) if _is_jax(a))
         active = tuple(i for i in positions if _inexact(args[i]))
         mode = "host" if host else _mode(f, args, kwargs, positions, active)
@@ -98,7 +97,7 @@ def wrap(
                 return native(f, kwargs, args, positions, active)
             except _not_on_tracers():  # the probe passed on other arguments: run on the host
                 pass
-        return _host_call(HostFunction(f, kwargs, active), args, positions, result_shape)
+        return host_call(HostFunction(f, kwargs, active), args, positions, result_shape)
 
     wrapped.__wrapped__ = f
     return wrapped
@@ -145,16 +144,6 @@ def _inexact(a: Any) -> bool:
     return np.dtype(a.dtype).kind in "fc"
 
 
-def _assemble(args: tuple, positions: tuple[int, ...], operands: tuple) -> list:
-    import jax.numpy as jnp
-
-    full = list(args)
-    for i, o in zip(positions, operands, strict=True):
-        # JAX may hand a rule its constants as NumPy arrays; the rule must still see JAX's.
-        full[i] = o if isinstance(o, jnp.ndarray) else jnp.asarray(o)
-    return full
-
-
 def _mode(f: Callable, args: tuple, kwargs: dict, positions: tuple, active: tuple) -> str:
     """Trace the rules once on abstract values: does the frule, or the rrule, run on tracers?"""
     known = _native.get(f)
@@ -166,7 +155,7 @@ def _mode(f: Callable, args: tuple, kwargs: dict, positions: tuple, active: tupl
     gave_jax: list[bool] = []  # what each probe found; a probe returns nothing to JAX
 
     def probe_frule(*ops: Any) -> None:
-        full = _assemble(args, positions, ops)
+        full = assemble(args, positions, ops)
         tangents = [ZERO_TANGENT] * len(args)
         for i in active:
             tangents[i] = full[i]
@@ -174,7 +163,7 @@ def _mode(f: Callable, args: tuple, kwargs: dict, positions: tuple, active: tupl
         gave_jax.append(found is not None and _all_jax(found))
 
     def probe_rrule(*ops: Any) -> None:
-        found = rrule(f, *_assemble(args, positions, ops), **kwargs)
+        found = rrule(f, *assemble(args, positions, ops), **kwargs)
         if found is None:
             gave_jax.append(False)
             return
@@ -227,56 +216,13 @@ def _all_jax(values: Any) -> bool:
     return _is_jax(values) or isinstance(values, AbstractZero)
 
 
-# ---- one JAX function per kind of call ---------------------------------------------------
-#
-# JAX caches what it traces and compiles by the identity of the functions it is given (the
-# custom_jvp/custom_vjp object, its rules, the pure_callback's callback). A new closure per
-# call is a new trace and a new executable, kept by JAX's caches: megabytes and tens of
-# milliseconds per eager grad. So each kind of call (function, keywords, constants, operand
-# shapes and dtypes, x64 flag) is built once and kept here, the least recently used dropped
-# past a bound.
-
-_BUILT_LIMIT = 256
-_built: OrderedDict[Any, Callable] = OrderedDict()
-
-
-def _built_for(key: Any, build: Callable[[], Callable]) -> Callable:
-    with _lock:
-        found = _built.get(key)
-        if found is not None:
-            _built.move_to_end(key)
-            return found
-    made = build()
-    with _lock:
-        made = _built.setdefault(key, made)
-        while len(_built) > _BUILT_LIMIT:
-            _built.popitem(last=False)
-    return made
-
-
-def _call_key(kind: str, f: Any, kwargs: dict, args: tuple, positions: tuple, *extra: Any):
-    import jax
-
-    constants = tuple(None if i in positions else a for i, a in enumerate(args))
-    avals = tuple(
-        (tuple(args[i].shape), np.dtype(args[i].dtype).str, bool(getattr(args[i], "weak_type", 0)))
-        for i in positions
-    )
-    x64 = bool(jax.config.jax_enable_x64)
-    return (kind, freeze(f), freeze(kwargs), freeze(constants), positions, avals, x64, *extra)
-
-
-def _constants(args: tuple, positions: tuple) -> tuple:
-    return tuple(None if i in positions else a for i, a in enumerate(args))
-
-
 # ---- native rules -------------------------------------------------------------------------
 
 
 def _native_jvp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
-    key = _call_key("jvp", f, kwargs, args, positions, active)
-    custom = _built_for(
-        key, lambda: _native_jvp(f, kwargs, _constants(args, positions), positions, active)
+    key = call_key("jvp", f, kwargs, args, positions, active)
+    custom = built_for(
+        key, lambda: _native_jvp(f, kwargs, constants(args, positions), positions, active)
     )
     return custom(*(args[i] for i in positions))
 
@@ -288,10 +234,10 @@ def _native_jvp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active
     def primal(*ops: Any) -> Any:
         # The frule's primal, not ``f``'s: the rule computes through the namespace, ``f`` may not.
         zeros = (ZERO_TANGENT,) * len(args)
-        return frule((NO_TANGENT, *zeros), f, *_assemble(args, positions, ops), **kwargs)[0]
+        return frule((NO_TANGENT, *zeros), f, *assemble(args, positions, ops), **kwargs)[0]
 
     def primal_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-        full = _assemble(args, positions, primals)
+        full = assemble(args, positions, primals)
         cr_tangents = [ZERO_TANGENT] * len(args)
         for i, t in zip(positions, tangents, strict=True):
             if i in active:
@@ -320,9 +266,9 @@ def _zeros_if_zero(d: Any, like: Any, jnp: Any, f: Callable, k: int) -> Any:
 
 
 def _native_vjp_call(f: Callable, kwargs: dict, args: tuple, positions: tuple, active: tuple):
-    key = _call_key("vjp", f, kwargs, args, positions, active)
-    custom = _built_for(
-        key, lambda: _native_vjp(f, kwargs, _constants(args, positions), positions, active)
+    key = call_key("vjp", f, kwargs, args, positions, active)
+    custom = built_for(
+        key, lambda: _native_vjp(f, kwargs, constants(args, positions), positions, active)
     )
     return custom(*(args[i] for i in positions))
 
@@ -332,20 +278,11 @@ def _native_vjp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active
     import jax.numpy as jnp
 
     def primal(*ops: Any) -> Any:
-        return rrule(f, *_assemble(args, positions, ops), **kwargs)[0]
-
-    def forward(*primals: Any) -> tuple[Any, Any]:
-        # Through ``custom`` itself, so that an outer differentiation of ``forward`` sees a
-        # custom_vjp call and not the bare primal. Which operands are perturbed travels to
-        # ``backward`` as in ``_host_custom``: a constant (a Python float made an operand)
-        # needs no cotangent, so one the rule does not give is no error.
-        ops = tuple(p.value for p in primals)
-        perturbed = tuple(() if p.perturbed else None for p in primals)
-        return custom(*ops), (ops, perturbed)
+        return rrule(f, *assemble(args, positions, ops), **kwargs)[0]
 
     def backward(residuals: tuple, g: Any) -> tuple:
         ops, perturbed = residuals
-        full = _assemble(args, positions, ops)
+        full = assemble(args, positions, ops)
         _, pullback = rrule(f, *full, **kwargs)
         cts = pullback(jax.tree.map(jnp.conj, _instantiate_all(g)))
         out = []
@@ -362,8 +299,10 @@ def _native_vjp(f: Callable, kwargs: dict, args: tuple, positions: tuple, active
             )
         return tuple(out)
 
+    # A constant made an operand (a Python float) is not perturbed: it needs no cotangent, so
+    # one the rule does not give is no error.
     custom = jax.custom_vjp(primal)
-    custom.defvjp(forward, backward, symbolic_zeros=True)
+    custom.defvjp(forward_through(custom), backward, symbolic_zeros=True)
     return custom
 
 
@@ -377,120 +316,3 @@ def _instantiate_all(g: Any) -> Any:
         return jnp.zeros(d.aval.shape, d.aval.dtype) if isinstance(d, SymbolicZero) else d
 
     return jax.tree.map(dense, g, is_leaf=lambda d: isinstance(d, SymbolicZero))
-
-
-# ---- rules on the host --------------------------------------------------------------------
-
-
-def _host_call(
-    host: HostFunction,
-    args: tuple,
-    positions: tuple,
-    result_shape: Callable | None = None,
-    cotangents_of: tuple[int, ...] | None = None,
-) -> Any:
-    """``host(*args)`` through ``pure_callback``, with a custom_vjp from its pullback.
-
-    The shapes of the result come from ``result_shape(*args)``, or are those of the arguments
-    in ``cotangents_of`` (a pullback), or from ``jax_shapes.result_shape``.
-    """
-    key = _call_key("host", host.key(), {}, args, positions, freeze(result_shape), cotangents_of)
-
-    def build() -> Callable:
-        if cotangents_of is not None:
-            shapes: Any = tuple(_aval(args[i]) for i in cotangents_of)
-        else:
-            found = (
-                result_shape or functools.partial(jax_shapes.result_shape, host.f, host.kwargs)
-            )(*args)
-            shapes = canonical(found, tuple(args[i] for i in positions), result_shape)
-        n_outputs = len(shapes) if isinstance(shapes, tuple) else 0
-        inner = HostFunction(host.f, host.kwargs, host.active, n_outputs)
-        return _host_custom(inner, _constants(args, positions), positions, shapes)
-
-    custom = _built_for(key, build)
-    try:
-        return custom(*(args[i] for i in positions))
-    except TypeError as error:
-        if "forward-mode" not in str(error):
-            raise
-        raise MissingCapabilityError(
-            f"{host.__name__} runs on the host (jax.pure_callback, with its pullback as a "
-            "custom_vjp), which JAX cannot differentiate in forward mode (jvp, jacfwd, "
-            "jax.hessian): use reverse mode (grad, vjp, jacrev, jacrev of jacrev)"
-        ) from error
-
-
-def _host_custom(host: HostFunction, args: tuple, positions: tuple, shapes: Any) -> Callable:
-    import jax
-    import jax.numpy as jnp
-
-    vmap_method = "expand_dims" if isinstance(host.f, np.ufunc) else "sequential"
-
-    def run(*ops: Any) -> Any:
-        full = list(args)
-        for i, o in zip(positions, ops, strict=True):
-            full[i] = host_value(o)
-        y = host(*full)
-        if isinstance(shapes, tuple):
-            return tuple(np.asarray(v, dtype=s.dtype) for v, s in zip(y, shapes, strict=True))
-        return np.asarray(y, dtype=shapes.dtype)
-
-    def primal(*ops: Any) -> Any:
-        return jax.pure_callback(run, shapes, *ops, vmap_method=vmap_method)
-
-    def forward(*primals: Any) -> tuple[Any, Any]:
-        # Through ``custom`` itself, so that an outer differentiation of ``forward`` sees a
-        # custom_vjp call and not the bare primal. Which operands are perturbed is known
-        # here, while tracing: it travels to ``backward`` in the residuals' structure (None
-        # or an empty tuple, no arrays), so that only their cotangents are computed (the
-        # others may be costly: betainc's in its shape parameters are quadratures).
-        ops = tuple(p.value for p in primals)
-        perturbed = tuple(() if p.perturbed else None for p in primals)
-        return custom(*ops), (ops, perturbed)
-
-    n = len(args)
-
-    def backward(residuals: tuple, g: Any) -> tuple:
-        ops, perturbed = residuals
-        wanted = {i for i, p in zip(positions, perturbed, strict=True) if p is not None}
-        needed = tuple(i for i in host.active if i in wanted)
-        if not needed:
-            return (None,) * len(positions)
-        full = tuple(_assemble(args, positions, ops))
-        gs = tuple(g) if isinstance(g, tuple | list) else (g,)
-        gs = tuple(_instantiate(d, s) for d, s in zip(gs, _leaves(shapes), strict=True))
-        inner_positions = (*positions, *range(n, n + len(gs)))
-        pullback = host.pullback_function(n, needed)
-        cts = _host_call(
-            pullback,
-            (*full, *(jnp.conj(d) for d in gs)),
-            inner_positions,
-            cotangents_of=needed,
-        )
-        by_position = dict(zip(needed, cts, strict=True))
-        return tuple(jnp.conj(by_position[i]) if i in by_position else None for i in positions)
-
-    custom = jax.custom_vjp(primal)
-    custom.defvjp(forward, backward, symbolic_zeros=True)
-    return custom
-
-
-def _leaves(shapes: Any) -> tuple:
-    return tuple(shapes) if isinstance(shapes, tuple) else (shapes,)
-
-
-def _instantiate(cotangent: Any, shape: Any) -> Any:
-    """A symbolic zero cotangent (an unused output) as an array of zeros."""
-    import jax.numpy as jnp
-    from jax.custom_derivatives import SymbolicZero
-
-    if isinstance(cotangent, SymbolicZero):
-        return jnp.zeros(shape.shape, shape.dtype)
-    return cotangent
-
-
-def _aval(a: Any) -> Any:
-    import jax
-
-    return jax.ShapeDtypeStruct(tuple(a.shape), a.dtype)

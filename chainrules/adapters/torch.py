@@ -1,12 +1,14 @@
 """The rules inside PyTorch: ``wrap(f)`` is a torch function whose derivatives are f's rules.
 
-``wrap(f)(*args, **kwargs)`` calls a ``torch.autograd.Function`` (written with
-``setup_context``) whose backward is ``f``'s rrule, whose ``jvp`` (forward mode) is its frule
-and whose ``vmap`` rule maps it over the batch. Tensor arguments of a float or complex dtype
-are differentiated, also inside lists and tuples (``np.concatenate([x, y])``: such a call runs
-on the host, where the reverse engine traces it into the rule); every other argument is a
-constant. Results that are Python flags or labels (``cho_factor``'s ``lower``) come back as
-they are; a 0-d tensor reaches a host function as a NumPy scalar.
+``wrap(f)(*args, **kwargs)`` calls a ``torch.autograd.Function`` whose backward is ``f``'s
+rrule and whose ``jvp`` (forward mode) is its frule: under torch.func's transforms one written
+with ``setup_context``, with a ``vmap`` rule that maps it over the batch; outside them a
+classic one, which torch calls without binding its arguments to a signature. Tensor
+arguments of a float or complex dtype are differentiated, also inside lists and tuples
+(``np.concatenate([x, y])``: such a call runs on the host, where the reverse engine traces it
+into the rule); every other argument is a constant. Results that are Python flags or labels
+(``cho_factor``'s ``lower``) come back as they are; a 0-d tensor reaches a host function as a
+NumPy scalar.
 
 Where the rule runs is decided once per function, by a probe at its first call:
 
@@ -54,7 +56,11 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import torch_outside_transforms, torch_unwrapped, torch_unwrapped_numpy
+from .._compat import (
+    torch_outside_transforms,
+    torch_transforms_active,
+    torch_unwrapped,
+)
 from ..core.errors import ArrayTypeError
 from ..core.names import function_name
 from ..core.registry import frule, rrule
@@ -62,6 +68,7 @@ from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero
 from ..core.thunks import unthunk
 from .flattened import Flattened, holds
 from .host import HostFunction
+from .torch_values import dense_tensor, is_flag, result_dtype, to_numpy, to_tensor, transformed
 
 __all__ = ["is_host_only", "wrap"]
 
@@ -143,7 +150,15 @@ class _Call:
 
 
 def _apply(call: _Call, args: tuple) -> Any:
-    return _rule_function().apply(call, *args)
+    """``call`` applied to ``args`` through the ``autograd.Function`` for the context.
+
+    Outside torch.func's transforms, the one with a classic ``forward(ctx, ...)``: torch binds
+    the arguments of one written with ``setup_context`` to its signature at every call
+    (``inspect.signature``, about 20 us), which only the transforms need.
+    """
+    plain, transformable = _rule_functions()
+    function = transformable if torch_transforms_active() else plain
+    return function.apply(call, *args)
 
 
 def _runs_natively(f: Callable, args: tuple, kwargs: dict, active: tuple[int, ...]) -> bool:
@@ -223,72 +238,7 @@ def _numpy_only_rule(f: Callable) -> Iterator[None]:
         ) from error
 
 
-# ---- conversions between tensors and NumPy ------------------------------------------------
-
-
-def _to_numpy(a: Any) -> Any:
-    import torch
-
-    if isinstance(a, torch.Tensor):
-        # torch.func's transforms hand custom functions wrapped tensors; the values are inside.
-        values = torch_unwrapped_numpy(a)
-        # A 0-d tensor is torch's scalar: NumPy's is a scalar too, which SciPy's functions
-        # that take scalars only (pbdv_seq, lmbda) accept where they refuse 0-d arrays.
-        return values[()] if values.ndim == 0 else values
-    return a
-
-
-def _is_flag(y: Any) -> bool:
-    """Whether a host result is a Python flag or label (``cho_factor``'s ``lower``), returned
-    as it is: as a tensor, torch's checks would subtract it from itself."""
-    return isinstance(y, bool | str) or y is None
-
-
-def _to_tensor(y: Any, like: Any, dtype: Any = None) -> Any:
-    import torch
-
-    out = torch.from_numpy(np.array(y, copy=True, ndmin=0))
-    if dtype is not None and (out.is_floating_point() or out.is_complex()):
-        out = out.to(_same_kind(dtype, out.is_complex()))
-    return out if like is None else out.to(like.device)
-
-
-def _result_dtype(args: tuple) -> Any:
-    """The float dtype torch's own functions give for these arguments: that of the float and
-    complex tensors promoted together (float16 stays float16), else torch's default dtype
-    (integer tensors and Python numbers compute in it)."""
-    import torch
-
-    inexact = [
-        a.dtype
-        for a in args
-        if isinstance(a, torch.Tensor) and (a.is_floating_point() or a.is_complex())
-    ]
-    if not inexact:
-        return torch.get_default_dtype()
-    dtype = inexact[0]
-    for other in inexact[1:]:
-        dtype = torch.promote_types(dtype, other)
-    return dtype
-
-
-def _same_kind(dtype: Any, complex_result: bool) -> Any:
-    """``dtype``'s precision in the kind of the result (a complex result of float32 input is
-    complex64; a real result of complex128 input is float64)."""
-    import torch
-
-    if complex_result:
-        return torch.promote_types(dtype, torch.complex64) if not dtype.is_complex else dtype
-    if dtype.is_complex:
-        return torch.empty((), dtype=dtype).real.dtype
-    return dtype
-
-
-def _transformed(tensors: tuple) -> bool:
-    """Whether any of ``tensors`` is wrapped by one of torch.func's transforms."""
-    import torch
-
-    return any(isinstance(t, torch.Tensor) and torch_unwrapped(t) is not t for t in tensors)
+# ---- results on the device of the inputs --------------------------------------------------
 
 
 def _reference(call: _Call, args: tuple) -> Any:
@@ -297,7 +247,7 @@ def _reference(call: _Call, args: tuple) -> Any:
 
     for a in args:
         if isinstance(a, torch.Tensor):
-            if a.device.type != "cpu" and call.f not in _warned_device:
+            if not a.is_cpu and call.f not in _warned_device:
                 _warned_device.add(call.f)
                 warnings.warn(
                     f"{function_name(call.f)} has no rule that runs on {a.device.type} "
@@ -314,110 +264,133 @@ def _as_outputs(y: Any) -> tuple[tuple, bool]:
     return (y,), True
 
 
-def _dense_torch(t: Any, like: Any) -> Any:
-    import torch
-
-    t = unthunk(t)
-    if t is None or isinstance(t, AbstractZero):
-        return None
-    if not isinstance(t, torch.Tensor):
-        t = torch.as_tensor(np.array(t), device=like.device)
-    return t
-
-
-# ---- the autograd.Function ----------------------------------------------------------------
+# ---- the autograd.Functions ---------------------------------------------------------------
+#
+# Two Functions share one forward, backward and jvp: a classic ``forward(ctx, ...)`` for calls
+# outside torch.func's transforms, and one written with ``setup_context`` (which the
+# transforms require) with a ``vmap`` rule. ``_apply`` picks one per call.
 
 
 @functools.cache
-def _rule_function() -> Any:
+def _rule_functions() -> tuple[Any, Any]:
+    """The ``autograd.Function``s: (outside torch.func's transforms, under them)."""
     import torch
 
     class ChainRulesFunction(torch.autograd.Function):
+        """``f`` with its rrule as backward and its frule as jvp."""
+
+        @staticmethod
+        def forward(ctx: Any, call: _Call, *args: Any) -> Any:
+            outputs = _forward(call, args)
+            _keep_inputs(ctx, call, args)
+            return outputs
+
+        backward = staticmethod(_backward)
+        jvp = staticmethod(_jvp)
+
+    class TransformableChainRulesFunction(torch.autograd.Function):
         """``f`` with its rrule as backward, its frule as jvp and a batch loop as vmap."""
 
         @staticmethod
         def forward(call: _Call, *args: Any) -> Any:
-            if call.host is None:
-                native = _native_forward(call, args)
-                if native is not None:
-                    return native
-                # The probe passed on other arguments; these need NumPy copies.
-                call.host = HostFunction(call.f, call.kwargs, call.active)
-            like = _reference(call, args)
-            y, call.pullback = call.host.vjp(*map(_to_numpy, args))
-            outputs, call.single = _as_outputs(y)
-            call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
-            dtype = _result_dtype(args)
-            tensors = tuple(o if _is_flag(o) else _to_tensor(o, like, dtype) for o in outputs)
-            return tensors[0] if call.single else tensors
+            return _forward(call, args)
 
         @staticmethod
         def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
-            call, args = inputs[0], inputs[1:]
-            ctx.call = call
-            ctx.args = tuple(None if i in call.active else a for i, a in enumerate(args))
-            tensors = tuple(args[i] for i in call.active)
-            ctx.save_for_backward(*tensors)
-            ctx.save_for_forward(*tensors)
+            _keep_inputs(ctx, inputs[0], inputs[1:])
 
-        @staticmethod
-        def backward(ctx: Any, *grads: Any) -> Any:
-            call: _Call = ctx.call
-            args = _fill(ctx.args, call.active, ctx.saved_tensors)
-            dy = grads[0] if call.single else tuple(grads)
-            pullback = call.pullback
-            if torch.is_grad_enabled() or _transformed((*args, *grads)):
-                # Differentiable, or under torch.func's transforms: a function of its own, so
-                # that vmap sees it batch element by batch element.
-                cts = _differentiable_cotangents(call, args, grads, dy)
-            elif call.host is None:
-                full = pullback(dy)
-                cts = tuple(full[1 + i] for i in call.active)
-            else:
-                cts = pullback(_to_numpy(dy) if call.single else tuple(map(_to_numpy, dy)))
-            out: list[Any] = [None] * (1 + call.n_args)
-            for i, ct in zip(call.active, cts, strict=True):
-                # A pullback's seed for a flag among the results is None, and takes nothing.
-                if isinstance(args[i], torch.Tensor):
-                    out[1 + i] = _dense_torch(ct, args[i])
-            return tuple(out)
+        backward = staticmethod(_backward)
+        jvp = staticmethod(_jvp)
+        vmap = staticmethod(_vmap)
 
-        @staticmethod
-        def jvp(ctx: Any, *tangents: Any) -> Any:
-            call: _Call = ctx.call
-            args = _fill(ctx.args, call.active, ctx.saved_tensors)
-            dxs = tuple(tangents[1 + i] for i in call.active)
-            if call.host is None:
-                found = _native_frule(call, args, dxs)
-                if found is not None:
-                    return found
-            host = call.host or HostFunction(
-                call.f, call.kwargs, call.active, 0 if call.single else call.host_outputs
-            )
-            # The frule on the host as a function of its own: differentiable again (hessian
-            # is jacfwd of jacrev), and mapped element by element under vmap (jacfwd).
-            dense = tuple(
-                torch.zeros_like(args[i]) if t is None else t
-                for i, t in zip(call.active, dxs, strict=True)
-            )
-            inner = _Call.of_host(host.jvp_function(call.n_args), call.n_args + len(dense))
-            return _rule_function().apply(inner, *args, *dense)
+    return ChainRulesFunction, TransformableChainRulesFunction
 
-        @staticmethod
-        def vmap(info: Any, in_dims: tuple, call: _Call, *args: Any) -> Any:
-            results = []
-            for b in range(info.batch_size):
-                sliced = tuple(
-                    a if d is None else a.select(d, b)
-                    for a, d in zip(args, in_dims[1:], strict=True)
-                )
-                results.append(_rule_function().apply(call.fresh(), *sliced))
-            if isinstance(results[0], tuple):
-                stacked = tuple(torch.stack(r) for r in zip(*results, strict=True))
-                return stacked, (0,) * len(stacked)
-            return torch.stack(results), 0
 
-    return ChainRulesFunction
+def _forward(call: _Call, args: tuple) -> Any:
+    """``f``'s outputs, its pullback kept in ``call``."""
+    if call.host is None:
+        native = _native_forward(call, args)
+        if native is not None:
+            return native
+        # The probe passed on other arguments; these need NumPy copies.
+        call.host = HostFunction(call.f, call.kwargs, call.active)
+    like = _reference(call, args)
+    y, call.pullback = call.host.vjp(*map(to_numpy, args))
+    outputs, call.single = _as_outputs(y)
+    call.host.n_outputs = call.host_outputs = 0 if call.single else len(outputs)
+    dtype = result_dtype(args)
+    tensors = tuple(o if is_flag(o) else to_tensor(o, like, dtype) for o in outputs)
+    return tensors[0] if call.single else tensors
+
+
+def _keep_inputs(ctx: Any, call: _Call, args: tuple) -> None:
+    """What backward and jvp need: ``call``, the constants, and the tensors saved by torch."""
+    ctx.call = call
+    ctx.args = tuple(None if i in call.active else a for i, a in enumerate(args))
+    tensors = tuple(args[i] for i in call.active)
+    ctx.save_for_backward(*tensors)
+    ctx.save_for_forward(*tensors)
+
+
+def _backward(ctx: Any, *grads: Any) -> Any:
+    import torch
+
+    call: _Call = ctx.call
+    args = _fill(ctx.args, call.active, ctx.saved_tensors)
+    dy = grads[0] if call.single else tuple(grads)
+    pullback = call.pullback
+    if torch.is_grad_enabled() or (torch_transforms_active() and transformed((*args, *grads))):
+        # Differentiable, or under torch.func's transforms: a function of its own, so
+        # that vmap sees it batch element by batch element.
+        cts = _differentiable_cotangents(call, args, grads, dy)
+    elif call.host is None:
+        full = pullback(dy)
+        cts = tuple(full[1 + i] for i in call.active)
+    else:
+        cts = pullback(to_numpy(dy) if call.single else tuple(map(to_numpy, dy)))
+    out: list[Any] = [None] * (1 + call.n_args)
+    for i, ct in zip(call.active, cts, strict=True):
+        # A pullback's seed for a flag among the results is None, and takes nothing.
+        if isinstance(args[i], torch.Tensor):
+            out[1 + i] = dense_tensor(ct, args[i])
+    return tuple(out)
+
+
+def _jvp(ctx: Any, *tangents: Any) -> Any:
+    import torch
+
+    call: _Call = ctx.call
+    args = _fill(ctx.args, call.active, ctx.saved_tensors)
+    dxs = tuple(tangents[1 + i] for i in call.active)
+    if call.host is None:
+        found = _native_frule(call, args, dxs)
+        if found is not None:
+            return found
+    host = call.host or HostFunction(
+        call.f, call.kwargs, call.active, 0 if call.single else call.host_outputs
+    )
+    # The frule on the host as a function of its own: differentiable again (hessian
+    # is jacfwd of jacrev), and mapped element by element under vmap (jacfwd).
+    dense = tuple(
+        torch.zeros_like(args[i]) if t is None else t for i, t in zip(call.active, dxs, strict=True)
+    )
+    inner = _Call.of_host(host.jvp_function(call.n_args), call.n_args + len(dense))
+    return _apply(inner, (*args, *dense))
+
+
+def _vmap(info: Any, in_dims: tuple, call: _Call, *args: Any) -> Any:
+    import torch
+
+    results = []
+    for b in range(info.batch_size):
+        sliced = tuple(
+            a if d is None else a.select(d, b) for a, d in zip(args, in_dims[1:], strict=True)
+        )
+        results.append(_apply(call.fresh(), sliced))
+    if isinstance(results[0], tuple):
+        stacked = tuple(torch.stack(r) for r in zip(*results, strict=True))
+        return stacked, (0,) * len(stacked)
+    return torch.stack(results), 0
 
 
 def _native_forward(call: _Call, args: tuple) -> Any:
@@ -426,9 +399,12 @@ def _native_forward(call: _Call, args: tuple) -> Any:
     import torch
 
     try:
-        with _numpy_only_rule(call.f):
-            found = rrule(call.f, *args, **call.kwargs)
+        found = rrule(call.f, *args, **call.kwargs)
     except ArrayTypeError:
+        return None
+    except RuntimeError as error:  # see _numpy_only_rule, which costs a generator per call
+        if _NUMPY_ON_GRAD_TENSOR not in str(error):
+            raise
         return None
     if found is None:
         return None
@@ -459,7 +435,7 @@ def _differentiable_cotangents(call: _Call, args: tuple, grads: tuple, dy: Any) 
         full = pullback(dy)
         return tuple(full[1 + i] for i in call.active)
     inner = _Call.of_host(call.host.pullback_function(call.n_args), call.n_args + len(grads))
-    cts = _rule_function().apply(inner, *args, *grads)
+    cts = _apply(inner, (*args, *grads))
     return cts if isinstance(cts, tuple) else (cts,)
 
 
@@ -472,7 +448,7 @@ def _native_frule(call: _Call, args: tuple, dxs: tuple) -> Any:
         return None
     y, dy = found
     if call.single:
-        return _dense_torch(dy, y) if not isinstance(dy, AbstractZero) else y * 0
+        return dense_tensor(dy, y) if not isinstance(dy, AbstractZero) else y * 0
     return tuple(
         d if not isinstance(d, AbstractZero) else o * 0 for d, o in zip(dy, y, strict=True)
     )

@@ -282,10 +282,11 @@ def test_a_second_derivative_of_a_quadrature_through_the_host_primitive():
     # give: the host primitive must pass it on, never a zero.
     from adapter_cases import betainc_derivative
 
+    from chainrules.adapters.autograd_host import host_primitive
     from chainrules.adapters.host import HostFunction
 
     host = HostFunction(sc.betainc, {}, (0, 1, 2), n_outputs=0)
-    pullback = cr_autograd._host_primitive(host.pullback_function(3))
+    pullback = host_primitive(host.pullback_function(3))
 
     def da(a):
         return pullback(a, 3.0, 0.4, 1.0)[0]
@@ -314,3 +315,33 @@ def test_second_derivatives_of_betainc_through_autograds_primitive():
     # tolerance is the quadrature's, as above.
     d2_da2 = autograd.grad(autograd.grad(lambda a: asp.betainc(a, 3.0, 0.4)))(2.0)
     assert d2_da2 == pytest.approx(betainc_derivative((2, 0, 0)), rel=1e-8)
+
+
+# ---- wrap: the forward pass's pullback gives the first derivative ---------------------------
+
+_COUNTED_CUBE_RULE_CALLS: list = []
+
+
+def _counted_cube(x):
+    return x**3
+
+
+@cr.rrule.register(_counted_cube)
+def _counted_cube_rrule(x):
+    _COUNTED_CUBE_RULE_CALLS.append(x)
+    return x**3, lambda dy: (cr.NoTangent(), 3.0 * x * x * dy)
+
+
+def test_a_first_derivative_of_a_wrapped_function_runs_its_rule_once():
+    cube = cr_autograd.wrap(_counted_cube)
+    _COUNTED_CUBE_RULE_CALLS.clear()
+    assert autograd.grad(cube)(1.5) == 3.0 * 1.5**2
+    # The value came from the rule; its pullback, kept, gives the gradient (the value was
+    # computed again in the backward pass once).
+    assert len(_COUNTED_CUBE_RULE_CALLS) == 1
+    # Above the first order the pullback runs as a primitive of its own, traced by the
+    # reverse engine: 6 x, products of small integers and halves, exact.
+    assert autograd.grad(autograd.grad(cube))(1.5) == 6.0 * 1.5
+    values, gradient = autograd.value_and_grad(lambda v: anp.sum(cube(v)))(np.array([0.5, 2.0]))
+    assert values == 0.5**3 + 2.0**3
+    np.testing.assert_array_equal(gradient, 3.0 * np.array([0.5, 2.0]) ** 2)

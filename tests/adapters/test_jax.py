@@ -9,11 +9,17 @@ import scipy.special as sc
 
 jax = pytest.importorskip("jax")
 
-from adapter_cases import CASES, SECOND_ORDER_UNSUPPORTED, betainc_derivative  # noqa: E402
+from adapter_cases import (  # noqa: E402
+    CASES,
+    SECOND_ORDER_UNSUPPORTED,
+    betainc_derivative,
+    jax_precision,
+)
 from jax.test_util import check_grads  # noqa: E402
 
 import chainrules as cr  # noqa: E402
 from chainrules.adapters import jax as cr_jax  # noqa: E402
+from chainrules.adapters import jax_calls  # noqa: E402
 
 jnp = jax.numpy
 
@@ -21,10 +27,8 @@ jnp = jax.numpy
 @pytest.fixture(autouse=True)
 def float64():
     """The table is checked in double precision, as finite differences need."""
-    previous = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", True)
-    yield
-    jax.config.update("jax_enable_x64", previous)
+    with jax_precision(x64=True):
+        yield
 
 
 def arrays(case, seed=0):
@@ -266,7 +270,7 @@ def test_eager_grads_build_one_callback_per_kind_of_call():
     grad = jax.grad(lambda v: jnp.sum(f(v)))
     for _ in range(3):
         grad(x).block_until_ready()
-    built = set(map(id, cr_jax._built.values()))
+    built = set(map(id, jax_calls.BUILT.values()))
     gc.collect()
     tracemalloc.start()
     try:
@@ -277,7 +281,7 @@ def test_eager_grads_build_one_callback_per_kind_of_call():
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert set(map(id, cr_jax._built.values())) == built  # nothing new was built
+    assert set(map(id, jax_calls.BUILT.values())) == built  # nothing new was built
     # A new custom_vjp and callback per call made JAX keep a trace and an executable each:
     # 60 kB of Python objects per eager grad (1.2 MB here) besides megabytes of native
     # memory. Reused, 20 grads leave ~20 kB of JAX's bookkeeping: 0.5 MB is a wide bound.
@@ -287,10 +291,8 @@ def test_eager_grads_build_one_callback_per_kind_of_call():
 @pytest.fixture(params=[False, True], ids=["x64 off", "x64 on"])
 def x64(request):
     """Both of JAX's precisions, restored afterwards (the module's fixture turns x64 on)."""
-    previous = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", request.param)
-    yield request.param
-    jax.config.update("jax_enable_x64", previous)
+    with jax_precision(x64=request.param):
+        yield request.param
 
 
 def float_type(x64):
@@ -452,9 +454,9 @@ def test_numpy_float_arrays_are_operands():
     # check_grads steps its arguments with NumPy arrays: each step is the same kind of call.
     f = cr_jax.wrap(sc.gammaln)
     f(jnp.asarray([1.5, 2.5]))
-    built = len(cr_jax._built)
+    built = len(jax_calls.BUILT)
     y = f(np.array([1.25, 2.75]))
-    assert isinstance(y, jax.Array) and len(cr_jax._built) == built
+    assert isinstance(y, jax.Array) and len(jax_calls.BUILT) == built
     np.testing.assert_allclose(y, sc.gammaln(np.array([1.25, 2.75])), rtol=1e-14)
 
 

@@ -497,3 +497,32 @@ def test_zero_d_tensors_reach_scipy_as_numpy_scalars():
     # pbdv_seq takes scalars only (a 0-d array is refused).
     x = torch.tensor(0.7, dtype=torch.float64, requires_grad=True)
     assert checked_twice(lambda a: cr_torch.wrap(sc.pbdv_seq)(2.3, a)[0], x)
+
+
+# ---- the cost of a call outside torch.func -----------------------------------------------------
+
+
+@pytest.mark.parametrize("f", [np.sin, sc.gammaln], ids=["on tensors", "on the host"])
+def test_outside_torch_func_no_signature_is_bound_per_call(f, monkeypatch):
+    # torch binds the arguments of an autograd.Function written with setup_context to its
+    # signature at every call, for torch.func's transforms alone; outside them the adapter's
+    # classic Function takes the call, with its derivatives of every order.
+    import inspect
+
+    wrapped = cr_torch.wrap(f)
+    x = torch.tensor([0.5, 2.5], dtype=torch.float64, requires_grad=True)
+    wrapped(x)  # the first call probes where the rule runs
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("inspect.signature called")
+
+    monkeypatch.setattr(inspect, "signature", refuse)
+    (g,) = torch.autograd.grad(wrapped(x).sum(), x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x)
+    monkeypatch.undo()
+    v = x.detach().numpy()
+    first, second = (np.cos(v), -np.sin(v)) if f is np.sin else (sc.digamma(v), sc.polygamma(1, v))
+    # torch's cos and sin of the tensors, or SciPy's digamma and polygamma on the host: the
+    # same functions as the expected values, a rounding or two apart at most
+    np.testing.assert_allclose(g.detach().numpy(), first, rtol=1e-14)
+    np.testing.assert_allclose(h.numpy(), second, rtol=1e-14)

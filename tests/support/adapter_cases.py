@@ -7,7 +7,8 @@ cases run at complex points, where the adapters convert between complex conventi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -148,3 +149,16 @@ def betainc_derivative(order: tuple[int, int, int], point: tuple = BETAINC_POINT
 
     with mpmath.workdps(30):
         return float(mpmath.diff(regularized, point, order))
+
+
+@contextlib.contextmanager
+def jax_precision(x64: bool) -> Iterator[None]:
+    """Inside, JAX's x64 flag is ``x64``; afterwards what it was."""
+    import jax
+
+    previous = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", x64)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", previous)
