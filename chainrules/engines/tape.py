@@ -10,9 +10,12 @@ tracked output that places the output's cotangent in a ``Tangent`` of the whole 
 ``backward`` walks the tape once from the newest node to the oldest, calling each pullback
 whose output received a cotangent and adding the cotangents of its arguments (``add``, never
 in place, so a cotangent handed out is never changed afterwards). Cotangents for constant
-arguments are never unthunked, so a rule's ``Thunk`` for them is never computed. While an
-outer differentiation is running, pullbacks run inside ``eager_thunks()``, so everything they
-compute is recorded by the outer level before its own backward pass.
+arguments are never unthunked, so a rule's ``Thunk`` for them is never computed, also while an
+outer differentiation is running (a second derivative): the sweep then calls each pullback
+with thunks deferred, and unthunks the cotangents of the tracked arguments at once, so that
+everything they compute is recorded by the outer level before its own backward pass, and
+nothing is computed for the constants (an order derivative of ``jv(2.5, x)`` in a Hessian in
+``x``).
 
 >>> import numpy as np
 >>> from chainrules.engines import reverse
@@ -32,10 +35,10 @@ from ..core.errors import ChainRulesError, ProjectionError
 from ..core.names import function_name
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
-from ..core.thunks import AbstractThunk, eager_thunks
+from ..core.thunks import AbstractThunk, eager_thunks, unthunk
 from .arguments import PLAIN, Leaf, field_of, unwrap
 from .derived import DerivedIntegers, plain, taint
-from .levels import Level, open_levels
+from .levels import Level
 from .tracked import Tracked, inexact, keywords_as_positions, rebuild_sequence, without_rule
 from .tripwires import NoRuleError
 
@@ -205,11 +208,7 @@ def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> dict[int
     for node, ct in seeds:
         _accumulate(cotangents, node, ct)
         start = max(start, node.index)
-    if open_levels():
-        with eager_thunks():
-            _sweep(level.tape, cotangents, start)
-    else:
-        _sweep(level.tape, cotangents, start)
+    _sweep(level.tape, cotangents, start)
     return cotangents
 
 
@@ -232,14 +231,15 @@ def _sweep(tape: list[Node], cotangents: dict[int, Any], start: int) -> None:
         if ct is None:
             continue
         del cotangents[index]
-        grads = pullback(ct)
+        with eager_thunks(False):
+            grads = pullback(ct)
         for i, path, parent in node.parents:
-            g = grads[i] if path is None else _element(grads[i], path)
+            g = unthunk(grads[i]) if path is None else _element(grads[i], path)
             if isinstance(g, AbstractZero):
                 continue
             if isinstance(g, NotImplementedTangent):
                 raise _not_implemented(node, i, g)
-            _accumulate(cotangents, parent, g)
+            _accumulate(cotangents, parent, unthunk(g))
 
 
 def _not_implemented(node: Node, i: int, g: NotImplementedTangent) -> ChainRulesError:

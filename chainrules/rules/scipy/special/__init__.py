@@ -76,6 +76,7 @@ from . import bessel as bessel
 from . import bessel_derivatives as bessel_derivatives
 from . import bessel_integrals as bessel_integrals
 from . import binomial as binomial
+from . import confluent_u as confluent_u
 from . import convenience as convenience
 from . import distributions as distributions
 from . import ellipsoidal as ellipsoidal
@@ -102,3 +103,4 @@ from . import softmax as softmax
 from . import spherical_bessel as spherical_bessel
 from . import spheroidal as spheroidal
 from . import struve as struve
+from . import wright as wright
