@@ -45,20 +45,12 @@ from ....core.tangents import (
     NO_TANGENT,
     ZERO_TANGENT,
     NotImplementedTangent,
-    not_implemented,
 )
 from ....core.thunks import Thunk
 from ....core.zeros import is_zero, vanishes
-from .bessel_order import bessel_order_derivative, order_derivative
+from .bessel_order import bessel_order_derivative, chebyshev_order_derivatives, order_derivative
 
-__all__ = ["asymptotic_slope", "near_zero", "order_not_implemented", "power_series"]
-
-
-def order_not_implemented(name: str) -> Any:
-    """The tangent of a derivative in the order ``v`` at complex ``z``, not implemented."""
-    return not_implemented(
-        f"derivative of {name} in the order v at complex z (no usable formula implemented)"
-    )
+__all__ = ["asymptotic_slope", "near_zero", "power_series"]
 
 
 def power_series(x: Any, coefficients: Sequence[float], power: int = 0, step: int = 2) -> Any:
@@ -107,8 +99,6 @@ def _order_partial(name: str) -> Callable[..., Any]:
     derivative = order_derivative(name)
 
     def order_partial(v: Any, z: Any, y: Any) -> Any:
-        if is_complex(z):
-            return order_not_implemented(name)
         return call(derivative, v, z)
 
     order_partial.__qualname__ = f"{name}_order_partial"
@@ -296,10 +286,8 @@ def _ive_rrule(v: Any, z: Any) -> tuple[Any, Any]:
         else:
             dz = _large_x(v, z, lambda w: _ive_derivative(v, w), True) * dy
         dv: Any = NO_TANGENT
-        if v_active and is_complex(z):
-            dv = order_not_implemented("ive")
-        elif v_active:
-            dv = Thunk(lambda: project_v(_IVE_ORDER_PARTIAL(v, z, y) * dy))
+        if v_active:
+            dv = Thunk(lambda: project_v(np.conj(_IVE_ORDER_PARTIAL(v, z, y)) * dy))
         return NO_TANGENT, dv, project_z(dz)
 
     return y, ive_pullback
@@ -339,7 +327,7 @@ def _scaled_rules(f: Any, order: str) -> None:
 
     def order_partial(v: Any, z: Any) -> Any:
         if is_complex(z):
-            return order_not_implemented(f.__name__)
+            return chebyshev_order_derivatives(f, v, z)[0]
         return bessel_order_derivative(order, v, z)
 
     def scaled_rrule(v: Any, z: Any) -> tuple[Any, Any]:
@@ -356,10 +344,8 @@ def _scaled_rules(f: Any, order: str) -> None:
             dv: Any = NO_TANGENT
             if v_active and not is_numpy(v, z, dy):
                 dv = numpy_only(name, 0)
-            elif v_active and is_complex(z):
-                dv = order_not_implemented(f.__name__)
             elif v_active:
-                dv = Thunk(lambda: project_v(order_partial(v, z) * dy))
+                dv = Thunk(lambda: project_v(np.conj(order_partial(v, z)) * dy))
             return NO_TANGENT, dv, project_z(dz)
 
         return y, scaled_pullback
@@ -369,11 +355,9 @@ def _scaled_rules(f: Any, order: str) -> None:
         dv, dz = tangents[1], tangents[2]
         total: Any = ZERO_TANGENT
         if is_differentiable_leaf(v) and not vanishes(dv):
-            numeric = is_numpy(v, z, dv)
-            d = order_partial(v, z) if numeric else numpy_only(name, 0)
-            if is_complex(z) or not numeric:
-                return y, d
-            total = total + d * dv
+            if not is_numpy(v, z, dv):
+                return y, numpy_only(name, 0)
+            total = total + order_partial(v, z) * dv
         if not is_zero(dz):
             sign = np.sign(np.imag(z))
             total = total + holomorphic_part(v, z) * dz - sign * y * np.imag(dz)

@@ -22,9 +22,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ....core.dtypes import is_complex
 from ....core.parametric import parametric_rule
-from .bessel import bessel_order_derivative, order_not_implemented
+from .bessel_order import bessel_order_derivative
 
 __all__ = ["bessel_derivative"]
 
@@ -79,8 +78,6 @@ def _derivative_rule(g: Any, f: Any) -> None:
         return bessel_derivative(f, v, z, _derivative_order(rest) + 1)
 
     def derivative_order_partial(v: Any, z: Any, *rest: Any) -> Any:
-        if is_complex(z):
-            return order_not_implemented(name)
         n = _derivative_order(rest)
 
         def order(w: Any, x: Any) -> Any:
