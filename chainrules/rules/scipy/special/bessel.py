@@ -5,13 +5,11 @@ Derivatives in the argument come from the recurrences (DLMF 10.6.2, 10.29.2), e.
 need no division by ``z``. The exponentially scaled ``ive(v, z) = iv(v, z) exp(-|Re z|)`` is not
 holomorphic for complex ``z``; its pullback comes from its real Jacobian.
 
-Derivatives in the order ``v`` have no closed form. For real ``x > 0`` they are computed from
-the power series differentiated term by term (J and I, for x <= 4) or by quadrature of
-differentiated integral representations (DLMF 10.9.6, 10.9.7, 10.32.4, 10.32.9), accurate to
-about 1e-10 for moderate ``x`` (below a few hundred, where the oscillatory integrals stay
-resolved), and thunked because they cost a quadrature per element. For complex ``z`` they are
-``NotImplementedTangent``; at real ``x <= 0`` they are NaN (the functions are complex-valued
-or singular there). An integer order has no tangent.
+Derivatives in the order ``v`` have no closed form: ``bessel_order`` computes them (series,
+quadrature of differentiated integral representations, Chebyshev interpolation in the order at
+complex ``z``), thunked because they cost a quadrature per element, as functions with rules of
+their own, so second derivatives in the order exist; at real ``x <= 0`` they are NaN (the
+functions are complex-valued or singular there). An integer order has no tangent.
 
 ``scipy.special`` computes on NumPy arrays only.
 

@@ -2,9 +2,9 @@
 
 The derivative in ``z`` is ``(H_{v-1} - H_{v+1}) / 2`` (DLMF 10.6.2); the scaled
 ``hankel1e = H1 exp(-iz)`` and ``hankel2e = H2 exp(iz)`` add ``-+ i y``. The derivative in a
-real order ``v`` reuses the order derivatives of J and Y (``bessel.bessel_order_derivative``)
-at real ``z > 0``, thunked; at complex ``z`` it is ``NotImplementedTangent``. An integer order
-has no tangent.
+real order ``v`` reuses the order derivatives of J and Y (``bessel_order``) at real ``z > 0``
+and interpolates the function in its order at complex ``z``, thunked. An integer order has no
+tangent.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule

@@ -1,7 +1,8 @@
 """Rules for Legendre functions: ``lpmv``, and ``legendre_p assoc_legendre_p sph_legendre_p``.
 
-``lpmv`` is differentiated in ``x`` by DLMF 14.10.5 (the degree ``v`` has no closed form:
-``NotImplementedTangent``; the order ``m`` is an integer). ``legendre_p``,
+``lpmv`` is differentiated in ``x`` by DLMF 14.10.5, in the degree ``v`` on jets: ``2F1`` at
+small degrees, the recurrence in the degree above (``lpmv_dv``, a function with rules); the
+order ``m`` is an integer. ``legendre_p``,
 ``assoc_legendre_p``, ``sph_legendre_p`` stack the value and its ``diff_n`` derivatives: their
 rows differentiate into the rows of ``diff_n + 1``, and at ``diff_n = 2`` the third derivative
 is exact, as for the ``*_all`` functions (``harmonics``): ``P_n''' = 15 C_{n-3}^{(7/2)}``,

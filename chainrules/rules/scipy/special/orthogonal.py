@@ -13,11 +13,13 @@ same or a neighbouring family (DLMF 18.9.15, 18.9.19-21, 18.9.25, 18.9.28, 18.7.
 
 No formula divides by ``1 - x**2``, so the endpoints ``x = +-1`` are regular, and each
 derivative is again a function with a rule, so pullbacks differentiate again. The degree ``n``
-is an integer: it has no tangent. The continuous parameters have derivatives that are finite
-sums over all lower degrees; the Laguerre one, ``sum_{k < n} L_k^(alpha) / (n - k)``, is
-implemented, the others (``alpha`` and ``beta`` of Jacobi, Gegenbauer's ``alpha``, ``p`` and
-``q``) are ``NotImplementedTangent`` with the reason. Complex ``x`` is supported
-where SciPy accepts it; the polynomials are holomorphic.
+is an integer: it has no tangent. The continuous parameters: the Laguerre one is
+``sum_{k < n} L_k^(alpha) / (n - k)``; Jacobi's ``alpha`` and ``beta``, Gegenbauer's
+``alpha``, ``p`` and ``q`` come from the three-term recurrences in the degree on jets (value,
+gradient and Hessian in the parameters), and at degrees that are not integers from the
+hypergeometric forms SciPy defines them by; each is a function with rules, so second
+derivatives exist. Complex ``x`` is supported where SciPy accepts it; the polynomials are
+holomorphic.
 
 ``assoc_laguerre(x, n, k)`` is ``eval_genlaguerre(n, k, x)`` with the argument first, and the
 same partials: ``-L_{n-1}^{(k+1)}(x)`` in ``x``, the finite sum over lower degrees in ``k``.

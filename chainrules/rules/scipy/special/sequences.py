@@ -21,8 +21,10 @@ pullback is ``conj(w') * dy``. SciPy computes on NumPy values only; the calls ar
 ``call`` (``chainrules.core.calls``) to engines so that pullbacks differentiate again.
 
 ``riccati_jn riccati_yn lmbda`` return ``(w, w')`` over a sequence of orders at one scalar
-``x``, with ``w'' = (k (k+1)/x^2 - 1) w`` and ``x w'' + (2v + 1) w' + x w = 0``; the real
-order of ``lmbda`` has no closed-form derivative (``NotImplementedTangent``).
+``x``, with ``w'' = (k (k+1)/x^2 - 1) w`` and ``x w'' + (2v + 1) w' + x w = 0``; a real order
+of ``lmbda``, ``pbdv_seq`` or ``pbvv_seq`` moves every order of the sequence: its derivative is
+the sum over the sequence of the order derivatives (of J through ``bessel_order``, of D and V
+through ``parabolic_cylinder``), thunked.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule

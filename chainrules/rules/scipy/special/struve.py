@@ -2,8 +2,10 @@
 
 ``2 H_v' = H_{v-1} -+ H_{v+1} + (x/2)^v / (sqrt(pi) gamma(v + 3/2))`` (DLMF 11.4.23,
 11.4.25), with ``H_v' = H_{v-1} - v H_v / x`` (11.4.24) for ``|x| >= 1``, where the first
-form cancels, and the power series differentiated term by term for ``|x| < 1``; the
-derivative in the order ``v`` has no closed form (``NotImplementedTangent``).
+form cancels, and the power series differentiated term by term for ``|x| < 1``. In the order
+``v``: the series on jets for ``x <= 8`` (``L`` everywhere), beyond ``Y_v + K_v`` with ``K_v``
+by the log-moments of its integral (DLMF 11.5.2); ``struve_dv``, ``modstruve_dv`` are
+functions with rules, so second derivatives exist.
 The integrals ``itstruve0 it2struve0 itmodstruve0`` have their integrands as derivatives;
 ``H0(t)/t`` takes its limit ``2/pi`` at 0 (its power series for |t| < 1).
 
