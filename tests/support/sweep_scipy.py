@@ -65,6 +65,7 @@ PARAMETERS: dict[Any, tuple[int, ...]] = {
     sc.pbwa: (0,),
     sc.struve: (0,),
     sc.modstruve: (0,),
+    **{f: (0,) for f in (sc.jv, sc.yv, sc.iv, sc.ive, sc.kv, sc.kve)},
 }
 
 

@@ -32,8 +32,9 @@ ROWS = [
     Row(sc.k1e, (X,)),
     Row(sc.kn, ((0, 3), X), integer=(0,)),
     Row(sc.yn, ((0, 3), X), integer=(0,)),
-    # Real orders: the derivative in v is computed (series or quadrature) for real x > 0, on
-    # NumPy values only, so second derivatives are checked on the integer-order rows below.
+    # Real orders: the derivative in v is computed (series or quadrature) for real x > 0; its
+    # second derivative (quadratures again) is checked in test_bessel_order and tests/accuracy,
+    # second derivatives in x on the integer-order rows below.
     Row(sc.jv, (ORDER, (0.5, 9.0)), float32=False, second_order=False),
     Row(sc.yv, (ORDER, X), float32=False, second_order=False),
     Row(sc.iv, (ORDER, X), float32=False, second_order=False),
