@@ -81,7 +81,7 @@ def _cotangents(f: Any, kinds: tuple[str, ...]) -> tuple | None:
             y, pullback = found
             seed = tuple(np.ones_like(v) for v in y) if isinstance(y, tuple) else np.ones_like(y)
             return tuple(unthunk(g) for g in pullback(seed)[1:])
-        except Exception:
+        except (TypeError, ValueError):  # a rule that refuses a loop (complex maximum)
             return None
 
 
@@ -89,8 +89,8 @@ def probe_partials(f: Any) -> Partials | None:
     """The partial derivatives of the ufunc ``f`` as its rrule gives them (module doc), or
     ``None`` when ``f`` is not a ufunc with an rrule or no probe runs."""
     loops = _loops(f)
-    if not loops:
-        return None
+    if not loops or getattr(f, "signature", None) is not None:
+        return None  # not a ufunc, or a generalized one (matmul) that scalars do not probe
     real = [k for k in loops if all(kind != "complex" for kind in k)]
     floats = [k for k in real if all(kind == "real" for kind in k)]
     probes = floats[:1] or real[:1]
