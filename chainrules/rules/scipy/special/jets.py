@@ -87,10 +87,12 @@ class Jet:
 
     @property
     def k(self) -> int:
+        """The number of parameters the derivatives are in."""
         return int(self.gradient.shape[0])
 
     @property
     def order(self) -> int:
+        """2 with a Hessian, 1 without."""
         return 1 if self.hessian is None else 2
 
     # ---- arithmetic ---------------------------------------------------------------------
@@ -144,6 +146,7 @@ class Jet:
     __rmul__ = __mul__
 
     def reciprocal(self) -> Jet:
+        """``1 / self``."""
         r = 1 / self.value
         return self.chain(r, -r * r, 2 * r * r * r)
 
@@ -163,11 +166,6 @@ class Jet:
         if self.hessian is not None:
             hessian = f1 * self.hessian + f2 * (g[:, None] * g[None, :])
         return Jet(f0, f1 * g, hessian)
-
-    def component(self, index: int) -> Jet:
-        """The derivatives in the parameter ``index`` as a jet in that parameter alone."""
-        hessian = None if self.hessian is None else self.hessian[index, index][None, None]
-        return Jet(self.value, self.gradient[index][None], hessian)
 
     def __repr__(self) -> str:
         return f"Jet({self.value!r}, {self.gradient!r}, {self.hessian!r})"
@@ -201,6 +199,7 @@ def jet_where(condition: Any, x: Jet, y: Jet) -> Jet:
 
 
 def jet_exp(x: Jet) -> Jet:
+    """``exp(x)``."""
     e = np.exp(x.value)
     return x.chain(e, e, e)
 
