@@ -9,7 +9,7 @@ cannot be known without them), or ``--summary`` with a format that has no short 
 >>> out, err = io.StringIO(), io.StringIO()
 >>> main(["--format", "json", "--category", "python.math"], stdout=out, stderr=err)
 0
->>> '"schema": "chainrules-coverage/2"' in out.getvalue()
+>>> '"schema": "chainrules-coverage/3"' in out.getvalue()
 True
 """
 

@@ -9,6 +9,9 @@ Each engine of ``ENGINES`` has a column in the function table (its cells are exp
 for a stated reason shows as ``1 [n]``, ``n`` numbering the reasons listed under the table
 (``function_cells``).
 
+The ``partials given`` column counts partial derivatives of the elementwise functions
+(``chainrules.coverage.partials``): given of all, and how many are ``NotImplementedTangent``.
+
 >>> percent(12.345), percent(None), count(None)
 ('12.3%', '-', '?')
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .partials import Partials
 from .reach import ENGINES
 from .report import FunctionRow, Report, Totals
 
@@ -31,6 +35,7 @@ __all__ = [
     "function_cells",
     "headline",
     "needs_attention",
+    "partials_text",
     "percent",
     "results_line",
 ]
@@ -51,6 +56,13 @@ def flag(value: bool | None, yes: str = "yes", no: str = "-") -> str:
     return UNKNOWN if value is None else (yes if value else no)
 
 
+def partials_text(p: Partials | None) -> str:
+    """``given / all (n not implemented)`` of some partial derivatives, ``-`` when none."""
+    if p is None:
+        return UNDEFINED
+    return f"{p.given} / {p.total} ({p.not_implemented} not impl.)"
+
+
 def _coverage(t: Totals) -> str:
     if t.tested is None and t.differentiable:
         return UNKNOWN
@@ -67,6 +79,7 @@ TOTALS_COLUMNS: tuple[tuple[str, Callable[[Totals], str]], ...] = (
     ("2nd order", lambda t: count(t.tested_second_order)),
     ("coverage", _coverage),
     ("with rules", lambda t: percent(t.rule_coverage)),
+    ("partials given", lambda t: partials_text(t.partials)),
     ("non-diff (declared)", lambda t: f"{t.non_differentiable} ({t.declared_non_differentiable})"),
     ("out of scope", lambda t: str(t.out_of_scope)),
     ("unclassified", lambda t: str(t.unclassified)),

@@ -13,13 +13,16 @@ Each function has ``engines``, an object with one entry per engine of ``ENGINES`
 (else ``null``), ``reason`` why a first-order check stops there (else ``""``). Each totals
 object has ``engines`` too: per engine ``{"second_order": ..., "first_order": ...,
 "reached": ...}``, counts of the differentiable functions tested there to order 2, to order 1
-only (both ``null`` when unknown), and reached.
+only (both ``null`` when unknown), and reached. ``partials`` counts partial derivatives of
+the elementwise functions (``chainrules.coverage.partials``): ``{"total", "given",
+"not_implemented"}``, a function's with the ``reasons`` of those not implemented; ``null``
+where none was counted.
 
 >>> from chainrules.coverage.report import Report, totals
 >>> report = Report(rows=(), categories=(), total=totals("total", [], False), record=None)
 >>> document = to_document(report)
 >>> document["schema"], document["total"]["coverage"], validate(document)
-('chainrules-coverage/2', None, [])
+('chainrules-coverage/3', None, [])
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ import json
 from typing import Any
 
 from .classification import STATUSES
+from .partials import Partials
 from .reach import ENGINES, STATES
 from .report import FunctionRow, Report, Totals
 
 __all__ = ["JSON_SCHEMA_ID", "SCHEMA", "render_json", "to_document", "validate"]
 
-JSON_SCHEMA_ID = "chainrules-coverage/2"
+JSON_SCHEMA_ID = "chainrules-coverage/3"
 
 _COUNT = {"type": "integer", "minimum": 0}
 _MAYBE_COUNT = {"type": ["integer", "null"], "minimum": 0}
@@ -68,6 +72,13 @@ _ENGINE_REACH = _per_engine(
     )
 )
 
+_PARTIALS_FIELDS = {"total": _COUNT, "given": _COUNT, "not_implemented": _COUNT}
+_PARTIALS = {**_object(_PARTIALS_FIELDS), "type": ["object", "null"]}
+_FUNCTION_PARTIALS = {
+    **_object({**_PARTIALS_FIELDS, "reasons": _STRINGS}),
+    "type": ["object", "null"],
+}
+
 _TOTALS = _object(
     {
         "category": {"type": "string"},
@@ -85,6 +96,7 @@ _TOTALS = _object(
         "coverage": _PERCENT,
         "rule_coverage": _PERCENT,
         "engines": _ENGINE_TOTALS,
+        "partials": _PARTIALS,
     }
 )
 
@@ -104,6 +116,7 @@ _FUNCTION = _object(
         ),
         "covered": _MAYBE_BOOL,
         "engines": _ENGINE_REACH,
+        "partials": _FUNCTION_PARTIALS,
     }
 )
 
@@ -189,7 +202,21 @@ def _totals(t: Totals) -> dict[str, Any]:
             }
             for e in t.engines
         },
+        "partials": _partials(t.partials, reasons=False),
     }
+
+
+def _partials(p: Partials | None, reasons: bool) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    found: dict[str, Any] = {
+        "total": p.total,
+        "given": p.given,
+        "not_implemented": p.not_implemented,
+    }
+    if reasons:
+        found["reasons"] = list(p.reasons)
+    return found
 
 
 def _function(r: FunctionRow) -> dict[str, Any]:
@@ -212,6 +239,7 @@ def _function(r: FunctionRow) -> dict[str, Any]:
         "engines": {
             e.engine: {"state": e.state, "order": e.order, "reason": e.reason} for e in r.engines
         },
+        "partials": _partials(r.partials, reasons=True),
     }
 
 

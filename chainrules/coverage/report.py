@@ -9,6 +9,8 @@ Per category and overall::
 
     coverage      = differentiable functions with both rules, both tested / differentiable
     rule coverage = differentiable functions with both rules registered   / differentiable
+    partials      = partial derivatives the rules give / all, of the elementwise functions,
+                    and how many are NotImplementedTangent (``chainrules.coverage.partials``)
 
 Without a test record the tested counts, second-order counts and coverage are ``None``
 (unknown), never zero.
@@ -30,11 +32,12 @@ Without a test record the tested counts, second-order counts and coverage are ``
 from __future__ import annotations
 
 import platform
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .classification import DIFFERENTIABLE, NON_DIFFERENTIABLE, OUT_OF_SCOPE, UNCLASSIFIED
+from .partials import Partials, probe_partials, sum_partials
 from .reach import EngineReach, EngineTotals, engine_reaches, engine_totals
 from .record import TestRecord
 from .universe import SourceStatus, UniverseFunction
@@ -67,6 +70,7 @@ class FunctionRow:
     tested_frule: bool | None
     tested_second_order: bool | None
     engines: tuple[EngineReach, ...]  # one per engine, in the order of ``ENGINES``
+    partials: Partials | None = None  # of an elementwise function with an rrule; else None
 
     def reach(self, engine: str) -> EngineReach:
         """How far ``engine`` goes with this function."""
@@ -120,6 +124,7 @@ class Totals:
     tested: int | None
     tested_second_order: int | None
     engines: tuple[EngineTotals, ...]  # one per engine, over the differentiable functions
+    partials: Partials | None = None  # summed over the differentiable elementwise functions
 
     @property
     def coverage(self) -> float | None:
@@ -154,6 +159,7 @@ def totals(category: str, rows: Sequence[FunctionRow], known: bool) -> Totals:
         tested=sum(bool(r.covered) for r in diff) if known else None,
         tested_second_order=sum(bool(r.tested_second_order) for r in diff) if known else None,
         engines=engine_totals([r.engines for r in diff], known),
+        partials=sum_partials(r.partials for r in diff),
     )
 
 
@@ -217,12 +223,14 @@ def build_report(
     functions: Iterable[UniverseFunction],
     infos: Iterable[Any],
     record: TestRecord | None = None,
+    partials: Mapping[str, Partials] | None = None,
     **context: Any,
 ) -> Report:
     """The report of ``functions`` (the universe) against ``infos`` (``RuleInfo``\\s).
 
-    ``context`` fills the descriptive fields of ``Report`` (sources, conflicts, stale,
-    unavailable, environment).
+    ``partials`` holds the probed partial derivatives of functions by name (``None``: not
+    counted); ``context`` fills the descriptive fields of ``Report`` (sources, conflicts,
+    stale, unavailable, environment).
     """
     infos = list(infos)
     by_id = {id(info.function): info for info in infos}
@@ -258,6 +266,7 @@ def build_report(
                     non_differentiable or function.status == NON_DIFFERENTIABLE,
                     record,
                 ),
+                partials=None if partials is None else partials.get(function.name),
             )
         )
     rows.sort(key=lambda r: (r.category, r.name))
@@ -304,10 +313,18 @@ def current_report(record: TestRecord | None = None) -> Report:
 
     universe = load_universe()
     missing = [UNAVAILABLE[name] for name in universe.stale if name in UNAVAILABLE]
+    infos = registered_functions()
+    with_rrule = {id(i.function) for i in infos if i.rrule and not i.non_differentiable}
+    probed = {
+        f.name: found
+        for f in universe.functions
+        if id(f.function) in with_rrule and (found := probe_partials(f.function)) is not None
+    }
     return build_report(
         universe.functions,
-        registered_functions(),
+        infos,
         record,
+        probed,
         sources=universe.sources,
         conflicts=universe.conflicts,
         stale=universe.stale,

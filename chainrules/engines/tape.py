@@ -10,9 +10,12 @@ tracked output that places the output's cotangent in a ``Tangent`` of the whole 
 ``backward`` walks the tape once from the newest node to the oldest, calling each pullback
 whose output received a cotangent and adding the cotangents of its arguments (``add``, never
 in place, so a cotangent handed out is never changed afterwards). Cotangents for constant
-arguments are never unthunked, so a rule's ``Thunk`` for them is never computed. While an
-outer differentiation is running, pullbacks run inside ``eager_thunks()``, so everything they
-compute is recorded by the outer level before its own backward pass.
+arguments are never unthunked, so a rule's ``Thunk`` for them is never computed, also while an
+outer differentiation is running (a second derivative): the sweep then calls each pullback
+with thunks deferred, and unthunks the cotangents of the tracked arguments at once, so that
+everything they compute is recorded by the outer level before its own backward pass, and
+nothing is computed for the constants (an order derivative of ``jv(2.5, x)`` in a Hessian in
+``x``).
 
 >>> import numpy as np
 >>> from chainrules.engines import reverse
@@ -239,7 +242,7 @@ def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> list[Any
     for node, ct in seeds:
         _accumulate(cotangents, node.index, ct)
     if open_levels():
-        with eager_thunks():
+        with eager_thunks(False):  # constants' thunks stay uncomputed
             _sweep(level.tape, cotangents, start)
     else:
         _sweep(level.tape, cotangents, start)

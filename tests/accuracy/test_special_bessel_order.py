@@ -4,8 +4,8 @@ The derivatives of ``jv yv iv kv`` in a real order have no closed form: the rule
 from the power series differentiated term by term (J and I, x <= 4) or by quadrature of
 differentiated integral representations (DLMF 10.9.6, 10.9.7, 10.32.4, 10.32.9), to about
 1e-10. Checked at the orders 0, 1/2, 1, 5/2 (and either side of 1) for x = 0.1, 1, 4, 5, 30;
-the first derivative only: the rules' order derivatives are numbers computed on NumPy values,
-not differentiable again.
+the first derivative here (the second, now given, at fewer points in
+test_special_parameters.py: each costs several quadratures).
 """
 
 import mpmath
@@ -26,7 +26,7 @@ MPMATH = {sc.jv: M.besselj, sc.yv: M.bessely, sc.iv: M.besseli, sc.kv: M.besselk
 # v = 0, where the derivative (-K_0(30) = -2e-14) is 1e-25 of I_0(30): the quadrature of
 # the scaled function is accurate relative to the function, not to its tiny derivative.
 RTOL = {sc.jv: 1e-11, sc.yv: 1e-11, sc.iv: 1e-9, sc.kv: 1e-11}
-WHY = "the order derivative is a quadrature or a series computed on NumPy values: first only"
+WHY = "second derivatives in the order are checked in the parameters' table, at fewer points"
 
 
 def _in_order(f, x):

@@ -83,6 +83,15 @@ def test_thunks_are_eager_when_nested():
     assert reverse.grad(inner)(3.0) == 2.0
 
 
+def test_thunk_for_a_constant_argument_is_never_computed_when_nested():
+    # A second derivative in x: the inner sweep unthunks the cotangent of x at once (the
+    # outer level records it) and never computes the one of the constant c.
+    computed.clear()
+    inner = reverse.grad(lambda x: dispatch(scaled, (x * x, 3.0), {}))
+    assert reverse.grad(inner)(2.0) == 6.0
+    assert computed == []
+
+
 def test_pullback_can_run_many_times():
     _, pullback = reverse.vjp(lambda x: np.sin(x) * 2.0, np.array([0.0, 1.0]))
     first = pullback(np.array([1.0, 0.0]))[0]

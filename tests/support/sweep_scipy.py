@@ -45,9 +45,11 @@ def _rows_of(path: Path) -> list[Row]:
     ]
 
 
-# Real parameters in which the rules give no derivative (``NotImplementedTangent``): held
-# constant, at the middle of the row's interval, so that the other arguments are swept. A
-# constant is a NumPy scalar: the adapters take Python floats (and arrays) for operands.
+# Real parameters whose derivatives are computed numerically per element (series, quadrature,
+# differential equations on jets: tests/rules and tests/accuracy check them, to second order):
+# held constant here, at the middle of the row's interval, so that the engine sweeps stay
+# cheap and sweep the other arguments. A constant is a NumPy scalar: the adapters take Python
+# floats (and arrays) for operands.
 PARAMETERS: dict[Any, tuple[int, ...]] = {
     sc.besselpoly: (1, 2),
     sc.hyp2f1: (0, 1, 2),
@@ -63,6 +65,7 @@ PARAMETERS: dict[Any, tuple[int, ...]] = {
     sc.pbwa: (0,),
     sc.struve: (0,),
     sc.modstruve: (0,),
+    **{f: (0,) for f in (sc.jv, sc.yv, sc.iv, sc.ive, sc.kv, sc.kve)},
 }
 
 

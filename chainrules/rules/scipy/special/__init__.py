@@ -15,7 +15,8 @@ softmax             logsumexp softmax log_softmax
 convenience         cbrt exp2 exp10 expm1 log1p cosm1 exprel powm1 sindg cosdg tandg cotdg
                     radian huber pseudo_huber lambertw wrightomega diric
 bessel              j0 j1 jv y0 y1 yn yv i0 i0e i1 i1e iv ive k0 k0e k1 k1e kn kv kve jve yve
-                    (order derivatives by quadrature or series for real arguments)
+bessel_order        (the order derivatives of jv yv iv ive kv kve, first and second: series,
+                    quadrature, Chebyshev interpolation at complex z; jv_dv ... as functions)
 bessel_derivatives  jvp yvp ivp kvp h1vp h2vp
 hankel              hankel1 hankel2 hankel1e hankel2e
 spherical_bessel    spherical_jn spherical_yn spherical_in spherical_kn
@@ -25,9 +26,11 @@ airy                airy airye itairy
 struve              struve modstruve itstruve0 it2struve0 itmodstruve0
 integrals           expi exp1 expn sici shichi fresnel modfresnelp modfresnelm spence zeta
                     zetac ellipk ellipe
-hypergeometric      hyp1f1 hyp2f1 hyperu wright_bessel log_wright_bessel
+hypergeometric      hyp0f1 hyp1f1 hyp2f1 (parameters on jets: hypergeometric_jets)
+confluent_u         hyperu
+wright              wright_bessel log_wright_bessel
 elliptic            ellipkinc ellipeinc ellipkm1 ellipj elliprc elliprd elliprf elliprg agm
-                    elliprj hyp0f1
+                    elliprj
 distributions       chdtr chdtrc gdtr gdtrc pdtr pdtrc stdtr fdtr fdtrc tklmbda and the
                     inverses pdtri fdtri stdtrit chdtri
 binomial            bdtr bdtrc nbdtr nbdtrc and the inverses bdtri nbdtri
@@ -57,12 +60,15 @@ spheroidal          pro_cv obl_cv pro_cv_seq obl_cv_seq pro_ang1 obl_ang1 pro_ra
 ellipsoidal         ellip_harm ellip_harm_2 ellip_normal (in s, h2 and k2)
 lame                (no rules: the Lame polynomials behind ellipsoidal, rebuilt from their
                     recurrences)
+jets, moments,      (no rules: values with their derivatives in parameters; log-moments by
+parameter_gradients quadrature; the rules of parameter derivatives as functions of their own)
 ==================  =========================================================================
 
 ``scipy.special`` computes on NumPy arrays only, so these rules serve NumPy inputs, and the
 arrays of engines that dispatch NumPy ufuncs (``__array_ufunc__``). Partials are written
-through other functions of the table, so pullbacks differentiate again. Which parameter
-derivatives are ``NotImplementedTangent``, and why, is listed in the docs (special.md).
+through other functions of the table, so pullbacks differentiate again. How parameter
+derivatives are computed, how accurately, and the few that are ``NotImplementedTangent`` and
+why, are listed in the docs (special.md).
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -76,6 +82,7 @@ from . import bessel as bessel
 from . import bessel_derivatives as bessel_derivatives
 from . import bessel_integrals as bessel_integrals
 from . import binomial as binomial
+from . import confluent_u as confluent_u
 from . import convenience as convenience
 from . import distributions as distributions
 from . import ellipsoidal as ellipsoidal
@@ -102,3 +109,4 @@ from . import softmax as softmax
 from . import spherical_bessel as spherical_bessel
 from . import spheroidal as spheroidal
 from . import struve as struve
+from . import wright as wright

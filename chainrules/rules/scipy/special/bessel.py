@@ -5,13 +5,11 @@ Derivatives in the argument come from the recurrences (DLMF 10.6.2, 10.29.2), e.
 need no division by ``z``. The exponentially scaled ``ive(v, z) = iv(v, z) exp(-|Re z|)`` is not
 holomorphic for complex ``z``; its pullback comes from its real Jacobian.
 
-Derivatives in the order ``v`` have no closed form. For real ``x > 0`` they are computed from
-the power series differentiated term by term (J and I, for x <= 4) or by quadrature of
-differentiated integral representations (DLMF 10.9.6, 10.9.7, 10.32.4, 10.32.9), accurate to
-about 1e-10 for moderate ``x`` (below a few hundred, where the oscillatory integrals stay
-resolved), and thunked because they cost a quadrature per element. For complex ``z`` they are
-``NotImplementedTangent``; at real ``x <= 0`` they are NaN (the functions are complex-valued
-or singular there). An integer order has no tangent.
+Derivatives in the order ``v`` have no closed form: ``bessel_order`` computes them (series,
+quadrature of differentiated integral representations, Chebyshev interpolation in the order at
+complex ``z``), thunked because they cost a quadrature per element, as functions with rules of
+their own, so second derivatives in the order exist; at real ``x <= 0`` they are NaN (the
+functions are complex-valued or singular there). An integer order has no tangent.
 
 ``scipy.special`` computes on NumPy arrays only.
 
@@ -31,9 +29,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import scipy.integrate
 import scipy.special as sc
 
+from ....core.calls import call
 from ....core.define import fit_to_output, scalar_rule
 from ....core.dtypes import is_complex
 from ....core.namespace import is_numpy
@@ -45,126 +43,12 @@ from ....core.tangents import (
     NO_TANGENT,
     ZERO_TANGENT,
     NotImplementedTangent,
-    not_implemented,
 )
 from ....core.thunks import Thunk
 from ....core.zeros import is_zero, vanishes
+from .bessel_order import bessel_order_derivative, chebyshev_order_derivatives, order_derivative
 
-__all__ = [
-    "asymptotic_slope",
-    "bessel_order_derivative",
-    "near_zero",
-    "order_not_implemented",
-    "power_series",
-]
-
-_QUAD = {"epsabs": 1e-15, "epsrel": 1e-12, "limit": 400}
-
-
-def _quad(f: Callable[[float], float], lo: float, hi: float) -> float:
-    # sinh and cosh overflow far out on [0, inf), where exp(-inf) = 0 is the right integrand.
-    with np.errstate(over="ignore"):
-        return scipy.integrate.quad(f, lo, hi, **_QUAD)[0]
-
-
-def _djv_dv(v: float, x: float) -> float:
-    pi = np.pi
-    head = -_quad(lambda t: t * np.sin(v * t - x * np.sin(t)), 0.0, pi) / pi
-    tail = lambda w: _quad(lambda t: w(t) * np.exp(-x * np.sinh(t) - v * t), 0.0, np.inf)
-    return head - np.cos(v * pi) * tail(lambda t: 1.0) + np.sin(v * pi) / pi * tail(lambda t: t)
-
-
-def _dyv_dv(v: float, x: float) -> float:
-    pi = np.pi
-    head = -_quad(lambda t: t * np.cos(x * np.sin(t) - v * t), 0.0, pi) / pi
-
-    def tail_integrand(t: float) -> float:
-        decay = -x * np.sinh(t)
-        grow, shrink = np.exp(v * t + decay), np.exp(-v * t + decay)
-        return t * grow - t * shrink * np.cos(v * pi) - pi * np.sin(v * pi) * shrink
-
-    return head - _quad(tail_integrand, 0.0, np.inf) / pi
-
-
-def _dive_dv(v: float, x: float) -> float:
-    """d/dv of iv(v, x) exp(-x), for x > 0."""
-    pi = np.pi
-    head = -_quad(lambda t: t * np.exp(x * (np.cos(t) - 1)) * np.sin(v * t), 0.0, pi) / pi
-    tail = lambda w: _quad(lambda t: w(t) * np.exp(-x * (np.cosh(t) + 1) - v * t), 0.0, np.inf)
-    return head - np.cos(v * pi) * tail(lambda t: 1.0) + np.sin(v * pi) / pi * tail(lambda t: t)
-
-
-def _dkve_dv(v: float, x: float) -> float:
-    """d/dv of kv(v, x) exp(x), for x > 0: the integral of t sinh(v t) exp(-x (cosh t - 1))."""
-    decay = lambda t: -x * (np.cosh(t) - 1)
-    return _quad(
-        lambda t: t * (np.exp(v * t + decay(t)) - np.exp(-v * t + decay(t))) / 2, 0.0, np.inf
-    )
-
-
-def _power_series_dv(v: float, x: float, alternating: bool) -> float:
-    """d/dv of sum_k (+-1)**k (x/2)**(2k+v) / (k! gamma(k+v+1)), the series of J_v or I_v.
-
-    Used for x <= 4, where quadrature of the integral form cancels and 40 terms are plenty.
-    1/gamma and its derivative stay finite at the poles of gamma (negative integer orders).
-    """
-    half = x / 2
-    log_half = np.log(half)
-    total = 0.0
-    for k in range(40):
-        s = k + v + 1
-        rgamma_s = sc.rgamma(s)
-        if s <= 0 and s == np.floor(s):
-            n = -s
-            drgamma = (1.0 if n % 2 == 0 else -1.0) * sc.gamma(n + 1)
-        else:
-            drgamma = -rgamma_s * sc.digamma(s)
-        term = half ** (2 * k + v) / sc.gamma(k + 1) * (log_half * rgamma_s + drgamma)
-        total += -term if (alternating and k % 2) else term
-    return total
-
-
-def _djv_dv_any(v: float, x: float) -> float:
-    return _power_series_dv(v, x, True) if x <= 4 else _djv_dv(v, x)
-
-
-def _dive_dv_any(v: float, x: float) -> float:
-    return _power_series_dv(v, x, False) * np.exp(-x) if x <= 4 else _dive_dv(v, x)
-
-
-_ORDER_DERIVATIVES = {"jv": _djv_dv_any, "yv": _dyv_dv, "ive": _dive_dv_any, "kve": _dkve_dv}
-
-
-def bessel_order_derivative(name: str, v: Any, x: Any) -> Any:
-    """d/dv of the Bessel function ``name`` (jv, yv, iv, ive, kv, kve, hankel1, hankel2) at
-    real ``x``.
-
-    NaN where ``x <= 0``; ``iv`` and ``kv`` are their scaled forms times ``exp(+-x)``;
-    ``hankel1`` and ``hankel2`` are ``jv +- i yv``.
-
-    >>> round(float(bessel_order_derivative("kv", 0.0, 1.0)), 12)  # K_v is even in v
-    0.0
-    """
-    if name in ("hankel1", "hankel2"):
-        sign = 1j if name == "hankel1" else -1j
-        return bessel_order_derivative("jv", v, x) + sign * bessel_order_derivative("yv", v, x)
-    base = {"iv": "ive", "kv": "kve"}.get(name, name)
-    scalar = _ORDER_DERIVATIVES[base]
-    v, x = np.broadcast_arrays(np.asarray(v, dtype=float), np.asarray(x, dtype=float))
-    values = [scalar(vi, xi) if xi > 0 else np.nan for vi, xi in zip(v.flat, x.flat, strict=True)]
-    out = np.array(values, dtype=float).reshape(v.shape)
-    if name == "iv":
-        out = out * np.exp(x)
-    elif name == "kv":
-        out = out * np.exp(-x)
-    return out[()] if out.ndim == 0 else out
-
-
-def order_not_implemented(name: str) -> Any:
-    """The tangent of a derivative in the order ``v`` at complex ``z``, not implemented."""
-    return not_implemented(
-        f"derivative of {name} in the order v at complex z (no usable formula implemented)"
-    )
+__all__ = ["asymptotic_slope", "near_zero", "power_series"]
 
 
 def power_series(x: Any, coefficients: Sequence[float], power: int = 0, step: int = 2) -> Any:
@@ -210,10 +94,10 @@ def near_zero(
 
 
 def _order_partial(name: str) -> Callable[..., Any]:
+    derivative = order_derivative(name)
+
     def order_partial(v: Any, z: Any, y: Any) -> Any:
-        if is_complex(z):
-            return order_not_implemented(name)
-        return bessel_order_derivative(name, v, z)
+        return call(derivative, v, z)
 
     order_partial.__qualname__ = f"{name}_order_partial"
     return order_partial
@@ -346,30 +230,35 @@ parametric_rule(
     _order_partial("jv"),
     lambda v, z, y: (sc.jv(np.subtract(v, 1), z) - sc.jv(np.add(v, 1), z)) / 2,
     costly=(0,),
+    traceable=(0,),
 )
 parametric_rule(
     sc.yv,
     _order_partial("yv"),
     lambda v, z, y: (sc.yv(np.subtract(v, 1), z) - sc.yv(np.add(v, 1), z)) / 2,
     costly=(0,),
+    traceable=(0,),
 )
 parametric_rule(
     sc.iv,
     _order_partial("iv"),
     lambda v, z, y: (sc.iv(np.subtract(v, 1), z) + sc.iv(np.add(v, 1), z)) / 2,
     costly=(0,),
+    traceable=(0,),
 )
 parametric_rule(
     sc.kv,
     _order_partial("kv"),
     lambda v, z, y: -(sc.kv(np.subtract(v, 1), z) + sc.kv(np.add(v, 1), z)) / 2,
     costly=(0,),
+    traceable=(0,),
 )
 parametric_rule(
     sc.kve,
     _order_partial("kve"),
     lambda v, z, y: _large_x(v, z, lambda w: _kve_derivative(v, w), False),
     costly=(0,),
+    traceable=(0,),
 )
 
 # ---- ive: exp(-|Re z|) makes it non-holomorphic ---------------------------------------------
@@ -395,12 +284,8 @@ def _ive_rrule(v: Any, z: Any) -> tuple[Any, Any]:
         else:
             dz = _large_x(v, z, lambda w: _ive_derivative(v, w), True) * dy
         dv: Any = NO_TANGENT
-        if v_active and not is_numpy(v, z, dy):
-            dv = numpy_only("scipy.special.ive", 0)
-        elif v_active:
-            dv = _IVE_ORDER_PARTIAL(v, z, y)
-            if not isinstance(dv, NotImplementedTangent):
-                dv = Thunk(lambda: project_v(bessel_order_derivative("ive", v, z) * dy))
+        if v_active:
+            dv = Thunk(lambda: project_v(np.conj(_IVE_ORDER_PARTIAL(v, z, y)) * dy))
         return NO_TANGENT, dv, project_z(dz)
 
     return y, ive_pullback
@@ -412,8 +297,7 @@ def _ive_frule(tangents: tuple, v: Any, z: Any) -> tuple[Any, Any]:
     dv, dz = tangents[1], tangents[2]
     total: Any = ZERO_TANGENT
     if is_differentiable_leaf(v) and not vanishes(dv):
-        numeric = is_numpy(v, z, dv)
-        d = _IVE_ORDER_PARTIAL(v, z, y) if numeric else numpy_only("scipy.special.ive", 0)
+        d = _IVE_ORDER_PARTIAL(v, z, y)
         if isinstance(d, NotImplementedTangent):
             return y, d
         total = total + d * dv
@@ -441,7 +325,7 @@ def _scaled_rules(f: Any, order: str) -> None:
 
     def order_partial(v: Any, z: Any) -> Any:
         if is_complex(z):
-            return order_not_implemented(f.__name__)
+            return chebyshev_order_derivatives(f, v, z)[0]
         return bessel_order_derivative(order, v, z)
 
     def scaled_rrule(v: Any, z: Any) -> tuple[Any, Any]:
@@ -458,10 +342,8 @@ def _scaled_rules(f: Any, order: str) -> None:
             dv: Any = NO_TANGENT
             if v_active and not is_numpy(v, z, dy):
                 dv = numpy_only(name, 0)
-            elif v_active and is_complex(z):
-                dv = order_not_implemented(f.__name__)
             elif v_active:
-                dv = Thunk(lambda: project_v(order_partial(v, z) * dy))
+                dv = Thunk(lambda: project_v(np.conj(order_partial(v, z)) * dy))
             return NO_TANGENT, dv, project_z(dz)
 
         return y, scaled_pullback
@@ -471,11 +353,9 @@ def _scaled_rules(f: Any, order: str) -> None:
         dv, dz = tangents[1], tangents[2]
         total: Any = ZERO_TANGENT
         if is_differentiable_leaf(v) and not vanishes(dv):
-            numeric = is_numpy(v, z, dv)
-            d = order_partial(v, z) if numeric else numpy_only(name, 0)
-            if is_complex(z) or not numeric:
-                return y, d
-            total = total + d * dv
+            if not is_numpy(v, z, dv):
+                return y, numpy_only(name, 0)
+            total = total + order_partial(v, z) * dv
         if not is_zero(dz):
             sign = np.sign(np.imag(z))
             total = total + holomorphic_part(v, z) * dz - sign * y * np.imag(dz)

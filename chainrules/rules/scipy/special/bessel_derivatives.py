@@ -3,9 +3,9 @@
 ``jvp(v, z, n)`` is the ``n``-th derivative in ``z``; its derivative in ``z`` is the derivative
 of order ``n + 1``. The values are computed here with SciPy's binomial formula written in
 ufuncs (``bessel_derivative``), so that an engine's arrays pass through. Derivatives in a real
-order ``v`` reuse the order derivatives of J and Y (``bessel.bessel_order_derivative``) at real
-``z > 0``, thunked; at complex ``z`` they are ``NotImplementedTangent``. Integer orders and the
-derivative order ``n`` have no tangent.
+order ``v`` reuse the order derivatives of J, Y, I, K and the Hankel functions
+(``bessel_order.bessel_order_derivative``; by Chebyshev interpolation at complex ``z``),
+thunked, on NumPy values. Integer orders and the derivative order ``n`` have no tangent.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -22,9 +22,8 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ....core.dtypes import is_complex
 from ....core.parametric import parametric_rule
-from .bessel import bessel_order_derivative, order_not_implemented
+from .bessel_order import bessel_order_derivative
 
 __all__ = ["bessel_derivative"]
 
@@ -79,8 +78,6 @@ def _derivative_rule(g: Any, f: Any) -> None:
         return bessel_derivative(f, v, z, _derivative_order(rest) + 1)
 
     def derivative_order_partial(v: Any, z: Any, *rest: Any) -> Any:
-        if is_complex(z):
-            return order_not_implemented(name)
         n = _derivative_order(rest)
 
         def order(w: Any, x: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Rules for incomplete elliptic integrals, Jacobi's elliptic functions, Carlson's forms, agm, 0F1.
+"""Rules for incomplete elliptic integrals, Jacobi's elliptic functions, Carlson's forms, agm.
 
 Carlson's symmetric integrals differentiate into one another (DLMF 19.18):
 ``dR_F/dz = -R_D(x, y, z) / 6`` (and symmetrically), ``R_C(x, y) = R_F(x, y, y)``, and for
@@ -10,8 +10,7 @@ Legendre's forms are written through them: ``F(phi|m) = s R_F(c**2, 1 - m s**2, 
 ``dE/dm = -s**3 R_D(c**2, 1 - m s**2, 1) / 6`` with no division by ``m``; beyond
 ``|phi| <= pi/2`` the quasi-periods ``2 K(m)`` and ``2 E(m)`` add their derivatives.
 ``ellipj``'s derivatives in ``m`` follow from ``F(am(u|m)|m) = u``;
-``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``. ``hyp0f1(v, z)`` has derivative
-``hyp0f1(v + 1, z) / v`` in ``z``; in the order ``v`` it is ``NotImplementedTangent``.
+``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``.
 Partials are written through rules of the table, so pullbacks differentiate again.
 ``scipy.special`` computes on NumPy arrays only.
 
@@ -31,7 +30,6 @@ import scipy.special as sc
 
 from ....core.define import ignore_derivatives, scalar_rule
 from ....core.parametric import parametric_rule
-from ....core.tangents import not_implemented
 
 
 def _rd_dx(x: Any, y: Any, z: Any) -> Any:
@@ -208,17 +206,10 @@ scalar_rule(
     lambda x, y, z, r: _rg_dz(x, y, z),
 )
 
-# ---- arithmetic-geometric mean and 0F1 ------------------------------------------------------
+# ---- arithmetic-geometric mean ------------------------------------------------------------
 
 parametric_rule(
     sc.agm,
     lambda a, b, y: 2 * a * y * y * sc.elliprd(0.0, b * b, a * a) / (3 * np.pi),
     lambda a, b, y: 2 * b * y * y * sc.elliprd(0.0, a * a, b * b) / (3 * np.pi),
-)
-parametric_rule(
-    sc.hyp0f1,
-    not_implemented(
-        "derivative of hyp0f1 in its order v: no closed form, and no series method implemented"
-    ),
-    lambda v, z, y: sc.hyp0f1(np.add(v, 1), z) / v,
 )

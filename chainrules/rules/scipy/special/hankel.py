@@ -2,9 +2,9 @@
 
 The derivative in ``z`` is ``(H_{v-1} - H_{v+1}) / 2`` (DLMF 10.6.2); the scaled
 ``hankel1e = H1 exp(-iz)`` and ``hankel2e = H2 exp(iz)`` add ``-+ i y``. The derivative in a
-real order ``v`` reuses the order derivatives of J and Y (``bessel.bessel_order_derivative``)
-at real ``z > 0``, thunked; at complex ``z`` it is ``NotImplementedTangent``. An integer order
-has no tangent.
+real order ``v`` reuses the order derivatives of J and Y (``bessel_order``) at real ``z > 0``
+and interpolates the function in its order at complex ``z``, thunked. An integer order has no
+tangent.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -23,15 +23,18 @@ import scipy.special as sc
 
 from ....core.dtypes import is_complex
 from ....core.parametric import parametric_rule
-from .bessel import asymptotic_slope, bessel_order_derivative, order_not_implemented
+from .bessel import asymptotic_slope
+from .bessel_order import bessel_order_derivative, chebyshev_order_derivatives
 
 # ---- Hankel functions -----------------------------------------------------------------------
 
 
-def _hankel_order_partial(name: str, scale: Any) -> Callable[..., Any]:
+def _hankel_order_partial(f: Any, scale: Any) -> Callable[..., Any]:
+    name = f.__name__
+
     def hankel_order_partial(v: Any, z: Any, y: Any) -> Any:
         if is_complex(z):
-            return order_not_implemented(name)
+            return chebyshev_order_derivatives(f, v, z)[0]
         return bessel_order_derivative(name.removesuffix("e"), v, z) * scale(z)
 
     hankel_order_partial.__qualname__ = f"{name}_order_partial"
@@ -86,7 +89,7 @@ _HANKEL = {
 for _f, (_rotation, _sign, _scale) in _HANKEL.items():
     parametric_rule(
         _f,
-        _hankel_order_partial(_f.__name__, _scale),
+        _hankel_order_partial(_f, _scale),
         _hankel_partial(_f, _rotation, _sign, _scale),
         costly=(0,),
     )

@@ -1,19 +1,20 @@
-"""Rules for the confluent and Gauss hypergeometric functions ``hyp1f1`` and ``hyp2f1``.
+"""Rules for the hypergeometric functions ``hyp0f1 hyp1f1 hyp2f1``, in every argument.
 
-Derivatives in the argument are hypergeometric functions again (DLMF 13.3.15, 15.5.1):
-``d/dx 1F1(a; b; x) = a/b 1F1(a+1; b+1; x)`` and
-``d/dz 2F1(a, b; c; z) = ab/c 2F1(a+1, b+1; c+1; z)``, holomorphic in complex ``x``/``z``.
+Derivatives in the argument are hypergeometric functions again (DLMF 16.3.1, 13.3.15,
+15.5.1): ``d/dz 0F1(; v; z) = 0F1(; v+1; z) / v``, ``d/dx 1F1(a; b; x) = a/b 1F1(a+1; b+1;
+x)`` and ``d/dz 2F1(a, b; c; z) = ab/c 2F1(a+1, b+1; c+1; z)``, holomorphic in complex ``z``.
 
-Derivatives in the parameters have no closed form. Those of ``hyp1f1`` in ``a`` and ``b``
-are summed from the differentiated power series (after Kummer's transformation for x < 0),
-for real arguments, and thunked; at complex ``x`` they are ``NotImplementedTangent``. Those of
-``hyp2f1`` in ``a``, ``b``, ``c`` are ``NotImplementedTangent``: the pullback returns it for
-those arguments and the frule returns it whenever a parameter's tangent is not zero.
+Derivatives in the parameters have no closed form. They are computed on jets
+(``hypergeometric_jets``): the power series differentiated term by term, after Kummer's
+(1F1) or Pfaff's (2F1) transformation, and for 2F1 towards ``z = 1`` its differential
+equation, integrated on jets at the relative tolerance 1e-11; ``0F1`` at ``z < -30``, where its
+series cancels, is ``gamma(v) (-z)^((1-v)/2) J_(v-1)(2 sqrt(-z))`` (DLMF 10.16.9) with the
+order derivatives of J (``bessel_order``). They are thunked, and are functions with rules of
+their own (``hyp2f1_gradient``, ``hyp1f1_gradient``, ``hyp0f1_dv``): in the parameters, their
+derivatives are the Hessian, from the same jets at second order; in the argument, the
+gradient at shifted parameters, so pullbacks differentiate again (second derivatives in every
+pair of arguments; a third in the parameters only is not given). Real and complex arguments;
 ``scipy.special`` computes on NumPy arrays only.
-
-``hyperu'(x) = -a U(a+1, b+1, x)`` (DLMF 13.3.22) and Wright's generalized Bessel function
-``wright_bessel'(x) = Phi(a, a+b, x)`` (and ``log_wright_bessel``); their derivatives in the
-parameters are ``NotImplementedTangent``.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -29,117 +30,140 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-from ....core.dtypes import is_complex
-from ....core.parametric import parametric_rule
-from ....core.tangents import not_implemented
-
-_NO_FORMULA = "no closed form, not implemented"
-
-
-def _parameter(name: str, function: str) -> object:
-    return not_implemented(
-        f"derivative of {function} in the parameter {name} (no closed form; not implemented)"
-    )
-
-
-_MAX_TERMS = 5000
-
-
-def _hyp1f1_series_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
-    """d/da and d/db of sum_n t_n, t_n = (a)_n / (b)_n x**n / n!, for x >= 0.
-
-    The derivatives of the terms follow the terms' own recurrence, so a non-positive integer
-    ``a`` (a polynomial) needs no special case. Terms are all of one sign once n > -a, -b;
-    the sum stops when they no longer change it (NaN after 5000 terms).
-    """
-    t, da_t, db_t = np.ones_like(x), np.zeros_like(x), np.zeros_like(x)
-    da, db = np.zeros_like(x), np.zeros_like(x)
-    for n in range(_MAX_TERMS):
-        da, db = da + da_t, db + db_t
-        ratio = x / ((b + n) * (n + 1))
-        step = (a + n) * ratio
-        t, da_t, db_t = (
-            t * step,
-            da_t * step + t * ratio,
-            db_t * step - t * step / (b + n),
-        )
-        settled = (np.abs(da_t) <= 1e-17 * np.abs(da)) & (np.abs(db_t) <= 1e-17 * np.abs(db))
-        if n > 2 and np.all(settled | (t == 0) & (da_t == 0) & (db_t == 0)):
-            return da, db
-    return np.full_like(x, np.nan), np.full_like(x, np.nan)
-
-
-def hyp1f1_da_db(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
-    """The derivatives of ``hyp1f1(a, b, x)`` in ``a`` and ``b``, for real arguments.
-
-    Power series for x >= 0; for x < 0 Kummer's transformation
-    M(a, b, x) = exp(x) M(b - a, b, -x) first, so the series never alternates.
-
-    >>> da, db = hyp1f1_da_db(1.0, 1.0, 0.5)
-    >>> round(float(da), 12), round(float(db), 12)
-    (0.731771876673, -0.731771876673)
-    """
-    a, b, x = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, x)))
-    flip = x < 0
-    a_s = np.where(flip, b - a, a)
-    x_s = np.abs(x)
-    da_s, db_s = _hyp1f1_series_da_db(a_s, b, x_s)
-    scale = np.exp(np.where(flip, x, 0.0))
-    da = np.where(flip, -scale * da_s, da_s)
-    db = np.where(flip, scale * (da_s + db_s), db_s)
-    return (da[()], db[()]) if da.ndim == 0 else (da, db)
-
-
-def _hyp1f1_parameter(which: int, name: str) -> Any:
-    reason = f"derivative of hyp1f1 in the parameter {name} at complex x (not implemented)"
-
-    def hyp1f1_parameter_partial(a: Any, b: Any, x: Any, y: Any) -> Any:
-        if is_complex(x):
-            return not_implemented(reason)
-        return hyp1f1_da_db(a, b, x)[which]
-
-    return hyp1f1_parameter_partial
-
-
-# ---- confluent: 1F1(a; b; x) ----------------------------------------------------------------
-
-parametric_rule(
-    sc.hyp1f1,
-    _hyp1f1_parameter(0, "a"),
-    _hyp1f1_parameter(1, "b"),
-    lambda a, b, x, y: np.divide(a, b) * sc.hyp1f1(np.add(a, 1), np.add(b, 1), x),
-    costly=(0, 1),
+from ....core.calls import call
+from .bessel_order import bessel_order_jet
+from .hypergeometric_jets import hyp0f1_jet, hyp1f1_jet, hyp2f1_jet
+from .jets import (
+    Jet,
+    broadcast_jets,
+    gradient_of,
+    hessian_of,
+    jet_power,
+    jet_rgamma,
+    jet_where,
+    parameter_jets,
 )
+from .parameter_gradients import parameter_derivative_rules, parameter_gradient_rules
+
+__all__ = ["hyp0f1_dv", "hyp1f1_gradient", "hyp2f1_gradient"]
+
 
 # ---- Gauss: 2F1(a, b; c; z) -----------------------------------------------------------------
 
-parametric_rule(
+
+def _hyp2f1(a: Any, b: Any, c: Any, z: Any, order: int) -> Jet:
+    a_jet, b_jet, c_jet = parameter_jets(a, b, c, order=order)
+    return hyp2f1_jet(a_jet, b_jet, c_jet, np.asarray(z))
+
+
+def hyp2f1_gradient(a: Any, b: Any, c: Any, z: Any) -> tuple[Any, Any, Any]:
+    """The derivatives of ``hyp2f1(a, b, c, z)`` in ``a``, ``b`` and ``c``.
+
+    >>> [round(float(d), 10) for d in hyp2f1_gradient(1.0, 1.0, 2.0, 0.5)]
+    [0.4804530139, 0.4804530139, -0.2586397057]
+    """
+    return gradient_of(_hyp2f1(a, b, c, z, 1))
+
+
+def _hyp2f1_slopes(a: Any, b: Any, c: Any, z: Any) -> tuple:
+    # d/dz F_p = d/dp (ab/c F(a+1, b+1; c+1; z)), the gradient at the shifted parameters.
+    a1, b1, c1 = np.add(a, 1), np.add(b, 1), np.add(c, 1)
+    shifted = sc.hyp2f1(a1, b1, c1, z)
+    ga, gb, gc = call(hyp2f1_gradient, a1, b1, c1, z)
+    scale = np.multiply(a, b) / c
+    return (
+        (
+            np.divide(b, c) * shifted + scale * ga,
+            np.divide(a, c) * shifted + scale * gb,
+            -scale / c * shifted + scale * gc,
+        ),
+    )
+
+
+parameter_gradient_rules(
     sc.hyp2f1,
-    _parameter("a", "hyp2f1"),
-    _parameter("b", "hyp2f1"),
-    _parameter("c", "hyp2f1"),
+    hyp2f1_gradient,
+    lambda a, b, c, z: hessian_of(_hyp2f1(a, b, c, z, 2)),
+    _hyp2f1_slopes,
     lambda a, b, c, z, y: (
         np.multiply(a, b) / c * sc.hyp2f1(np.add(a, 1), np.add(b, 1), np.add(c, 1), z)
     ),
 )
 
-# ---- confluent U and Wright's generalized Bessel function --------------------------------
+# ---- confluent: 1F1(a; b; x) ----------------------------------------------------------------
 
-parametric_rule(
-    sc.hyperu,
-    not_implemented(f"derivative of hyperu in a: {_NO_FORMULA}"),
-    not_implemented(f"derivative of hyperu in b: {_NO_FORMULA}"),
-    lambda a, b, x, y: -a * sc.hyperu(np.add(a, 1), np.add(b, 1), x),
+
+def _hyp1f1(a: Any, b: Any, x: Any, order: int) -> Jet:
+    a_jet, b_jet = parameter_jets(a, b, order=order)
+    return hyp1f1_jet(a_jet, b_jet, np.asarray(x))
+
+
+def hyp1f1_gradient(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
+    """The derivatives of ``hyp1f1(a, b, x)`` in ``a`` and ``b``.
+
+    >>> da, db = hyp1f1_gradient(1.0, 1.0, 0.5)
+    >>> round(float(da), 12), round(float(db), 12)
+    (0.731771876673, -0.731771876673)
+    """
+    return gradient_of(_hyp1f1(a, b, x, 1))
+
+
+def _hyp1f1_slopes(a: Any, b: Any, x: Any) -> tuple:
+    # d/dx M_p = d/dp (a/b M(a+1, b+1, x))
+    a1, b1 = np.add(a, 1), np.add(b, 1)
+    shifted = sc.hyp1f1(a1, b1, x)
+    ga, gb = call(hyp1f1_gradient, a1, b1, x)
+    scale = np.divide(a, b)
+    return ((shifted / b + scale * ga, -scale / b * shifted + scale * gb),)
+
+
+parameter_gradient_rules(
+    sc.hyp1f1,
+    hyp1f1_gradient,
+    lambda a, b, x: hessian_of(_hyp1f1(a, b, x, 2)),
+    _hyp1f1_slopes,
+    lambda a, b, x, y: np.divide(a, b) * sc.hyp1f1(np.add(a, 1), np.add(b, 1), x),
 )
-parametric_rule(
-    sc.wright_bessel,
-    not_implemented(f"derivative of wright_bessel in a: {_NO_FORMULA}"),
-    not_implemented(f"derivative of wright_bessel in b: {_NO_FORMULA}"),
-    lambda a, b, x, y: sc.wright_bessel(a, np.add(a, b), x),
-)
-parametric_rule(
-    sc.log_wright_bessel,
-    not_implemented(f"derivative of log_wright_bessel in a: {_NO_FORMULA}"),
-    not_implemented(f"derivative of log_wright_bessel in b: {_NO_FORMULA}"),
-    lambda a, b, x, y: np.exp(sc.log_wright_bessel(a, np.add(a, b), x) - y),
+
+# ---- 0F1(; v; z) ----------------------------------------------------------------------------
+
+# Below z = -30 the series' terms reach exp(2 sqrt(30)) ~ 6e4 times the sum.
+_BESSEL_SIDE = -30.0
+
+
+def _hyp0f1(v: Any, z: Any, order: int) -> Jet:
+    (nu,) = parameter_jets(v, order=order)
+    nu, z = broadcast_jets(nu, np.asarray(z))
+    bessel = np.isreal(z) & (np.real(z) < _BESSEL_SIDE)
+    series = hyp0f1_jet(nu, np.where(bessel, 0.0, z))
+    if not np.any(bessel):
+        return series
+    # 0F1(; v; z) = gamma(v) (-z)^((1-v)/2) J_(v-1)(2 sqrt(-z)) for z < 0
+    t = np.where(bessel, -np.real(z), 1.0)
+    j = bessel_order_jet("jv", nu - 1, 2 * np.sqrt(t))
+    far = jet_power(t, (1 - nu) * 0.5) * j / jet_rgamma(nu)
+    return jet_where(bessel, far, series)
+
+
+def hyp0f1_dv(v: Any, z: Any) -> Any:
+    """The derivative of ``hyp0f1(v, z)`` in ``v``.
+
+    >>> round(float(hyp0f1_dv(1.0, 1.0)), 10)  # mpmath.diff
+    -1.4297062187
+    """
+    return gradient_of(_hyp0f1(v, z, 1))[0]
+
+
+def _hyp0f1_dv_dz(v: Any, z: Any, y: Any) -> Any:
+    # d/dz F_v = d/dv (F(v+1, z) / v)
+    v1 = np.add(v, 1)
+    return (call(hyp0f1_dv, v1, z) - sc.hyp0f1(v1, z) / v) / v
+
+
+parameter_derivative_rules(
+    sc.hyp0f1,
+    hyp0f1_dv,
+    lambda v, z: hessian_of(_hyp0f1(v, z, 2))[0],
+    _hyp0f1_dv_dz,
+    lambda v, z, y: sc.hyp0f1(np.add(v, 1), z) / v,
 )

@@ -53,20 +53,12 @@ import functools
 from typing import Any
 
 import numpy as np
-import scipy.integrate
 import scipy.special as sc
 
 from ....core.calls import call
-from ....core.define import fit_to_output
-from ....core.namespace import is_numpy
-from ....core.parametric import SharedPartial, numpy_only, parametric_rule
-from ....core.projection import ProjectTo
-from ....core.registry import frule, function_name, rrule
-from ....core.structure import is_differentiable_leaf
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
-from ....core.thunks import Thunk, unthunk
-from ....core.zeros import is_zero, vanishes
-from .mathieu import linear_pair
+from ....core.parametric import SharedPartial, parametric_rule
+from .moments import moments
+from .parameter_gradients import gradient_rules
 
 __all__ = [
     "beta_x_density",
@@ -76,30 +68,6 @@ __all__ = [
     "gammainc_da",
     "gammainc_da2",
 ]
-
-_QUAD = {"epsabs": 0.0, "epsrel": 1e-12, "limit": 200}
-
-
-def _moments(
-    weight: Any, gs: tuple, lo: float, hi: float, second: bool
-) -> tuple[list[float], list[float]]:
-    """Means of each ``g`` under the unnormalized density ``weight`` on [lo, hi], and, when
-    ``second``, their covariances (upper triangle, row by row), by quadrature.
-
-    The covariances integrate products of centred functions, so that a spread small beside
-    the mean (a narrow tail far from 1) is not the difference of two close numbers."""
-    quad = lambda h: scipy.integrate.quad(h, lo, hi, **_QUAD)[0]
-    den = quad(weight)
-    means = [quad(lambda t, g=g: weight(t) * g(t)) / den for g in gs]
-    if not second:
-        return means, []
-    n = len(gs)
-    covariances = [
-        quad(lambda t, i=i, j=j: weight(t) * (gs[i](t) - means[i]) * (gs[j](t) - means[j])) / den
-        for i in range(n)
-        for j in range(i, n)
-    ]
-    return means, covariances
 
 
 def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
@@ -130,7 +98,7 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
         # narrow for the quadrature to find (x = 1e300)
         return 0.0, 0.0
     weight, g, lo, hi = _gamma_tail(a, x)
-    means, covariances = _moments(weight, (g,), lo, hi, second)
+    _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
     slope = np.log(x) + means[0] - sc.digamma(a)
     if not second:
         return sign * tail * slope, np.nan
@@ -202,7 +170,7 @@ def _betainc_lower_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     if tail == 0:
         return (0.0,) * 5  # the derivatives underflow with the tail
     weight, gs, lo, hi = _beta_lower_tail(a, b, x)
-    (m1, m2), covariances = _moments(weight, gs, lo, hi, second)
+    _, (m1, m2), covariances = moments(weight, gs, ((lo, hi),), second)
     both = sc.digamma(a + b)
     ga = np.log(x) + m1 - sc.digamma(a) + both
     gb = m2 - sc.digamma(b) + both
@@ -316,61 +284,12 @@ def _betainc_shape_dx(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     )
 
 
-_NAME = function_name(betainc_da_db)
-
-
-def _on_numpy(values: tuple, tangents: tuple) -> bool:
-    return is_numpy(*values, *(t for t in tangents if not is_zero(t)))
-
-
-@rrule.register(betainc_da_db)
-def _betainc_da_db_rrule(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
-    y = call(betainc_da_db, a, b, x)
-    projectors = [ProjectTo(v) if is_differentiable_leaf(v) else None for v in (a, b, x)]
-    memo: list[Any] = []
-
-    def shape_cotangent(i: int, da: Any, db: Any) -> Any:
-        if not _on_numpy((a, b, x), (da, db)):
-            return numpy_only(_NAME, i)
-        if not memo:
-            memo.append(betainc_shape_hessian(a, b, x))
-        daa, dab, dbb = memo[0]
-        row = (daa, dab) if i == 0 else (dab, dbb)
-        project = projectors[i]
-        assert project is not None  # asked only for the differentiable shape parameters
-        return project(linear_pair(*row, da, db))
-
-    def betainc_da_db_pullback(dy: Any) -> tuple[Any, ...]:
-        da, db = (unthunk(d) for d in dy)
-        grads: list[Any] = [NO_TANGENT]
-        for i in (0, 1):
-            on = projectors[i] is not None
-            grads.append(Thunk(functools.partial(shape_cotangent, i, da, db)) if on else NO_TANGENT)
-        if projectors[2] is None:
-            return (*grads, NO_TANGENT)
-        return (*grads, projectors[2](linear_pair(*_betainc_shape_dx(a, b, x), da, db)))
-
-    return y, betainc_da_db_pullback
-
-
-@frule.register(betainc_da_db)
-def _betainc_da_db_frule(tangents: tuple, a: Any, b: Any, x: Any) -> tuple[Any, Any]:
-    y = call(betainc_da_db, a, b, x)
-    ta, tb, tx = (
-        t if is_differentiable_leaf(v) and not vanishes(t) else ZERO_TANGENT
-        for v, t in zip((a, b, x), tangents[1:4], strict=True)
-    )
-    out_a: Any = ZERO_TANGENT
-    out_b: Any = ZERO_TANGENT
-    if not (is_zero(ta) and is_zero(tb)):
-        if not _on_numpy((a, b, x), (ta, tb)):
-            return y, numpy_only(_NAME, 0 if not is_zero(ta) else 1)
-        daa, dab, dbb = betainc_shape_hessian(a, b, x)
-        out_a, out_b = linear_pair(daa, dab, ta, tb), linear_pair(dab, dbb, ta, tb)
-    if not is_zero(tx):
-        slope_a, slope_b = _betainc_shape_dx(a, b, x)
-        out_a, out_b = out_a + slope_a * tx, out_b + slope_b * tx
-    return y, Tangent(tuple, fit_to_output(out_a, y[0]), fit_to_output(out_b, y[1]))
+gradient_rules(
+    betainc_da_db,
+    betainc_shape_hessian,
+    lambda a, b, x: (_betainc_shape_dx(a, b, x),),
+    2,
+)
 
 
 # ---- incomplete gamma -----------------------------------------------------------------------

@@ -13,11 +13,13 @@ same or a neighbouring family (DLMF 18.9.15, 18.9.19-21, 18.9.25, 18.9.28, 18.7.
 
 No formula divides by ``1 - x**2``, so the endpoints ``x = +-1`` are regular, and each
 derivative is again a function with a rule, so pullbacks differentiate again. The degree ``n``
-is an integer: it has no tangent. The continuous parameters have derivatives that are finite
-sums over all lower degrees; the Laguerre one, ``sum_{k < n} L_k^(alpha) / (n - k)``, is
-implemented, the others (``alpha`` and ``beta`` of Jacobi, Gegenbauer's ``alpha``, ``p`` and
-``q``) are ``NotImplementedTangent`` with the reason. Complex ``x`` is supported
-where SciPy accepts it; the polynomials are holomorphic.
+is an integer: it has no tangent. The continuous parameters: the Laguerre one is
+``sum_{k < n} L_k^(alpha) / (n - k)``; Jacobi's ``alpha`` and ``beta``, Gegenbauer's
+``alpha``, ``p`` and ``q`` come from the three-term recurrences in the degree on jets (value,
+gradient and Hessian in the parameters), and at degrees that are not integers from the
+hypergeometric forms SciPy defines them by; each is a function with rules, so second
+derivatives exist. Complex ``x`` is supported where SciPy accepts it; the polynomials are
+holomorphic.
 
 ``assoc_laguerre(x, n, k)`` is ``eval_genlaguerre(n, k, x)`` with the argument first, and the
 same partials: ``-L_{n-1}^{(k+1)}(x)`` in ``x``, the finite sum over lower degrees in ``k``.
@@ -36,27 +38,41 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ....core.calls import call
 from ....core.parametric import parametric_rule
-from ....core.tangents import not_implemented
+from .hypergeometric_jets import hyp1f1_jet, hyp2f1_jet
+from .jets import (
+    Jet,
+    as_array,
+    broadcast_jets,
+    gradient_of,
+    hessian_of,
+    jet_rgamma,
+    jet_where,
+    parameter_jets,
+)
+from .parameter_gradients import (
+    derivative_rules,
+    parameter_derivative_rules,
+    parameter_gradient_rules,
+)
 
 __all__ = ["genlaguerre_dalpha", "genlaguerre_dx"]
 
 
 def _below(n: Any) -> Any:
-    """The degree ``n - 1``, clamped at 0 where ``n = 0`` (whose derivative is masked out)."""
-    return np.maximum(np.subtract(n, 1), 0)
+    """The degree ``n - 1``; 0 for the integer degrees ``n <= 0`` (constants, whose derivative
+    is masked out); a degree that is not an integer goes below 0 as it is."""
+    return np.where(_constant(n), 0, np.subtract(n, 1))
 
 
 def _positive(n: Any) -> Any:
-    """1 where the degree is positive, 0 for the constant polynomial of degree 0."""
-    return np.greater(n, 0).astype(float)
+    """0 for the constant polynomials (integer degrees ``n <= 0``), 1 for every other degree."""
+    return np.logical_not(_constant(n)).astype(float)
 
 
-def _parameter(name: str, parameter: str) -> Any:
-    return not_implemented(
-        f"derivative of {name} in the parameter {parameter}: a finite sum over all lower "
-        "degrees, not implemented"
-    )
+def _constant(n: Any) -> Any:
+    return np.logical_and(np.less_equal(n, 0), np.equal(n, np.floor(n)))
 
 
 # ---- Gegenbauer family: Legendre, Chebyshev -------------------------------------------------
@@ -83,7 +99,56 @@ parametric_rule(sc.eval_chebyt, None, _chebyt_dx)
 parametric_rule(sc.eval_chebyu, None, _chebyu_dx)
 parametric_rule(sc.eval_chebyc, None, lambda n, x, y: n * sc.eval_chebys(_below(n), x))
 parametric_rule(sc.eval_chebys, None, lambda n, x, y: _chebyu_dx(n, x / 2, y) / 2)
-parametric_rule(sc.eval_gegenbauer, None, _parameter("eval_gegenbauer", "alpha"), _gegenbauer_dx)
+
+
+def _gegenbauer(n: Any, alpha: Any, x: Any, order: int) -> Jet:
+    """C_n^(alpha)(x) on a jet in alpha: the recurrence
+    ``k C_k = 2 (k + alpha - 1) x C_(k-1) - (k + 2 alpha - 2) C_(k-2)`` (DLMF 18.9.1) for
+    integer n; for other n, ``gamma(n + 2 alpha) / (n! gamma(2 alpha)) 2F1(-n, n + 2 alpha;
+    alpha + 1/2; (1 - x)/2)`` as SciPy defines it."""
+    (a,) = parameter_jets(alpha, order=order)
+    a, n, x = broadcast_jets(a, np.asarray(n, dtype=float), as_array(x))
+    integer = n == np.floor(n)
+    lower = Jet.constant(np.ones(x.shape), 1, order)
+    upper = a * (2 * x)
+    for k in range(2, int(np.max(np.where(integer, n, 0), initial=0)) + 1):
+        higher = (upper * (k + a - 1) * (2 * x) - lower * (a * 2 + (k - 2))) * (1 / k)
+        moving = k <= n
+        lower, upper = jet_where(moving, upper, lower), jet_where(moving, higher, upper)
+    value = jet_where(n == 0, lower, jet_where(n < 0, lower * 0, upper))
+    if np.all(integer):
+        return value
+    degree = np.where(integer, 0.5, n)
+    front = jet_rgamma(a * 2) / jet_rgamma(a * 2 + degree) * sc.rgamma(degree + 1)
+    series = hyp2f1_jet(Jet.constant(-degree, 1, order), a * 2 + degree, a + 0.5, (1 - x) / 2)
+    return jet_where(integer, value, front * series)
+
+
+def gegenbauer_dalpha(n: Any, alpha: Any, x: Any) -> Any:
+    """The derivative of ``eval_gegenbauer(n, alpha, x)`` in ``alpha``.
+
+    >>> round(float(gegenbauer_dalpha(2, 1.5, 0.5)), 12)  # d/da (2a(a+1)x^2 - a)
+    1.0
+    """
+    return gradient_of(_gegenbauer(n, alpha, x, 1))[0]
+
+
+def _gegenbauer_dalpha_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
+    # d/da of 2a C_(n-1)^(a+1)
+    lower = sc.eval_gegenbauer(_below(n), np.add(alpha, 1), x)
+    shifted = call(gegenbauer_dalpha, _below(n), np.add(alpha, 1), x)
+    return 2 * _positive(n) * (lower + alpha * shifted)
+
+
+parameter_derivative_rules(
+    sc.eval_gegenbauer,
+    gegenbauer_dalpha,
+    lambda n, alpha, x: hessian_of(_gegenbauer(n, alpha, x, 2))[0],
+    _gegenbauer_dalpha_dx,
+    None,
+    _gegenbauer_dx,
+    position=1,
+)
 parametric_rule(sc.eval_sh_legendre, None, lambda n, x, y: 2 * _legendre_dx(n, 2 * x - 1, y))
 parametric_rule(sc.eval_sh_chebyt, None, lambda n, x, y: 2 * _chebyt_dx(n, 2 * x - 1, y))
 parametric_rule(sc.eval_sh_chebyu, None, lambda n, x, y: 2 * _chebyu_dx(n, 2 * x - 1, y))
@@ -101,19 +166,103 @@ def _sh_jacobi_dx(n: Any, p: Any, q: Any, x: Any, y: Any) -> Any:
     return n * sc.eval_sh_jacobi(_below(n), np.add(p, 2), np.add(q, 1), x)
 
 
-parametric_rule(
+def _jacobi_jet(n: Any, a: Jet, b: Jet, x: Any) -> Jet:
+    """P_n^(a,b)(x) on jets: the recurrence (DLMF 18.9.2) for integer n, SciPy's
+    ``binom(n + a, n) 2F1(-n, n + a + b + 1; a + 1; (1 - x)/2)`` for other n and where the
+    recurrence would divide by 0 (``a + b`` a negative integer)."""
+    k_, order = a.k, a.order
+    a, b, n, x = broadcast_jets(a, b, np.asarray(n, dtype=float), as_array(x))
+    s = a + b
+    top = int(np.max(np.where(n == np.floor(n), n, 0), initial=0))
+    degenerate = np.zeros(x.shape, dtype=bool)
+    for k in range(1, top):
+        degenerate |= (k < n) & (((s.value + k + 1) == 0) | ((s.value + 2 * k) == 0))
+    recurring = (n == np.floor(n)) & (n >= 0) & ~degenerate
+    lower = Jet.constant(np.ones(x.shape), k_, order)
+    upper = (a + 1) + (s + 2) * ((x - 1) / 2)
+    for k in range(1, top):
+        t = s + 2 * k
+        numerator = (t + 1) * ((t + 2) * t * x + (a * a - b * b)) * upper
+        numerator = numerator - (a + k) * (b + k) * (t + 2) * lower * 2
+        denominator = (s + (k + 1)) * t * (2 * (k + 1))
+        safe = jet_where(recurring, denominator, Jet.constant(np.ones(x.shape), k_, order))
+        higher = numerator / safe
+        moving = (k < n) & recurring
+        lower, upper = jet_where(moving, upper, lower), jet_where(moving, higher, upper)
+    value = jet_where(n == 0, lower, upper)
+    if np.all(recurring):
+        return value
+    degree = np.where(recurring, 0.5, n)
+    front = jet_rgamma(a + 1) / jet_rgamma(a + (degree + 1)) * sc.rgamma(degree + 1)
+    minus_n = Jet.constant(-degree, k_, order)
+    series = hyp2f1_jet(minus_n, s + (degree + 1), a + 1, (1 - x) / 2)
+    return jet_where(recurring, value, front * series)
+
+
+def _jacobi(alpha: Any, beta: Any, n: Any, x: Any, order: int) -> Jet:
+    a, b = parameter_jets(alpha, beta, order=order)
+    return _jacobi_jet(n, a, b, x)
+
+
+def jacobi_gradient(alpha: Any, beta: Any, n: Any, x: Any) -> tuple[Any, Any]:
+    """The derivatives of ``eval_jacobi(n, alpha, beta, x)`` in ``alpha`` and ``beta``
+    (parameters first).
+
+    >>> [round(float(d), 12) for d in jacobi_gradient(0.5, 1.5, 1, 0.2)]  # a + 1 + (a+b+2)(x-1)/2
+    [0.6, -0.4]
+    """
+    return gradient_of(_jacobi(alpha, beta, n, x, 1))
+
+
+def _jacobi_slopes(alpha: Any, beta: Any, n: Any, x: Any) -> tuple:
+    # d/dp of (n + a + b + 1)/2 P_(n-1)^(a+1, b+1)
+    a1, b1, below = np.add(alpha, 1), np.add(beta, 1), _below(n)
+    lower = sc.eval_jacobi(below, a1, b1, x)
+    ga, gb = call(jacobi_gradient, a1, b1, below, x)
+    scale = (np.add(n, 1) + np.add(alpha, beta)) / 2
+    positive = _positive(n)
+    return (None, (positive * (lower / 2 + scale * ga), positive * (lower / 2 + scale * gb)))
+
+
+parameter_gradient_rules(
     sc.eval_jacobi,
+    jacobi_gradient,
+    lambda alpha, beta, n, x: hessian_of(_jacobi(alpha, beta, n, x, 2)),
+    _jacobi_slopes,
     None,
-    _parameter("eval_jacobi", "alpha"),
-    _parameter("eval_jacobi", "beta"),
     _jacobi_dx,
+    positions=(1, 2),
 )
-parametric_rule(
+
+
+def _sh_jacobi(p: Any, q: Any, n: Any, x: Any, order: int) -> Jet:
+    """``G_n^(p,q)(x) = P_n^(p-q, q-1)(2x - 1) / binom(2n + p - 1, n)``, SciPy's definition."""
+    pj, qj = parameter_jets(p, q, order=order)
+    degree = np.asarray(n, dtype=float)
+    ratio = jet_rgamma(pj + 2 * degree) / jet_rgamma(pj + degree) * sc.gamma(degree + 1)
+    return _jacobi_jet(n, pj - qj, qj - 1, 2 * as_array(x) - 1) * ratio
+
+
+def sh_jacobi_gradient(p: Any, q: Any, n: Any, x: Any) -> tuple[Any, Any]:
+    """The derivatives of ``eval_sh_jacobi(n, p, q, x)`` in ``p`` and ``q`` (parameters
+    first)."""
+    return gradient_of(_sh_jacobi(p, q, n, x, 1))
+
+
+def _sh_jacobi_slopes(p: Any, q: Any, n: Any, x: Any) -> tuple:
+    # d/dp of n G_(n-1)^(p+2, q+1)
+    ga, gb = call(sh_jacobi_gradient, np.add(p, 2), np.add(q, 1), _below(n), x)
+    return (None, (n * ga, n * gb))
+
+
+parameter_gradient_rules(
     sc.eval_sh_jacobi,
+    sh_jacobi_gradient,
+    lambda p, q, n, x: hessian_of(_sh_jacobi(p, q, n, x, 2)),
+    _sh_jacobi_slopes,
     None,
-    _parameter("eval_sh_jacobi", "p"),
-    _parameter("eval_sh_jacobi", "q"),
     _sh_jacobi_dx,
+    positions=(1, 2),
 )
 
 # ---- Laguerre and Hermite -------------------------------------------------------------------
@@ -123,11 +272,40 @@ def genlaguerre_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     return -_positive(n) * sc.eval_genlaguerre(_below(n), np.add(alpha, 1), x)
 
 
+def _genlaguerre(n: Any, alpha: Any, x: Any, order: int) -> Jet:
+    """``L_n^(alpha)(x) = binom(n + alpha, n) 1F1(-n; alpha + 1; x)`` on a jet in alpha (SciPy's
+    definition at a non-integer degree)."""
+    (a,) = parameter_jets(alpha, order=order)
+    a, n, x = broadcast_jets(a, np.asarray(n, dtype=float), as_array(x))
+    front = jet_rgamma(a + 1) / jet_rgamma(a + (n + 1)) * sc.rgamma(n + 1)
+    return front * hyp1f1_jet(Jet.constant(-n, 1, order), a + 1, x)
+
+
+def genlaguerre_da(n: Any, alpha: Any, x: Any) -> Any:
+    """The derivative of ``eval_genlaguerre(n, alpha, x)`` in ``alpha`` at any degree, from the
+    confluent series (``genlaguerre_dalpha`` sums lower degrees at integer ones).
+
+    >>> round(float(genlaguerre_da(1.0, 0.5, 2.0)), 12)  # L_1 = 1 + alpha - x
+    1.0
+    """
+    return gradient_of(_genlaguerre(n, alpha, x, 1))[0]
+
+
+derivative_rules(
+    genlaguerre_da,
+    lambda n, alpha, x: hessian_of(_genlaguerre(n, alpha, x, 2))[0],
+    lambda n, alpha, x, y: -call(genlaguerre_da, np.subtract(n, 1), np.add(alpha, 1), x),
+    3,
+    position=1,
+)
+
+
 def genlaguerre_dalpha(n: Any, alpha: Any, x: Any, y: Any) -> Any:
-    """``sum_{k < n} L_k^(alpha)(x) / (n - k)``, the derivative in ``alpha`` for integer ``n``."""
+    """``sum_{k < n} L_k^(alpha)(x) / (n - k)``, the derivative in ``alpha`` for integer ``n``
+    (``genlaguerre_da`` at other degrees)."""
     degrees = np.asarray(n)
     if np.any(degrees != np.floor(degrees)):
-        return _parameter("eval_genlaguerre", "alpha at a non-integer degree")
+        return call(genlaguerre_da, n, alpha, x)
     total = 0 * y
     for k in range(int(np.max(degrees, initial=0))):
         weight = np.greater(degrees, k) / np.maximum(degrees - k, 1)
@@ -136,7 +314,9 @@ def genlaguerre_dalpha(n: Any, alpha: Any, x: Any, y: Any) -> Any:
 
 
 parametric_rule(sc.eval_laguerre, None, lambda n, x, y: genlaguerre_dx(n, 0.0, x, y))
-parametric_rule(sc.eval_genlaguerre, None, genlaguerre_dalpha, genlaguerre_dx)
+parametric_rule(
+    sc.eval_genlaguerre, None, genlaguerre_dalpha, genlaguerre_dx, costly=(1,), traceable=(1,)
+)
 parametric_rule(sc.eval_hermite, None, lambda n, x, y: 2 * n * sc.eval_hermite(_below(n), x))
 parametric_rule(sc.eval_hermitenorm, None, lambda n, x, y: n * sc.eval_hermitenorm(_below(n), x))
 
@@ -153,4 +333,13 @@ def _laguerre_dk(x: Any, n: Any, k: Any, y: Any) -> Any:
     return genlaguerre_dalpha(n, k, x, y)
 
 
-parametric_rule(sc.assoc_laguerre, _laguerre_dx, None, _laguerre_dk, keywords=("k",), required=2)
+parametric_rule(
+    sc.assoc_laguerre,
+    _laguerre_dx,
+    None,
+    _laguerre_dk,
+    keywords=("k",),
+    required=2,
+    costly=(2,),
+    traceable=(2,),
+)

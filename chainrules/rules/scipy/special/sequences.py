@@ -21,8 +21,10 @@ pullback is ``conj(w') * dy``. SciPy computes on NumPy values only; the calls ar
 ``call`` (``chainrules.core.calls``) to engines so that pullbacks differentiate again.
 
 ``riccati_jn riccati_yn lmbda`` return ``(w, w')`` over a sequence of orders at one scalar
-``x``, with ``w'' = (k (k+1)/x^2 - 1) w`` and ``x w'' + (2v + 1) w' + x w = 0``; the real
-order of ``lmbda`` has no closed-form derivative (``NotImplementedTangent``).
+``x``, with ``w'' = (k (k+1)/x^2 - 1) w`` and ``x w'' + (2v + 1) w' + x w = 0``; a real order
+of ``lmbda``, ``pbdv_seq`` or ``pbvv_seq`` moves every order of the sequence: its derivative is
+the sum over the sequence of the order derivatives (of J through ``bessel_order``, of D and V
+through ``parabolic_cylinder``), thunked.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -33,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any
 
@@ -46,12 +49,13 @@ from ....core.namespace import array_namespace, require_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.structure import is_differentiable_leaf
-from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent, not_implemented
-from ....core.thunks import unthunk
+from ....core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
+from ....core.thunks import Thunk, unthunk
 from ....core.zeros import is_zero, vanishes
+from .bessel_order import bessel_order_jet
 from .harmonics import scaled
-
-_NO_FORMULA = "no closed form, not implemented"
+from .jets import Jet, jet_power, jet_rgamma, parameter_jets
+from .parabolic_cylinder import pbdv_dv, pbvv_dv
 
 __all__: list[str] = []
 
@@ -61,13 +65,13 @@ def _ndim(x: Any) -> int:
 
 
 def _sequence_rules(
-    f: Any, names: tuple[str, ...], second: Any, check: Any = None, order: str | None = None
+    f: Any, names: tuple[str, ...], second: Any, check: Any = None, order: Any = None
 ) -> None:
     """Rules for ``f(*integers, z) = (w, w')``, with ``w'' = second(args, w, w')``.
 
-    ``check(args)`` raises where SciPy's values are not the documented sequence; ``order``
-    is the reason of the ``NotImplementedTangent`` of a real first argument (None: it is an
-    integer, without tangent).
+    ``check(args)`` raises where SciPy's values are not the documented sequence;
+    ``order(args, w)`` gives ``(dw/dv, dw'/dv)`` in a real first argument, through functions
+    with rules (None: it is an integer, without tangent), thunked.
     """
 
     def evaluate(args: tuple) -> tuple[Any, Any, tuple, Any]:
@@ -76,19 +80,23 @@ def _sequence_rules(
         y = call(f, *args)
         z = args[-1]
         project = ProjectTo(z) if is_differentiable_leaf(z) else None
-        first: Any = NO_TANGENT
-        if order is not None and is_differentiable_leaf(args[0]):
-            first = not_implemented(order)
-        return y, project, tuple(range(_ndim(y[0]) - _ndim(z))), first
+        active = order is not None and is_differentiable_leaf(args[0])
+        return y, project, tuple(range(_ndim(y[0]) - _ndim(z))), active
 
     def sequence_rrule(*args: Any) -> tuple[Any, Any]:
-        y, project, lead, first = evaluate(args)
-        integers = (NO_TANGENT, first) + (NO_TANGENT,) * (len(args) - 2)
+        y, project, lead, active = evaluate(args)
+        project_v = ProjectTo(args[0]) if active else None
 
         def sequence_pullback(dy: Any) -> tuple:
+            dw, dwp = (unthunk(d) for d in dy)
+            first: Any = NO_TANGENT
+            if project_v is not None:
+                first = Thunk(
+                    functools.partial(_order_cotangent, order, args, y, dw, dwp, project_v)
+                )
+            integers = (NO_TANGENT, first) + (NO_TANGENT,) * (len(args) - 2)
             if project is None:
                 return (*integers, NO_TANGENT)
-            dw, dwp = (unthunk(d) for d in dy)
             xp = array_namespace(*y)
             total: Any = ZERO_TANGENT
             if not is_zero(dw):
@@ -100,14 +108,19 @@ def _sequence_rules(
         return y, sequence_pullback
 
     def sequence_frule(tangents: tuple, *args: Any) -> tuple[Any, Any]:
-        y, project, _, first = evaluate(args)
-        if first is not NO_TANGENT and not vanishes(tangents[1]):
-            return y, first
+        y, project, _, active = evaluate(args)
+        out_w: Any = ZERO_TANGENT
+        out_wp: Any = ZERO_TANGENT
+        if active and not vanishes(tangents[1]):
+            dv, dvp = order(args, y[0])
+            out_w, out_wp = dv * tangents[1], dvp * tangents[1]
         dz = tangents[len(args)]
-        if project is None or is_zero(dz):
+        if project is not None and not is_zero(dz):
+            out_w = out_w + scaled(y[1], dz)
+            out_wp = out_wp + scaled(second(args, *y), dz)
+        if is_zero(out_w) and is_zero(out_wp):
             return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)
-        dw = fit_to_output(scaled(y[1], dz), y[0])
-        return y, Tangent(tuple, dw, fit_to_output(scaled(second(args, *y), dz), y[1]))
+        return y, Tangent(tuple, fit_to_output(out_w, y[0]), fit_to_output(out_wp, y[1]))
 
     # The registry reads the rules' signatures: f's positional parameters.
     positional = inspect.Parameter.POSITIONAL_ONLY
@@ -120,6 +133,18 @@ def _sequence_rules(
     for rule, table, signature in rules:
         rule.__signature__ = signature
         table.register(f)(rule)
+
+
+def _order_cotangent(order: Any, args: tuple, y: Any, dw: Any, dwp: Any, project: Any) -> Any:
+    """``sum(dw/dv * dw + dw'/dv * dwp)`` over the sequence."""
+    dv, dvp = order(args, y[0])
+    xp = array_namespace(dv, dvp)
+    total: Any = ZERO_TANGENT
+    if not is_zero(dw):
+        total = total + xp.sum(dv * dw)
+    if not is_zero(dwp):
+        total = total + xp.sum(dvp * dwp)
+    return project(total)
 
 
 # ---- Legendre functions of the second kind ----------------------------------------------------
@@ -167,7 +192,9 @@ def _integer_orders(n: Any, w: Any) -> Any:
 
 
 def _fractional_orders(v: Any, w: Any) -> Any:
-    return v - int(v) + np.arange(w.shape[0])
+    # v - int(v) for the orders SciPy takes (v >= 0, or an integer); floor keeps a tracked v's
+    # derivative: each order moves with v
+    return v - np.floor(v) + np.arange(w.shape[0])
 
 
 def _check_pbdn(args: tuple) -> None:
@@ -188,13 +215,26 @@ def _check_pbdn(args: tuple) -> None:
 def _check_fractional(name: str) -> Any:
     def check(args: tuple) -> None:
         v = args[0]
-        if v < 0 and v != int(v):
+        if v < 0 and v != np.floor(v):
             raise ValueError(
                 f"{name} at v = {v}: SciPy's values are not the documented orders "
                 "v - int(v), ..., v for negative non-integer v, so they have no rule"
             )
 
     return check
+
+
+def _weber_orders(f: Any) -> Any:
+    """The derivatives of ``f``'s sequence (pbdv_seq, pbvv_seq) in its top order ``v``: every
+    order ``v - int(v) + k`` moves with it, so they are the order derivatives of the single
+    function (``pbdv_dv``, ``pbvv_dv``, functions with rules) at each."""
+    derivative = pbdv_dv if f is sc.pbdv_seq else pbvv_dv
+
+    def weber_orders(args: tuple, w: Any) -> tuple[Any, Any]:
+        v, x = args
+        return call(derivative, _fractional_orders(v, w), x)
+
+    return weber_orders
 
 
 _sequence_rules(sc.pbdn_seq, ("n", "z"), _weber_second(_integer_orders), _check_pbdn)
@@ -204,39 +244,38 @@ for _f in (sc.pbdv_seq, sc.pbvv_seq):
         ("v", "x"),
         _weber_second(_fractional_orders),
         _check_fractional(_f.__name__),
-        f"derivative of {_f.__name__} in the order v: no closed form, not implemented",
+        _weber_orders(_f),
     )
 
 # ---- sequences of orders: riccati_jn, riccati_yn, lmbda ---------------------------------------
 
 
-def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: str | None) -> None:
+def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order: Any = None) -> None:
     """Rules for ``f(v, x) = (w, w')``, both over a sequence of orders, at one real ``x``.
 
     ``orders(v, w)`` gives the sequence of orders; ``curvature(k, x, w, wp)`` is ``w''``.
-    ``order_reason`` is the reason of the ``NotImplementedTangent`` in a real ``v`` (None:
-    integer orders, no tangent).
+    ``order((v, x), w)`` gives ``(dw/dv, dw'/dv)`` in a real ``v``, thunked (None: integer
+    orders, no tangent).
     """
-
-    def order_tangent(v: Any) -> Any:
-        if order_reason is None or not is_differentiable_leaf(v):
-            return NO_TANGENT
-        return not_implemented(order_reason)
 
     def sequence_rrule(v: Any, x: Any) -> tuple[Any, Any]:
         require_numpy(f, v, x)  # SciPy takes scalars only: adapters run it on the host
         y = f(v, x)
         project = ProjectTo(x)
-        order = order_tangent(v)
+        project_v = ProjectTo(v) if order is not None and is_differentiable_leaf(v) else None
 
         def sequence_pullback(dy: Any) -> tuple[Any, Any, Any]:
             dw, dwp = (unthunk(d) for d in dy)
+            first: Any = NO_TANGENT
+            if project_v is not None:
+                cotangent = functools.partial(_order_cotangent, order, (v, x), y)
+                first = Thunk(functools.partial(cotangent, dw, dwp, project_v))
             total: Any = ZERO_TANGENT
             if not is_zero(dw):
                 total = total + np.sum(y[1] * dw)
             if not is_zero(dwp):
                 total = total + np.sum(curvature(orders(v, y[0]), x, *y) * dwp)
-            return NO_TANGENT, order, project(total)
+            return NO_TANGENT, first, project(total)
 
         return y, sequence_pullback
 
@@ -244,13 +283,17 @@ def _orders_at_a_point_rules(f: Any, orders: Any, curvature: Any, order_reason: 
         require_numpy(f, v, x)
         y = f(v, x)
         dv, dx = tangents[1:3]
-        order = order_tangent(v)
-        if order is not NO_TANGENT and not vanishes(dv):
-            return y, order
-        if is_zero(dx):
+        out_w: Any = ZERO_TANGENT
+        out_wp: Any = ZERO_TANGENT
+        if order is not None and is_differentiable_leaf(v) and not vanishes(dv):
+            order_w, order_wp = order((v, x), y[0])
+            out_w, out_wp = order_w * dv, order_wp * dv
+        if not is_zero(dx):
+            out_w = out_w + y[1] * dx
+            out_wp = out_wp + curvature(orders(v, y[0]), x, *y) * dx
+        if is_zero(out_w) and is_zero(out_wp):
             return y, Tangent(tuple, ZERO_TANGENT, ZERO_TANGENT)
-        dwp = curvature(orders(v, y[0]), x, *y) * dx
-        return y, Tangent(tuple, fit_to_output(y[1] * dx, y[0]), fit_to_output(dwp, y[1]))
+        return y, Tangent(tuple, fit_to_output(out_w, y[0]), fit_to_output(out_wp, y[1]))
 
     rrule.register(f)(sequence_rrule)
     frule.register(f)(sequence_frule)
@@ -277,6 +320,26 @@ def _lmbda_orders(v: Any, w: Any) -> Any:
 
 _orders_at_a_point_rules(sc.riccati_jn, _integer_orders, _riccati_curvature, None)
 _orders_at_a_point_rules(sc.riccati_yn, _integer_orders, _riccati_curvature, None)
-_orders_at_a_point_rules(
-    sc.lmbda, _lmbda_orders, _lmbda_curvature, f"derivative of lmbda in the order: {_NO_FORMULA}"
-)
+
+
+def _lmbda_order(args: tuple, w: Any) -> tuple[Any, Any]:
+    """d/dv of ``Lambda_v(x) = gamma(v + 1) (2/x)^v J_v(x)`` and of ``Lambda_v'(x) = -x/(2 (v+1))
+    Lambda_(v+1)(x)`` over SciPy's orders (DLMF 10.16.9 scaled; 0 at x = 0, where both are
+    constant in v), on jets with the order derivatives of J."""
+    v, x = args
+    (nu,) = parameter_jets(_lmbda_orders(v, w), order=1)
+    if x == 0:
+        return np.zeros(nu.value.shape), np.zeros(nu.value.shape)
+
+    def lam(order: Jet) -> Jet:
+        return (
+            jet_power(2 / x, order)
+            * bessel_order_jet("jv", order, np.full(order.value.shape, x))
+            / jet_rgamma(order + 1)
+        )
+
+    slope = lam(nu + 1) * (-x / 2) / (nu + 1)
+    return lam(nu).gradient[0], slope.gradient[0]
+
+
+_orders_at_a_point_rules(sc.lmbda, _lmbda_orders, _lmbda_curvature, _lmbda_order)

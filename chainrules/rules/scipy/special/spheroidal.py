@@ -264,9 +264,10 @@ def _radial_slopes(sign: float) -> Callable[..., Any]:
 # ---- registrations --------------------------------------------------------------------------
 
 _SECOND_KIND = not_implemented(
-    "derivative of a spheroidal radial function of the second kind in c: its series in "
-    "y_l(c x) needs the Legendre coefficients to full relative accuracy far into their tails; "
-    "not implemented"
+    "derivative of a spheroidal radial function of the second kind in c: in double precision "
+    "its series in y_l(c x) cancels unless the Legendre coefficients are known to full "
+    "relative accuracy far into their tails, which the known accurate methods reach only in "
+    "arbitrary precision (Adelman, Gumerov and Duraiswami, arXiv:1408.0074; DLMF 30.16)"
 )
 
 

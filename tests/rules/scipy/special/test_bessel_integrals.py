@@ -11,13 +11,12 @@ import chainrules as cr
 XI = (0.5, 4.5)
 X = (XI,)
 FIRST3 = (((3,), (3,), (3,)),)
-NO_FORMULA = "a parameter derivative is NotImplementedTangent; second order on integer ones"
 
 INTEGRALS = [sc.itj0y0, sc.it2j0y0, sc.iti0k0, sc.it2i0k0]
 
 ROWS = [
     *(Row(f, X) for f in INTEGRALS),
-    Row(sc.besselpoly, (XI, (0.0, 2.0), (0.0, 3.0)), second_order=False, reason=NO_FORMULA),
+    Row(sc.besselpoly, (XI, (0.0, 2.0), (0.0, 3.0))),
     Row(sc.besselpoly, (XI, (0, 2), (0, 3)), integer=(1, 2), shapes=FIRST3),
 ]
 CASES = cases(ROWS)

@@ -14,7 +14,6 @@ from chainrules.engines import reverse
 LEGENDRE = (-0.9, 0.9)
 FIRST = (((3,), (3,)),)
 FIRST3 = (((3,), (3,), (3,)),)
-NO_FORMULA = "a parameter derivative is NotImplementedTangent; second order on integer ones"
 # SciPy's Legendre functions compute in float64 only (float32 in, float64 out).
 FLOAT64 = {"float32": False}
 # Near |z| = 1 the derivatives of odd orders grow like powers of 1/(1 - z^2).
@@ -40,9 +39,7 @@ def near(f, intervals, keywords):
 
 
 ROWS = [
-    Row(
-        sc.lpmv, ((0, 3), (0.5, 4.0), LEGENDRE), integer=(0,), second_order=False, reason=NO_FORMULA
-    ),
+    Row(sc.lpmv, ((0, 3), (0.5, 4.0), LEGENDRE), integer=(0,)),
     Row(sc.lpmv, ((0, 3), (0, 4), LEGENDRE), integer=(0, 1), shapes=FIRST3),
     *(Row(sc.legendre_p, ((0, 5), LEGENDRE), integer=(0,), kwargs=kw, **FLOAT64) for kw in DIFF_N),
     *(
