@@ -29,7 +29,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.integrate
 import scipy.special as sc
 from numpy.polynomial import chebyshev
 
@@ -51,9 +50,13 @@ _SERIES_TERMS = 40
 
 
 def _quad(f: Callable[[float], float], lo: float, hi: float) -> float:
+    # scipy.integrate (and scipy.optimize, which it imports) loads at the first quadrature:
+    # loading it with the rules took most of the time scipy.special's rules take to load.
+    from scipy.integrate import quad
+
     # sinh and cosh overflow far out on [0, inf), where exp(-inf) = 0 is the right integrand.
     with np.errstate(over="ignore"):
-        return scipy.integrate.quad(f, lo, hi, **_QUAD)[0]
+        return quad(f, lo, hi, **_QUAD)[0]
 
 
 def _reflected_tail(v: float, moments: Callable[[int], float], second: bool) -> tuple:

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import scipy.special as sc
-from scipy import integrate
 
 from ....core.calls import call
 from ....core.define import fit_to_output
@@ -153,6 +152,8 @@ _ellipsoidal_rules(
 
 def _second_kind_slopes(lame: LamePolynomial, n: int, s: float, value: float) -> tuple:
     """``dF/dh2``, ``dF/dk2`` at one point: ``F E_c/E + (2n+1) E dI/dc`` by quadrature."""
+    from scipy.integrate import quad  # loaded when first needed (bessel_order._quad)
+
     h2, k2 = lame.h2, lame.k2
 
     def integrand(u: float, c: int) -> float:
@@ -166,7 +167,7 @@ def _second_kind_slopes(lame: LamePolynomial, n: int, s: float, value: float) ->
     e, _, dh2, dk2 = lame_terms(lame, s)
     slopes = []
     for c, de in enumerate((dh2, dk2)):
-        integral = integrate.quad(integrand, 0.0, 1 / s, args=(c,), epsabs=0.0, limit=200)[0]
+        integral = quad(integrand, 0.0, 1 / s, args=(c,), epsabs=0.0, limit=200)[0]
         slopes.append(value * de / e + (2 * n + 1) * e * integral)
     return tuple(slopes)
 

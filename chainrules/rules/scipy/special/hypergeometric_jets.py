@@ -31,7 +31,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.integrate
 
 from .jets import (
     Jet,
@@ -103,6 +102,8 @@ def _hyp2f1_continued(a: Jet, b: Jet, c: Jet, w: Any) -> Jet:
     begin = np.where(finite, begin, 0.0)
     count = begin.shape[1]
 
+    from scipy.integrate import solve_ivp  # loaded when first needed (bessel_order._quad)
+
     evaluations = [0]
 
     def equation(tau: float, y: Any) -> Any:
@@ -120,7 +121,7 @@ def _hyp2f1_continued(a: Jet, b: Jet, c: Jet, w: Any) -> Jet:
     scale = np.max(np.abs(begin), axis=(0, 1))
     atol = np.broadcast_to(_ATOL * np.where(scale > 0, scale, 1.0), begin.shape).ravel()
     try:
-        solution = scipy.integrate.solve_ivp(
+        solution = solve_ivp(
             equation, (0.0, 1.0), begin.ravel(), method="DOP853", rtol=_RTOL, atol=atol
         )
     except _Unresolved:

@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import scipy.integrate
-
 __all__ = ["moments"]
 
 _QUAD = {"epsabs": 0.0, "epsrel": 1e-12, "limit": 200}
@@ -37,8 +35,10 @@ def moments(
     ``second``, their covariances (upper triangle, row by row), by adaptive quadrature
     (relative tolerance 1e-12)."""
 
+    from scipy.integrate import quad as adaptive  # loaded when first needed (bessel_order._quad)
+
     def quad(h: Callable[[Any], Any]) -> float:
-        return sum(scipy.integrate.quad(h, lo, hi, **_QUAD)[0] for lo, hi in pieces)
+        return sum(adaptive(h, lo, hi, **_QUAD)[0] for lo, hi in pieces)
 
     def moment(g: Callable[[Any], Any]) -> float:
         return quad(lambda t: weight(t) * g(t)) / den
