@@ -364,6 +364,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     keep = [any(r[i] for r in read) for i in range(len(row) + 1)]
     keep_args, keep_y = keep[:-1], keep[-1]
     keep_all_args = all(keep_args)
+    nothing_kept = (None,) * len(row) if not any(keep_args) else None
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         kind = _plain_kind(args)
@@ -376,17 +377,26 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         # What no partial reads is not kept alive (``add`` keeps neither inputs nor output).
         if keep_all_args:
             pullback.args = args
+        elif nothing_kept is not None and len(args) == len(nothing_kept):
+            pullback.args = nothing_kept
         else:
             pullback.args = tuple(a if k else None for a, k in zip(args, keep_args, strict=True))
         pullback.y = y if keep_y else None
         cls = type(y)
-        scalar = cls in SCALAR_COTANGENTS
-        pullback.shape = y.shape if cls is np.ndarray else () if scalar else output_shape(y)
         pullback.projectors = tuple(map(projector, args))
-        pullback.complex_case = (
-            kind == 1 or (kind < 0 and _has_complex(args)) or (not scalar and _has_complex(y))
-        )
-        pullback.lazy = cls is np.ndarray and y.size >= LAZY_FROM
+        if cls is np.ndarray:
+            pullback.shape = y.shape
+            pullback.complex_case = (
+                kind == 1 or y.dtype.kind == "c" or (kind < 0 and _has_complex(args))
+            )
+            pullback.lazy = y.size >= LAZY_FROM
+        else:
+            scalar = cls in SCALAR_COTANGENTS
+            pullback.shape = () if scalar else output_shape(y)
+            pullback.complex_case = (
+                kind == 1 or (kind < 0 and _has_complex(args)) or (not scalar and _has_complex(y))
+            )
+            pullback.lazy = False
         pullback.released = ()
         return y, pullback
 
