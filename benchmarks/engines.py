@@ -11,6 +11,10 @@ Each case is written once against an array namespace (``numpy`` for the chainrul
 
 For the recurrences it also prints the cost per recorded operation: the gradient's time
 over the number of operations, and for (b) what is left above the NumPy value's own time.
+Last, what Python's cyclic garbage collector does during (a) under each engine: the
+collections of each generation per gradient, the objects the collector tracks that are alive
+when the forward pass ends (the tape), what a collection finds unreachable after the gradient
+(reference cycles left behind), and the time with the collector switched off for comparison.
 JAX runs the recurrence compiled (``jit``, compilation excluded): the compiled limit, which
 no eager engine is expected to reach.
 
@@ -29,6 +33,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
 
+import gc  # noqa: E402
 import importlib.util  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -160,6 +165,66 @@ def cases():
     )
 
 
+def collector_report(timer) -> None:
+    """Collections, tracked objects and cycles of the scalar recurrence's gradient."""
+
+    def chainrules_grad(stop=None):
+        def f(x):
+            y = recurrence(np, x)
+            if stop is not None:
+                stop.append(len(gc.get_objects()))
+            return y
+
+        return reverse.value_and_grad(f)(0.5)
+
+    def autograd_grad(stop=None):
+        def f(x):
+            y = recurrence(anp, x)
+            if stop is not None:
+                stop.append(len(gc.get_objects()))
+            return y
+
+        return autograd.value_and_grad(f)(0.5)
+
+    torch_run = torch_value_and_grad(lambda x: recurrence(torch, x), np.asarray(0.5))
+
+    def torch_grad(stop=None):
+        if stop is not None:  # torch's graph is C++: its nodes are not Python objects
+            stop.append(len(gc.get_objects()))
+        return torch_run()
+
+    print()
+    print(
+        "| (a) under | collections per gradient (gen 0/1/2) | tracked objects alive at the "
+        "end of the forward pass | unreachable after | collector on | collector off |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, grad in (
+        ("chainrules", chainrules_grad),
+        ("autograd", autograd_grad),
+        ("PyTorch", torch_grad),
+    ):
+        grad()
+        gc.collect()
+        before_counts = [g["collections"] for g in gc.get_stats()]
+        baseline = len(gc.get_objects())
+        stop: list[int] = []
+        grad(stop)
+        counts = [g["collections"] - b for g, b in zip(gc.get_stats(), before_counts, strict=True)]
+        gc.disable()
+        try:
+            grad()
+            unreachable = gc.collect()
+            off = interleaved_best({"off": grad}, 5, 7, timer)["off"]
+        finally:
+            gc.enable()
+        on = interleaved_best({"on": grad}, 5, 7, timer)["on"]
+        print(
+            f"| {name} | {'/'.join(map(str, counts))} | {stop[0] - baseline:,} | {unreachable} "
+            f"| {on * 1e3:.2f} ms | {off * 1e3:.2f} ms |"
+        )
+
+
 def main(argv: list[str]) -> None:
     cpu = "--cpu" in argv
     timer = time.process_time if cpu else time.perf_counter
@@ -192,6 +257,7 @@ def main(argv: list[str]) -> None:
             f"| {t['torch'] / OPS * 1e6:.2f} us | {jax_op} "
             f"| {(t['ours'] - t['value']) / OPS * 1e6:.2f} us |"
         )
+    collector_report(timer)
 
 
 if __name__ == "__main__":
