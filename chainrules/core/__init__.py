@@ -13,7 +13,9 @@ Modules, one concept each:
 * ``registry``   the rrule and frule tables, opt_out, introspection
 * ``config``     RuleConfig and the capabilities HasReverseMode, HasForwardMode
 * ``define``     scalar_rule, non_differentiable, ignore_derivatives
-* ``scalar_rules`` the rrules and frules that scalar_rule builds from partials
+* ``partials``   what a partial of a scalar_rule row is, and which values it reads
+* ``scalar_rules`` the rrules that scalar_rule builds from partials
+* ``scalar_frules`` the frules that scalar_rule builds from partials
 * ``protocol``   what registration wraps around every rule (zeros, thunks, shapes, names)
 * ``libraries``  rule libraries loaded when a function of theirs is first looked up
 * ``calls``      call: a compiled routine applied through whatever engine tracks its arguments

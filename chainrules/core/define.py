@@ -24,10 +24,11 @@ import numpy as np
 
 from .errors import RuleDefinitionError
 from .libraries import load_owner_before_registering
+from .partials import constant as constant
 from .registry import _Method, frule, function_name, mark_non_differentiable, rrule
-from .scalar_rules import constant as constant
-from .scalar_rules import elementwise_frule, elementwise_rrule
-from .scalar_rules import fit_to_output as fit_to_output
+from .scalar_frules import elementwise_frule
+from .scalar_frules import fit_to_output as fit_to_output
+from .scalar_rules import elementwise_rrule
 from .tangents import NO_TANGENT
 
 __all__ = [

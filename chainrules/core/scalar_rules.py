@@ -1,4 +1,4 @@
-"""The rules ``scalar_rule`` builds from partial derivatives, for elementwise functions.
+"""The rrules ``scalar_rule`` builds from partial derivatives, for elementwise functions.
 
 An rrule computes ``y = f(*args)`` and a pullback that multiplies the cotangent by each
 partial (conjugated for complex values: a holomorphic ``f``'s pullback is ``conj(f'(z)) *
@@ -21,80 +21,40 @@ which are shared by arguments of one shape and dtype (``chainrules.core.projecti
 
 from __future__ import annotations
 
-import dis
 import functools
-import inspect
-import types
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .calls import call
-from .dtypes import conj, has_tangent, is_complex
+from .dtypes import conj, is_complex
 from .errors import ArrayTypeError, TangentTypeError
 from .lazy import is_lazy, per_chunk
 from .names import function_name, short_name
 from .namespace import array_namespace, numpy_dispatches
-from .projection import ProjectTo, projector
+from .partials import Partial, reads, unit_sign
+from .projection import projector
 from .protocol import (
     SCALAR_COTANGENTS,
     NamedPullback,
     check_arguments,
     check_cotangent,
     check_cotangent_shape,
-    check_tangents,
     named_pullback_class,
     output_shape,
     renamed_inner,
 )
-from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
 from .thunks import AbstractThunk, Thunk, unthunk
 
 __all__ = [
-    "Partial",
-    "constant",
-    "elementwise_frule",
+    "LAZY_FROM",
+    "direct_and_apply",
     "elementwise_rrule",
-    "fit_to_output",
+    "plain",
     "primal_of",
-    "unit_sign",
 ]
-
-Partial = Callable[..., Any] | None
-
-
-class constant:  # lower case: it reads as a value in a scalar_rule row
-    """A partial derivative that is the number ``value`` at every input: ``constant(1.0)``.
-
-    Called like any partial, it gives ``value``. ``scalar_rule`` recognises the partials 1 and
-    -1: their pullbacks pass the cotangent through (negated after projection), with the same
-    result as multiplying by the partial, and no pass over the cotangent for the product.
-
-    >>> constant(-1.0)(2.0, 3.0, -1.0), constant(-1.0)
-    (-1.0, constant(-1.0))
-    """
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __call__(self, *args: Any) -> Any:
-        return self.value
-
-    def __repr__(self) -> str:
-        return f"constant({self.value!r})"
-
-
-def unit_sign(partial: Partial) -> int:
-    """1 or -1 for the partials ``constant(1)`` and ``constant(-1)``, 0 for any other."""
-    if isinstance(partial, constant) and isinstance(partial.value, int | float):
-        if partial.value == 1:
-            return 1
-        if partial.value == -1:
-            return -1
-    return 0
 
 
 def _unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
@@ -145,11 +105,17 @@ def primal_of(f: Any) -> Callable:
     return ufunc_or_namesake
 
 
+def direct_and_apply(f: Any) -> tuple[Callable, Callable]:
+    """``f`` itself for plain values (floats, NumPy arrays: no detour), and ``primal_of(f)``."""
+    apply = primal_of(f)
+    return (f if isinstance(f, np.ufunc) else apply), apply
+
+
 # Values a ufunc computes on directly, tested by type on the rules' hot path.
 _TAKEN = frozenset({float, int, complex, np.ndarray, np.float64, np.float32})
 
 
-def _plain(args: tuple) -> bool:
+def plain(args: tuple) -> bool:
     """Whether every argument is a value the ufunc takes directly and the rules follow: a
     Python number, a NumPy float scalar, or a NumPy array that does not hold objects."""
     for a in args:
@@ -161,14 +127,14 @@ def _plain(args: tuple) -> bool:
 
 def _outputs(f: Any, direct: Callable, apply: Callable, args: tuple, kwargs: dict) -> Any:
     """``f(*args, **kwargs)``: directly on plain values, else after the arguments' check."""
-    if _plain(args):
+    if plain(args):
         return direct(*args, **kwargs)
     check_arguments(f, args)
     return apply(*args, **kwargs)
 
 
 def _plain_kind(args: tuple) -> int:
-    """``_plain(args)`` and ``_has_complex(args)`` in one pass: -1 when an argument is not
+    """``plain(args)`` and ``_has_complex(args)`` in one pass: -1 when an argument is not
     plain, else 1 when one is complex and 0 when all are real."""
     kind = 0
     for a in args:
@@ -242,8 +208,7 @@ def elementwise_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool
 def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     """One input, one output: the most frequent rule of all, kept lean."""
     sign = unit_sign(partial)
-    apply = primal_of(f)
-    direct = f if isinstance(f, np.ufunc) else apply  # floats and NumPy arrays: no detour
+    direct, apply = direct_and_apply(f)
     pullback_class = named_pullback_class(_UnaryPullback, f, f=f, partial=partial, sign=sign)
     new = object.__new__
     keep_x, keep_y = reads(partial, 1)
@@ -303,32 +268,6 @@ class _UnaryPullback(NamedPullback):
         return NO_TANGENT, self.project((conj(d) if complex_case else d) * dy)
 
 
-def reads(partial: Partial, arity: int) -> tuple[bool, ...]:
-    """Which of its arguments ``(x1, ..., xn, y)`` a partial may read, from its code: a rule
-    keeps alive only those (an engine holds every pullback until its backward pass). A
-    ``constant`` reads none; anything but a plain function is taken to read all.
-
-    >>> reads(lambda x1, x2, y: x2, 2), reads(constant(1.0), 1), reads(abs, 1)
-    ((False, True, False), (False, False), (True, True))
-    """
-    if isinstance(partial, constant):
-        return (False,) * (arity + 1)
-    code = getattr(partial, "__code__", None)
-    if (
-        not isinstance(partial, types.FunctionType)
-        or code is None
-        or code.co_argcount != arity + 1
-        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
-    ):
-        return (True,) * (arity + 1)
-    names = code.co_varnames[: arity + 1]
-    used = set(code.co_cellvars)  # captured by a function inside: read there
-    for instruction in dis.get_instructions(code):
-        value = instruction.argval
-        used.update(value if isinstance(value, tuple) else (value,))
-    return tuple(name in used for name in names)
-
-
 def _checked_cotangent(f: Any, shape: Any, dy: Any) -> Any:
     """``dy`` unthunked, or ``None`` for a zero; raises naming ``f`` unless it fits the
     output's ``shape``."""
@@ -348,8 +287,7 @@ LAZY_FROM = 256
 
 def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     """Several inputs, one output (``multiply``, ``arctan2``, ``xlogy``)."""
-    apply = primal_of(f)
-    direct = f if isinstance(f, np.ufunc) else apply
+    direct, apply = direct_and_apply(f)
     pullback_class = named_pullback_class(
         _SingleOutputPullback,
         f,
@@ -477,8 +415,7 @@ class _SingleOutputPullback(NamedPullback):
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:
     """Several outputs (``frexp``, ``modf``, ``divmod``): a cotangent per output."""
     active = [any(r[i] is not None for r in rows) for i in range(len(rows[0]))]
-    apply = primal_of(f)
-    direct = f if isinstance(f, np.ufunc) else apply
+    direct, apply = direct_and_apply(f)
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         y = _outputs(f, direct, apply, args, kwargs)
@@ -517,51 +454,3 @@ def _output_cotangents(dy: Any, n: int) -> tuple[Any, ...]:
     if len(values) != n:
         raise TangentTypeError(f"expected a cotangent for each of {n} outputs, got {len(values)}")
     return values
-
-
-def elementwise_frule(
-    f: Any, rows: tuple[tuple[Partial, ...], ...], multi: bool, arity: int
-) -> Callable:
-    apply = primal_of(f)
-    direct = f if isinstance(f, np.ufunc) else apply
-
-    def scalar_frule(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
-        if len(tangents) != arity + 1:
-            raise TangentTypeError(
-                f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
-                f"got {len(tangents)}"
-            )
-        check_arguments(f, args)
-        check_tangents(f, tangents, args)
-        y = (direct if _plain(args) else apply)(*args, **kwargs)
-        outputs = y if multi else (y,)
-        dys = []
-        for r, y_r in zip(rows, outputs, strict=True):
-            if not has_tangent(y_r):
-                dys.append(NO_TANGENT)
-                continue
-            total: Any = ZERO_TANGENT
-            for partial, dx in zip(r, tangents[1:], strict=True):
-                dx = unthunk(dx)
-                if partial is None or isinstance(dx, AbstractZero) or dx is None:
-                    continue
-                sign = unit_sign(partial)
-                if sign and not is_complex(dx):
-                    total = total + (dx if sign > 0 else -dx)
-                else:
-                    total = total + partial(*args, y) * dx
-            dys.append(fit_to_output(total, y_r))
-        return y, (Tangent(tuple, *dys) if multi else dys[0])
-
-    return scalar_frule
-
-
-def fit_to_output(dy: Any, y: Any) -> Any:
-    """The frule's output tangent, broadcast to ``y``'s shape and projected onto its space."""
-    if isinstance(dy, AbstractZero):
-        return dy
-    shape = getattr(y, "shape", ())
-    if getattr(dy, "shape", ()) != shape:
-        xp = array_namespace(dy, y)
-        dy = xp.asarray(xp.broadcast_to(xp.asarray(dy), shape), copy=True)
-    return ProjectTo(y)(dy)

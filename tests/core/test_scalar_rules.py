@@ -8,19 +8,10 @@ import numpy as np
 import pytest
 
 import chainrules as cr
-from chainrules.core.scalar_rules import LAZY_FROM, constant, reads
+from chainrules.core.scalar_rules import LAZY_FROM
 from chainrules.core.tangents import NO_TANGENT, NotImplementedTangent
 from chainrules.core.thunks import Thunk
 from chainrules.engines import reverse
-
-
-def test_reads_follows_the_code_of_a_partial():
-    assert reads(lambda x1, x2, y: x2, 2) == (False, True, False)
-    assert reads(lambda x, y: y, 1) == (False, True)
-    assert reads(lambda x, y: (lambda: x)(), 1) == (True, False)  # read by a function inside
-    assert reads(constant(-1.0), 2) == (False, False, False)
-    assert reads(np.cos, 1) == (True, True)  # not a plain function: taken to read all
-    assert reads(lambda *a: a[0], 1) == (True, True)
 
 
 def _alive_after_rrule(f, *args):

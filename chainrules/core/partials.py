@@ -1,0 +1,79 @@
+"""The partial derivatives of a ``scalar_rule`` row: what one is, and what it reads.
+
+A partial is a function of the arguments and the output, ``(x1, ..., xn, y) -> df/dxi``,
+``constant(c)`` for one that is the same number everywhere, or ``None`` where ``f`` has no
+derivative in that argument. The rules ``scalar_rule`` builds (``chainrules.core.scalar_rules``)
+read these to keep alive only what the partials use and to pass the cotangent through the
+partials 1 and -1.
+"""
+
+from __future__ import annotations
+
+import dis
+import inspect
+import types
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Partial", "constant", "reads", "unit_sign"]
+
+Partial = Callable[..., Any] | None
+
+
+class constant:  # lower case: it reads as a value in a scalar_rule row
+    """A partial derivative that is the number ``value`` at every input: ``constant(1.0)``.
+
+    Called like any partial, it gives ``value``. ``scalar_rule`` recognises the partials 1 and
+    -1: their pullbacks pass the cotangent through (negated after projection), with the same
+    result as multiplying by the partial, and no pass over the cotangent for the product.
+
+    >>> constant(-1.0)(2.0, 3.0, -1.0), constant(-1.0)
+    (-1.0, constant(-1.0))
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, *args: Any) -> Any:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"constant({self.value!r})"
+
+
+def unit_sign(partial: Partial) -> int:
+    """1 or -1 for the partials ``constant(1)`` and ``constant(-1)``, 0 for any other."""
+    if isinstance(partial, constant) and isinstance(partial.value, int | float):
+        if partial.value == 1:
+            return 1
+        if partial.value == -1:
+            return -1
+    return 0
+
+
+def reads(partial: Partial, arity: int) -> tuple[bool, ...]:
+    """Which of its arguments ``(x1, ..., xn, y)`` a partial may read, from its code: a rule
+    keeps alive only those (an engine holds every pullback until its backward pass). A
+    ``constant`` reads none; anything but a plain function is taken to read all.
+
+    >>> reads(lambda x1, x2, y: x2, 2), reads(constant(1.0), 1), reads(abs, 1)
+    ((False, True, False), (False, False), (True, True))
+    """
+    if isinstance(partial, constant):
+        return (False,) * (arity + 1)
+    code = getattr(partial, "__code__", None)
+    if (
+        not isinstance(partial, types.FunctionType)
+        or code is None
+        or code.co_argcount != arity + 1
+        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    ):
+        return (True,) * (arity + 1)
+    names = code.co_varnames[: arity + 1]
+    used = set(code.co_cellvars)  # captured by a function inside: read there
+    for instruction in dis.get_instructions(code):
+        value = instruction.argval
+        used.update(value if isinstance(value, tuple) else (value,))
+    return tuple(name in used for name in names)
