@@ -168,23 +168,20 @@ def cases():
 def collector_report(timer) -> None:
     """Collections, tracked objects and cycles of the scalar recurrence's gradient."""
 
-    def chainrules_grad(stop=None):
-        def f(x):
-            y = recurrence(np, x)
-            if stop is not None:
-                stop.append(len(gc.get_objects()))
-            return y
+    def counted_grad(value_and_grad, xp):
+        """The gradient; given ``stop``, it appends the count of tracked objects there when
+        the forward pass ends."""
 
-        return reverse.value_and_grad(f)(0.5)
+        def grad(stop=None):
+            def f(x):
+                y = recurrence(xp, x)
+                if stop is not None:
+                    stop.append(len(gc.get_objects()))
+                return y
 
-    def autograd_grad(stop=None):
-        def f(x):
-            y = recurrence(anp, x)
-            if stop is not None:
-                stop.append(len(gc.get_objects()))
-            return y
+            return value_and_grad(f)(0.5)
 
-        return autograd.value_and_grad(f)(0.5)
+        return grad
 
     torch_run = torch_value_and_grad(lambda x: recurrence(torch, x), np.asarray(0.5))
 
@@ -200,8 +197,8 @@ def collector_report(timer) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|")
     for name, grad in (
-        ("chainrules", chainrules_grad),
-        ("autograd", autograd_grad),
+        ("chainrules", counted_grad(reverse.value_and_grad, np)),
+        ("autograd", counted_grad(autograd.value_and_grad, anp)),
         ("PyTorch", torch_grad),
     ):
         grad()
