@@ -34,6 +34,7 @@ __all__ = [
     "computation_refused",
     "is_lazy",
     "lazily",
+    "per_block",
     "lazy_like",
     "lazy_pullback",
     "lazy_type_name",
@@ -182,3 +183,21 @@ def per_chunk(f: Any, args: tuple, kwargs: dict) -> tuple:
             vectorize=False,
         )
     )
+
+
+def per_block(f: Callable, *args: Any) -> Any:
+    """``f(*args)`` for an elementwise ``f`` that dask does not apply itself (a routine of the
+    rules' own, computed on NumPy values), as a dask array computed block by block: exact, as
+    each element depends on its own inputs only. Numbers among ``args`` are broadcast.
+
+    >>> import pytest
+    >>> da = pytest.importorskip("dask.array")
+    >>> out = per_block(lambda v, x: np.asarray(v, dtype=float) * x, 2.0, da.arange(4.0, chunks=2))
+    >>> out.chunks, out.compute().tolist()
+    (((2, 2),), [0.0, 2.0, 4.0, 6.0])
+    """
+    import dask.array
+
+    arrays = dask.array.broadcast_arrays(*(dask.array.asarray(a) for a in args))
+    dtype = np.asarray(f(*(np.ones((), a.dtype) for a in arrays))).dtype
+    return dask.array.map_blocks(f, *arrays, dtype=dtype)

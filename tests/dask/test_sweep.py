@@ -47,8 +47,6 @@ KNOWN = {
     "operator.getitem": "the rule is registered for NumPy's arrays only: dask's get none",
     "scipy.linalg.companion": "the rule assigns a dask row into a NumPy array",
     "scipy.special.ellipj": "its pullback computes (a branch on the data)",
-    "scipy.special.itairy": "the derivative calls scipy.special.airy, which dask does not "
-    "apply: an unnamed TypeError",
 }
 
 

@@ -20,6 +20,7 @@ import scipy.special as sc
 
 from ....core.define import scalar_rule
 from ....core.dtypes import is_complex
+from ....core.scalar_rules import primal_of
 
 # ---- Airy functions -------------------------------------------------------------------------
 
@@ -59,10 +60,14 @@ scalar_rule(
 
 # ---- integrals of Airy functions ---------------------------------------------------------
 
+# sc.airy as the rules apply it: on dask arrays chunk by chunk (dask applies no ufunc with
+# several outputs), on an engine's values through their rules
+_airy = primal_of(sc.airy)
+
 scalar_rule(
     sc.itairy,
-    (lambda x, y: sc.airy(x)[0],),
-    (lambda x, y: sc.airy(x)[2],),
-    (lambda x, y: sc.airy(-x)[0],),
-    (lambda x, y: sc.airy(-x)[2],),
+    (lambda x, y: _airy(x)[0],),
+    (lambda x, y: _airy(x)[2],),
+    (lambda x, y: _airy(-x)[0],),
+    (lambda x, y: _airy(-x)[2],),
 )

@@ -34,6 +34,7 @@ import scipy.special as sc
 from ....core.calls import call
 from ....core.define import fit_to_output, scalar_rule
 from ....core.dtypes import is_complex
+from ....core.lazy import is_lazy, per_block
 from ....core.namespace import is_numpy
 from ....core.parametric import numpy_only, parametric_rule
 from ....core.projection import ProjectTo
@@ -97,6 +98,8 @@ def _order_partial(name: str) -> Callable[..., Any]:
     derivative = order_derivative(name)
 
     def order_partial(v: Any, z: Any, y: Any) -> Any:
+        if is_lazy(v) or is_lazy(z):  # computed on NumPy values: block by block
+            return per_block(derivative, v, z)
         return call(derivative, v, z)
 
     order_partial.__qualname__ = f"{name}_order_partial"
