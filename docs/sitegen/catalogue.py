@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -190,6 +191,20 @@ def _source(statement: Statement, depth: int) -> str:
     return f"[{statement.page}: {statement.section}]({up}{statement.page}#{statement.anchor})"
 
 
+def _relinked(text: str, statement: Statement, depth: int) -> str:
+    """``text`` from ``statement``'s page with its relative links made to work from a page
+    ``depth`` folders down: ``(#anchor)`` to ``(../page.md#anchor)``, ``(other.md)`` to
+    ``(../other.md)``.
+
+    >>> s = Statement("hard points", "", "special.md", "a", "A")
+    >>> _relinked("see [B](#b) and [C](testing.md#c), [D](https://d.org)", s, 1)
+    'see [B](../special.md#b) and [C](../testing.md#c), [D](https://d.org)'
+    """
+    up = "../" * depth
+    text = text.replace("](#", f"]({up}{statement.page}#")
+    return re.sub(r"\]\((?![a-z]+:|/|\.\./)([^)#]+\.md)", rf"]({up}\1", text)
+
+
 def _escape(text: str) -> str:
     """Text from a docstring, safe in a Markdown list item: no HTML, no stray emphasis."""
     return text.replace("<", "&lt;").replace("*", "\\*")
@@ -222,7 +237,8 @@ def entry(
                 key = (statement.page, statement.anchor, statement.columns)
                 tables.setdefault(key, []).append(statement)
             else:
-                facts.append((kind, f"{statement.text} ({_source(statement, 1)})"))
+                text = _relinked(statement.text, statement, 1)
+                facts.append((kind, f"{text} ({_source(statement, 1)})"))
     facts += [("rule", _escape(note)) for note in notes]
     lines += [f"* **{label}**: {text}" for label, text in facts]
     for rows in tables.values():
@@ -236,7 +252,8 @@ def _accuracy_table(rows: Sequence[Statement]) -> list[str]:
     header = (["case"] if with_case else []) + list(rows[0].columns)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
-        cells = ([row.case] if with_case else []) + [c.replace("|", "\\|") for c in row.cells]
+        cells = [_relinked(c, row, 1).replace("|", "\\|") for c in row.cells]
+        cells = ([row.case] if with_case else []) + cells
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
