@@ -296,6 +296,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         signs=tuple(map(unit_sign, row)),
         indices=range(len(row)),
         reading=tuple(None if p is None else reads(p, len(row)) for p in row),
+        plans={},
     )
     new = object.__new__
     read = [reads(p, len(row)) for p in row if p is not None]
@@ -354,11 +355,12 @@ class _SingleOutputPullback(NamedPullback):
     released: tuple[int, ...]  # arguments whose cotangents an engine said it will not ask for
     shape: Any
     y: Any
-    f: Any  # these five on the subclass of each function
+    f: Any  # these six on the subclass of each function
     row: tuple[Partial, ...]
     signs: tuple[int, ...]
     indices: range
     reading: tuple[tuple[bool, ...] | None, ...]  # per argument, what its partial reads
+    plans: dict[tuple[int, ...], tuple]  # what needed(positions) keeps, per positions
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
@@ -370,7 +372,9 @@ class _SingleOutputPullback(NamedPullback):
                 zeros = (self.cotangent(i, ZERO_TANGENT, True) for i in self.indices)
                 return (NO_TANGENT, *zeros)
         real = not self.complex_case and not _has_complex(dy)
-        if self.lazy:  # large arrays: an engine computes only what its tracked values need
+        if self.lazy and not self.released:
+            # Large arrays: a caller computes only what it asks for. An engine that said what it
+            # will ask for (needed) gets numbers at once, and no thunks to make and unthunk.
             one = self.cotangent
             return (
                 NO_TANGENT,
@@ -379,17 +383,14 @@ class _SingleOutputPullback(NamedPullback):
         return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
 
     def needed(self, positions: tuple[int, ...]) -> None:
-        wanted = {p - 1 for p in positions}
-        released = tuple(i for i in self.indices if i not in wanted)
+        plan = self.plans.get(positions)
+        if plan is None:  # decided once per function and tracked positions
+            plan = self.plans[positions] = _release_plan(self.reading, positions)
+        released, keep_args, keep_y = plan
         if not released:
             return
-        keep = [False] * (len(self.indices) + 1)
-        for i in wanted:
-            read = self.reading[i]
-            if read is not None:
-                keep = [k or r for k, r in zip(keep, read, strict=True)]
-        self.args = tuple(a if k else None for a, k in zip(self.args, keep, strict=False))
-        if not keep[-1]:
+        self.args = tuple([a if k else None for a, k in zip(self.args, keep_args, strict=False)])
+        if not keep_y:
             self.y = None
         self.released = released
 
@@ -410,6 +411,22 @@ class _SingleOutputPullback(NamedPullback):
             return _unit_cotangent(sign, project, dy)
         d = derivative(*self.args, self.y)
         return project((conj(d) if self.complex_case else d) * dy)
+
+
+def _release_plan(
+    reading: tuple[tuple[bool, ...] | None, ...], positions: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[bool, ...], bool]:
+    """For an engine that will ask for the cotangents of ``positions`` (1-based) only: the
+    arguments released, and which arguments and whether the output the partials of the others
+    still read."""
+    wanted = {p - 1 for p in positions}
+    released = tuple(i for i in range(len(reading)) if i not in wanted)
+    keep = [False] * (len(reading) + 1)
+    for i in wanted:
+        read = reading[i]
+        if read is not None:
+            keep = [k or r for k, r in zip(keep, read, strict=True)]
+    return released, tuple(keep[:-1]), keep[-1]
 
 
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:
