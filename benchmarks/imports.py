@@ -15,6 +15,7 @@ without ``PYTHONDONTWRITEBYTECODE``; one untimed round writes it). The last line
 chainrules modules whose own import costs most (``python -X importtime``).
 
     python benchmarks/imports.py
+    PYTHONPATH=<a checkout of another commit> python benchmarks/imports.py   # that version
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 PEER = "import numpy, scipy.special, scipy.linalg"
@@ -39,6 +41,10 @@ COMMANDS = {
     "registered_functions()": "import chainrules; chainrules.registered_functions()",
 }
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# The children run outside any checkout: ``python -c`` puts the working directory first on
+# sys.path, ahead of PYTHONPATH, so a run from a checkout would import that checkout's
+# chainrules whatever PYTHONPATH names.
+WORKDIR = tempfile.gettempdir()
 
 
 def _child_cpu() -> float:
@@ -49,7 +55,7 @@ def _child_cpu() -> float:
 def run(code: str) -> tuple[float, float]:
     """(CPU time, wall time) of ``python -c code`` in a fresh interpreter."""
     cpu, wall = _child_cpu(), time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=ENV, check=True)
+    subprocess.run([sys.executable, "-c", code], env=ENV, cwd=WORKDIR, check=True)
     return _child_cpu() - cpu, time.perf_counter() - wall
 
 
@@ -58,6 +64,7 @@ def heaviest_modules(code: str, count: int = 8) -> list[tuple[int, str]]:
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", code],
         env=ENV,
+        cwd=WORKDIR,
         capture_output=True,
         text=True,
         check=True,
