@@ -42,7 +42,6 @@ RTOL, ATOL = 1e-9, 1e-11
 
 # Known defects on dask arrays, each failing now; strict, so a fix makes its entry fail.
 KNOWN = {
-    "numpy.extract": "the rule slices with a lazy count (the condition's sum), an unknown size",
 }
 
 
