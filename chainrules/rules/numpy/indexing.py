@@ -99,7 +99,22 @@ def _scatter_rows(index: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:
 
 
 def _getitem(x: Any, key: Any) -> Any:
+    """``x[key]``; for a dask ``x`` and a NumPy boolean mask of its shape, the elements at the
+    mask's flat positions (dask makes an n-d mask a dask array, and gives an unknown size)."""
+    if is_lazy(x) and _is_mask_of(key, x):
+        return _take_flat(x, np.flatnonzero(key))
     return x[key]
+
+
+def _is_mask_of(key: Any, x: Any) -> bool:
+    return type(key) is np.ndarray and key.dtype == np.bool_ and key.shape == shape_of(x)
+
+
+def _take_flat(x: Any, positions: Any) -> Any:
+    """``x``'s elements at the flat ``positions``, a NumPy integer array: in ``x``'s namespace,
+    of known size where a dask array's boolean indexing gives an unknown one."""
+    xp = array_namespace(x)
+    return xp.take(xp.reshape(x, (-1,)), positions)
 
 
 linear_rule(np.ndarray.__getitem__, getitem_adjoint, primal=_getitem)
@@ -183,8 +198,7 @@ def _extract(condition: Any, x: Any) -> Any:
     elements at the condition's known positions (dask's extract, which makes the condition a
     dask array, gives an output of unknown size)."""
     if is_lazy(x) and not is_lazy(condition):
-        xp = array_namespace(x)
-        return xp.take(xp.reshape(x, (-1,)), np.flatnonzero(condition))
+        return _take_flat(x, np.flatnonzero(condition))
     return np.extract(condition, x)
 
 
