@@ -181,6 +181,7 @@ def per_chunk(f: Any, args: tuple, kwargs: dict) -> tuple:
             *args,
             output_dtypes=dtypes,
             vectorize=False,
+            allow_rechunk=True,  # arguments of other chunks met as elementwise operations do
         )
     )
 

@@ -41,13 +41,7 @@ SWEPT = [f for f in swept_functions() if f in SAMPLES]
 RTOL, ATOL = 1e-9, 1e-11
 
 # Known defects on dask arrays, each failing now; strict, so a fix makes its entry fail.
-KNOWN = {
-    "numpy.extract": "the rule slices with a lazy count (the condition's sum), an unknown size",
-    "numpy.gradient": "a 1-d dask array's gradient comes back of shape (1, n), NumPy's (n,)",
-    "operator.getitem": "the rule is registered for NumPy's arrays only: dask's get none",
-    "scipy.linalg.companion": "the rule assigns a dask row into a NumPy array",
-    "scipy.special.ellipj": "its pullback computes (a branch on the data)",
-}
+KNOWN: dict[str, str] = {}
 
 
 def chunked(a):

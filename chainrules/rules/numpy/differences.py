@@ -174,6 +174,15 @@ def _ediff1d_frule(tangents, ary, to_end=None, to_begin=None):
 # ---- gradient -------------------------------------------------------------------------------
 
 
+def _gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Any:
+    """``np.gradient``, its result as NumPy gives it: one array for one axis, a tuple for
+    several (dask's gradient gives a list, of one array for a 1-d array)."""
+    y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
+    if type(y) is list:
+        return y[0] if len(y) == 1 else tuple(y)
+    return y
+
+
 def _gradient_axes(f: Any, axis: Any) -> tuple[int, ...]:
     ndim = np.ndim(f)
     if axis is None:
@@ -292,7 +301,7 @@ def _spacing_cotangent(xp: Any, h: Any, parts: list, outputs: list, slots: tuple
 
 @rrule.register(np.gradient)
 def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
-    y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
+    y = _gradient(f, *varargs, axis=axis, edge_order=edge_order)
     axes = _gradient_axes(f, axis)
     spacings = _spacings(varargs, axes)
     shape = np.shape(f)
@@ -331,7 +340,7 @@ def _gradient_rrule(f, *varargs, axis=None, edge_order=1):
 
 @frule.register(np.gradient)
 def _gradient_frule(tangents, f, *varargs, axis=None, edge_order=1):
-    y = np.gradient(f, *varargs, axis=axis, edge_order=edge_order)
+    y = _gradient(f, *varargs, axis=axis, edge_order=edge_order)
     df, d_spacings = tangents[1], tangents[2 : 2 + len(varargs)]
     several = isinstance(y, tuple)
     outputs = list(y) if several else [y]
@@ -340,7 +349,7 @@ def _gradient_frule(tangents, f, *varargs, axis=None, edge_order=1):
     if is_zero(df):
         changes: list[Any] = [ZERO_TANGENT] * len(outputs)
     else:
-        dy = np.gradient(df, *varargs, axis=axis, edge_order=edge_order)
+        dy = _gradient(df, *varargs, axis=axis, edge_order=edge_order)
         changes = list(dy) if several else [dy]
     axes = _gradient_axes(f, axis)
     slots = _spacing_slots(varargs, axes)

@@ -28,6 +28,7 @@ import numpy as np
 from ...core.calls import call
 from ...core.define import non_differentiable
 from ...core.dtypes import cast, has_tangent, value_dtype
+from ...core.lazy import is_lazy, lazy_like
 from ...core.linear import (
     accumulate,
     call_method,
@@ -98,7 +99,22 @@ def _scatter_rows(index: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:
 
 
 def _getitem(x: Any, key: Any) -> Any:
+    """``x[key]``; for a dask ``x`` and a NumPy boolean mask of its shape, the elements at the
+    mask's flat positions (dask makes an n-d mask a dask array, and gives an unknown size)."""
+    if is_lazy(x) and _is_mask_of(key, x):
+        return _take_flat(x, np.flatnonzero(key))
     return x[key]
+
+
+def _is_mask_of(key: Any, x: Any) -> bool:
+    return type(key) is np.ndarray and key.dtype == np.bool_ and key.shape == shape_of(x)
+
+
+def _take_flat(x: Any, positions: Any) -> Any:
+    """``x``'s elements at the flat ``positions``, a NumPy integer array: in ``x``'s namespace,
+    of known size where a dask array's boolean indexing gives an unknown one."""
+    xp = array_namespace(x)
+    return xp.take(xp.reshape(x, (-1,)), positions)
 
 
 linear_rule(np.ndarray.__getitem__, getitem_adjoint, primal=_getitem)
@@ -144,32 +160,50 @@ linear_rule(
 # ---- compress, extract: the array comes second -----------------------------------------------
 
 
-def _selection_rules(f: Any) -> None:
-    """Rules of ``f(condition, x, ...)``, a gather of ``x`` chosen by ``condition``."""
+def _selection_rules(f: Any, primal: Any = None) -> None:
+    """Rules of ``f(condition, x, ...)``, a gather of ``x`` chosen by ``condition``, computed
+    by ``primal`` (``f`` itself by default).
+
+    A dask ``condition`` gives an output of unknown size, chunk by chunk of the condition:
+    the pullback finds the sources with ``x``'s chunks, so that they are chunked as the
+    output, and its cotangent, are.
+    """
+    run = f if primal is None else primal
 
     def selection_rrule(condition: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
-        y = f(condition, x, *args, **kwargs)
+        y = run(condition, x, *args, **kwargs)
         project_x = argument_projector(x)
         x_shape = shape_of(x)
 
         def selection_pullback(dy: Any) -> tuple[Any, ...]:
             rest = (NO_TANGENT,) * len(args)
             numbers = source_map(np.copy, x_shape)
-            sources = f(condition, numbers, *args, **kwargs)
+            if is_lazy(condition):
+                numbers = lazy_like(x, numbers)
+            sources = run(condition, numbers, *args, **kwargs)
             return (NO_TANGENT, NO_TANGENT, project_x(scatter_add(sources, dy, x_shape)), *rest)
 
         return y, selection_pullback
 
     def selection_frule(tangents: tuple, condition: Any, x: Any, *args: Any, **kwargs: Any):
-        y = f(condition, x, *args, **kwargs)
-        return y, linear_pushforward(y, tangents[2], lambda dx: f(condition, dx, *args, **kwargs))
+        y = run(condition, x, *args, **kwargs)
+        return y, linear_pushforward(y, tangents[2], lambda dx: run(condition, dx, *args, **kwargs))
 
     keywords = ("axis",) if f is np.compress else ()
     register_rules(f, selection_rrule, selection_frule, keywords=keywords)
 
 
+def _extract(condition: Any, x: Any) -> Any:
+    """``np.extract(condition, x)``; for a dask ``x`` and a NumPy ``condition``, ``x``'s
+    elements at the condition's known positions (dask's extract, which makes the condition a
+    dask array, gives an output of unknown size)."""
+    if is_lazy(x) and not is_lazy(condition):
+        return _take_flat(x, np.flatnonzero(condition))
+    return np.extract(condition, x)
+
+
 _selection_rules(np.compress)
-_selection_rules(np.extract)
+_selection_rules(np.extract, _extract)
 linear_rule(
     np.ndarray.compress,
     gather_adjoint(call_method("compress")),

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...core.define import scalar_rule
+from ...core.lazy import is_lazy
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, opt_out, rrule
@@ -132,8 +133,9 @@ def _matmul_frule(tangents, a, b):
 
 
 def _is_array(a):
-    """NumPy arrays, and the tracked arrays of engines that stand for them."""
-    return isinstance(a, np.ndarray) or hasattr(a, "__array_namespace__")
+    """NumPy arrays, the tracked arrays of engines that stand for them, and dask arrays (whose
+    ``x[key]`` is lazy, and has the same rule)."""
+    return isinstance(a, np.ndarray) or hasattr(a, "__array_namespace__") or is_lazy(a)
 
 
 def _elements(dy, n):

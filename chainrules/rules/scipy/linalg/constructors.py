@@ -220,7 +220,12 @@ def _companion(a: Any) -> Any:
     xp = array_namespace(a)
     row = -a[1:] / a[0]
     n = row.shape[0]
-    return xp.concat([row[None, :], xp.eye(n - 1, n, dtype=row.dtype)])
+    # A square identity and a column of zeros: dask's eye(N, M) with M > N names column
+    # blocks that its graph lacks, and fails when computed.
+    ones = xp.concat(
+        [xp.eye(n - 1, dtype=row.dtype), xp.zeros((n - 1, 1), dtype=row.dtype)], axis=1
+    )
+    return xp.concat([row[None, :], ones])
 
 
 @rrule.register(sla.companion)

@@ -29,6 +29,7 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.define import ignore_derivatives, scalar_rule
+from ....core.lazy import is_lazy
 from ....core.parametric import parametric_rule
 
 
@@ -113,9 +114,11 @@ def _rg_dz(x: Any, y: Any, z: Any) -> Any:
 def _reduce(phi: Any) -> tuple[Any, Any]:
     """``phi = j pi + rest`` with ``|rest| <= pi/2``: the number of half periods ``j`` and ``rest``.
 
-    ``j`` is piecewise constant, so it is computed on the plain values.
+    ``j`` is piecewise constant, so it is computed on the plain values; a dask array's stay
+    lazy (``np.asarray`` would compute them).
     """
-    j = np.round(np.asarray(ignore_derivatives(phi)).real / np.pi)
+    plain = ignore_derivatives(phi)
+    j = np.round(np.real(plain if is_lazy(plain) else np.asarray(plain)) / np.pi)
     return j, phi - j * np.pi
 
 
