@@ -180,8 +180,16 @@ class _ProjectArray(_ProjectLeaf):
     def __call__(self, dx: Any) -> Any:
         cls = type(dx)
         if cls is np.ndarray:
-            if dx.shape == self.shape and dx.dtype == self.dtype:
-                return dx
+            if dx.dtype == self.dtype:
+                dx_shape = dx.shape
+                if dx_shape == self.shape:
+                    return dx
+                axes = self.axes.get(dx_shape)
+                if axes:  # a broadcast met before: summed as _project sums it
+                    dx = np.add.reduce(dx, axis=axes)
+                    if type(dx) is np.ndarray and dx.shape == self.shape:
+                        return dx
+                    return np.asarray(dx).reshape(self.shape)  # a scalar at 0-d
         elif cls is self.scalar_type and not self.shape:  # ufuncs give 0-d results as scalars
             return np.asarray(dx)
         return self._apply(dx, {})

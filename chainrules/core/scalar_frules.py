@@ -17,6 +17,7 @@ from typing import Any
 
 from .dtypes import has_tangent, is_complex
 from .errors import TangentTypeError
+from .lazy import lazily
 from .names import function_name
 from .namespace import array_namespace
 from .partials import Partial, unit_sign
@@ -40,7 +41,11 @@ def elementwise_frule(
                 f"frule for {function_name(f)}: expected {arity + 1} tangents (df, dx1, ...), "
                 f"got {len(tangents)}"
             )
-        check_arguments(f, args)
+        if check_arguments(f, args):  # dask arrays: a failure names f
+            return lazily(f, frule_eagerly, (tangents, *args), kwargs, "frule")
+        return frule_eagerly(tangents, *args, **kwargs)
+
+    def frule_eagerly(tangents: tuple, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         check_tangents(f, tangents, args)
         y = (direct if plain(args) else apply)(*args, **kwargs)
         outputs = y if multi else (y,)

@@ -121,8 +121,20 @@ def tanh_derivative(x):
     still 1e-16 (and representable up to |x| = 355).
 
     From |x| = 1, 4u / (1 + u)^2 with u = exp(-2|x|): 1 / cosh(x) squared would underflow
-    in the second derivative's intermediate products well before sech^2 itself does.
+    in the second derivative's intermediate products well before sech^2 itself does. Below
+    |x| = 1 that form is as accurate (u is near 1, nothing cancels), but its derivatives pass
+    through |x|'s kink at 0: a real NumPy array, which nothing differentiates further, takes it
+    everywhere, in 7 passes over the array instead of 16.
     """
+    if type(x) is np.ndarray and x.dtype.kind == "f":
+        u = np.abs(x)
+        u *= -2
+        np.exp(u, out=u)
+        den = u + 1
+        den *= den
+        u *= 4
+        u /= den
+        return u
     xp = _xp(x)
     if is_complex(x):
         sech = 1 / xp.cosh(x)
