@@ -473,7 +473,20 @@ class _SingleOutputPullback(NamedPullback):
                 thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, real
                 grads.append(thunk)
             return tuple(grads)
-        return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
+        if self.released:
+            return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
+        # cotangent(i, dy, real) for each argument, inlined: the frequent case of small arrays
+        grads = [NO_TANGENT]
+        args, y, complex_case = self.args, self.y, self.complex_case
+        for project, derivative, sign in zip(self.projectors, self.row, self.signs, strict=True):
+            if derivative is None or not project.has_tangent_space:
+                grads.append(NO_TANGENT)
+            elif sign and real:
+                grads.append(_unit_cotangent(sign, project, dy))
+            else:
+                d = derivative(*args, y)
+                grads.append(project((conj(d) if complex_case else d) * dy))
+        return tuple(grads)
 
     def needed(self, positions: tuple[int, ...]) -> None:
         plan = self.plans.get(positions)

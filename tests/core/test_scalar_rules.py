@@ -10,7 +10,7 @@ import pytest
 import chainrules as cr
 from chainrules.core.scalar_rules import LAZY_FROM
 from chainrules.core.tangents import NO_TANGENT, NotImplementedTangent
-from chainrules.core.thunks import Thunk
+from chainrules.core.thunks import Thunk, eager_thunks
 from chainrules.engines import reverse
 
 
@@ -76,3 +76,81 @@ def test_gradients_agree_below_and_above_the_thunk_size(n):
     x = np.linspace(0.1, 1.0, n)
     grad = reverse.grad(lambda x: np.sum(np.sin(x) * 1.01 + 0.1))(x)
     np.testing.assert_allclose(grad, 1.01 * np.cos(x), rtol=1e-15)
+
+
+# ---- real scalars: a class per function and argument types ----------------------------------
+
+REAL_SCALARS = [0.75, np.float64(0.75), 3]
+BINARY = [np.add, np.subtract, np.multiply, np.divide, np.arctan2, np.hypot, np.power]
+
+
+@pytest.mark.parametrize("f", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("a", REAL_SCALARS, ids=lambda a: type(a).__name__)
+@pytest.mark.parametrize("b", [*REAL_SCALARS, -2.5], ids=repr)
+def test_real_scalars_give_what_0d_arrays_give(f, a, b):
+    # The scalar path (NumPy's scalar arithmetic for add, subtract, multiply and divide)
+    # against the general one at 0-d arrays: the same numbers, bit for bit, of the arguments'
+    # own types.
+    y, pullback = cr.rrule(f, a, b)
+    expected = f(a, b)
+    assert type(y) is type(expected) and np.array_equal(y, expected, equal_nan=True)
+    dy = np.float64(1.25)
+    got = pullback(dy)
+    arrays = cr.rrule(f, np.asarray(a, dtype=float), np.asarray(b, dtype=float))[1](np.asarray(dy))
+    assert got[0] is NO_TANGENT
+    for c, arg, reference in zip(got[1:], (a, b), arrays[1:], strict=True):
+        if type(arg) is int:
+            assert c is NO_TANGENT
+            continue
+        assert type(c) is type(arg)
+        assert np.array_equal(c, reference, equal_nan=True)
+
+
+def test_real_scalar_pullbacks_take_any_cotangent():
+    # A zero, a thunk, a 0-d array and a complex number leave the scalar path for the general
+    # one: the same answers as before the path existed.
+    _, pullback = cr.rrule(np.multiply, 2.0, np.float64(3.0))
+    assert pullback(cr.ZeroTangent())[1:] == (cr.ZeroTangent(), cr.ZeroTangent())
+    assert pullback(Thunk(lambda: 2.0))[1:] == (6.0, np.float64(4.0))
+    assert pullback(np.array(2.0))[1:] == (6.0, np.float64(4.0))
+    assert pullback(1j)[1:] == (0.0, np.float64(0.0))  # projected onto the reals
+    with pytest.raises(cr.ChainRulesError, match="numpy.multiply"):
+        pullback(np.ones(3))
+    _, pullback = cr.rrule(np.sin, 0.5)
+    assert pullback(np.array(2.0))[1] == 2.0 * np.cos(0.5)
+    with pytest.raises(cr.ChainRulesError, match="numpy.sin"):
+        pullback(np.ones(2))
+
+
+@pytest.mark.parametrize("x", [0.5, np.float64(0.5), -0.0])
+@pytest.mark.parametrize("f", [np.sin, np.exp, np.negative, np.positive, np.log1p])
+def test_unary_real_scalars_keep_their_type(f, x):
+    y, pullback = cr.rrule(f, x)
+    assert type(y) is type(f(x)) and y == f(x)
+    dx = pullback(np.float64(1.5))[1]
+    assert type(dx) is type(x)
+    reference = cr.rrule(f, np.asarray(x))[1](np.asarray(1.5))[1]
+    assert dx == reference and np.signbit(dx) == np.signbit(reference)
+
+
+def test_cotangent_thunks_compute_when_unthunked_and_at_once_when_eager():
+    x, c = np.linspace(0.0, 1.0, LAZY_FROM), np.full(LAZY_FROM, 2.0)
+    _, pullback = cr.rrule(np.multiply, x, c)
+    dx, dc = pullback(np.ones(LAZY_FROM))[1:]
+    assert isinstance(dx, Thunk) and "argument 1 of multiply_pullback" in repr(dx)
+    np.testing.assert_array_equal(cr.unthunk(dx), c)
+    np.testing.assert_array_equal(cr.unthunk(dc), x)
+    with eager_thunks():
+        dx, dc = pullback(np.ones(LAZY_FROM))[1:]
+    np.testing.assert_array_equal(dx, c)
+    np.testing.assert_array_equal(dc, x)
+
+
+def test_a_failure_of_dask_inside_an_elementwise_rule_names_the_function():
+    da = pytest.importorskip("dask.array")
+    x = da.from_array(np.linspace(0.1, 1.0, 6), chunks=3)
+    unknown = x[x > 0.5]  # a size dask does not know
+    with pytest.raises(cr.ChainRulesError, match="numpy.arctan2"):
+        cr.rrule(np.arctan2, unknown, x)  # dask: operands could not be broadcast together
+    with pytest.raises(cr.ChainRulesError, match="numpy.arctan2"):
+        cr.frule((cr.NoTangent(), cr.ZeroTangent(), cr.ZeroTangent()), np.arctan2, unknown, x)
