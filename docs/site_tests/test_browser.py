@@ -3,12 +3,13 @@
 Each page is loaded over HTTP from the loopback interface; every test fails on a console
 error, an uncaught exception, a failed request or an HTTP error of the page. The screenshots
 (the catalogue, a search for betainc, the coverage report at 700 px) go to the session's
-screenshot folder, for people to look at.
+screenshot folder, for people to look at. A search for a function's name lists that
+function's entry first, before the longer names that begin with it.
 """
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import pytest
 
@@ -37,13 +38,25 @@ def test_the_catalogue_page_lists_every_category(page, site_url, screenshots):
     assert page.errors.messages == []
 
 
-def test_search_finds_betainc_in_the_catalogue(page, site_url, screenshots):
+def _search(page, site_url, query: str) -> list[list[SplitResult]]:
+    """The links a search for ``query`` shows, a list per page: its own link first, then its
+    sections' in the order shown."""
     _open(page, site_url)
     page.keyboard.press("/")  # the search's shortcut
-    page.keyboard.type("betainc")
-    results = page.locator(".md-search-result__list a.md-search-result__link")
-    results.first.wait_for(timeout=15_000)
-    targets = [urlsplit(href) for href in results.evaluate_all("as => as.map(a => a.href)")]
+    page.keyboard.type(query)
+    # the results update as each letter is typed: wait for those of the whole query
+    page.locator(f'.md-search-result__list a[href*="?h={query}#"]').first.wait_for(timeout=15_000)
+    groups = page.locator(".md-search-result__list .md-search-result__item")
+    hrefs = "as => as.map(a => a.href)"
+    return [
+        [urlsplit(href) for href in group.locator("a.md-search-result__link").evaluate_all(hrefs)]
+        for group in groups.all()
+    ]
+
+
+def test_search_finds_betainc_in_the_catalogue(page, site_url, screenshots):
+    groups = _search(page, site_url, "betainc")
+    targets = [target for group in groups for target in group]
     entry = [t for t in targets if t.fragment == "scipy.special.betainc"]
     assert entry and entry[0].path.endswith("/catalogue/scipy.special/"), targets
     shot = screenshots / "search-betainc.png"
@@ -52,6 +65,24 @@ def test_search_finds_betainc_in_the_catalogue(page, site_url, screenshots):
     page.goto(entry[0].geturl(), wait_until="networkidle")
     heading = page.locator("h2[id='scipy.special.betainc']")
     assert heading.is_visible() and "parameter derivatives" in page.inner_text("article")
+    assert page.errors.messages == []
+
+
+# Each name begins longer names in the catalogue: betaincc and betaincinv; gammainc, gammaln and
+# gammasgn; jve and jvp. The search finds those by the name too, but lists the name's own
+# entry first.
+@pytest.mark.parametrize(
+    ("name", "longer"),
+    [("betainc", "betaincinv"), ("gamma", "gammaln"), ("jv", "jve")],
+)
+def test_search_lists_the_entry_of_the_name_typed_first(page, site_url, name, longer):
+    groups = _search(page, site_url, name)
+    first_page, *_ = groups
+    sections = [target.fragment for target in first_page if target.fragment]
+    assert sections, groups
+    assert sections[0].rpartition(".")[2] == name, sections  # scipy.special.gamma or math.gamma
+    everything = [target.fragment for group in groups for target in group]
+    assert f"scipy.special.{longer}" in everything  # found, after it
     assert page.errors.messages == []
 
 

@@ -164,3 +164,16 @@ def test_the_search_index_holds_the_catalogue_entries(site):
     assert "api/chainrules/#chainrules.ZeroTangent" in locations
     separator = index["config"]["separator"]
     assert re.split(separator, "scipy.special.betainc") == ["scipy", "special", "betainc"]
+
+
+def test_the_search_index_gives_each_entry_its_name_as_one_word(site):
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["fields"]["name"]["boost"] >= index["config"]["fields"]["title"]["boost"]
+    assert index["config"]["pipeline"] == []  # `where`, `all` and `not` are names, not stop words
+    names = {doc["location"]: doc.get("name") for doc in index["docs"]}
+    assert names["catalogue/scipy.special/#scipy.special.betainc"] == "betainc"
+    assert names["catalogue/numpy.constructors/#numpy.ones_like"] == "oneslike"
+    assert names["api/chainrules/#chainrules.ZeroTangent"] == "zerotangent"
+    assert names["catalogue/scipy.special/"] is None
+    script = "javascripts/search-exact-names.js"
+    assert (site / script).is_file() and script in (site / "index.html").read_text(encoding="utf-8")

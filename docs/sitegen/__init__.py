@@ -12,6 +12,7 @@ Modules, one concept each:
                       and the coverage report's data, with what the pages state about it
 * ``api``             the API reference: a page per public module, one mkdocstrings entry per
                       public name
+* ``search``          the search index's catalogue and API entries, each found by its name
 * ``docstrings``      a griffe extension: the docstrings' doctests and literal blocks as code
 
 Only ``hooks`` and ``docstrings`` import mkdocs and griffe; the rest is plain Python. The

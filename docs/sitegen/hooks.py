@@ -2,7 +2,8 @@
 
 ``on_files`` adds the generated pages, the rule catalogue (``catalogue``) and the API reference
 (``api``), and sets the navigation from ``docs/index.md`` (``navigation``); ``on_page_markdown``
-points the home page to both references. The catalogue reads the test record that the build
+points the home page to both references; ``on_post_build`` gives the search index's named
+sections their names as words (``search``). The catalogue reads the test record that the build
 is given in ``CHAINRULES_TEST_RECORD``, or else ``test-record.json`` in the project's root if
 there is one (what ``python -m pytest --chainrules-record=test-record.json`` writes); without
 one it says that it does not know what was tested.
@@ -10,6 +11,7 @@ one it says that it does not know what was tested.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import defaultdict
@@ -20,10 +22,10 @@ from mkdocs.structure.files import File, Files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the package ``sitegen``
 
-from sitegen import api, catalogue, navigation
+from sitegen import api, catalogue, navigation, search
 from sitegen.statements import PAGE_LIBRARIES, Resolver, statements_of_page
 
-__all__ = ["on_files", "on_page_markdown", "record_path"]
+__all__ = ["on_files", "on_page_markdown", "on_post_build", "record_path"]
 
 RECORD_VARIABLE = "CHAINRULES_TEST_RECORD"
 
@@ -104,3 +106,10 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         "each, generated from the registry when the site is built.\n"
         "* [API reference](api/index.md): the public names, from their docstrings.\n"
     )
+
+
+def on_post_build(config: Any) -> None:
+    # hooks run after the plugins: the search plugin has written its index by now
+    path = Path(config["site_dir"]) / "search" / "search_index.json"
+    index = search.with_name_words(json.loads(path.read_text(encoding="utf-8")))
+    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
