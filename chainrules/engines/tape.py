@@ -165,6 +165,12 @@ class ReverseLevel(Level):
             f,
             len(tape),
         )
+        cls = type(y)
+        if cls is np.float64 or cls is float:  # the frequent case, as inexact(y) below decides
+            tape.append(node)
+            tracked = _new(ReverseTracked)
+            tracked.value, tracked.level, tracked.node = y, self, node
+            return tracked
         if inexact(y):
             if isinstance(y, Tracked) and y.level is self:
                 raise ChainRulesError(
@@ -271,12 +277,14 @@ def _sweep(tape: list[Node], cotangents: list[Any], start: int) -> None:
         for k in range(0, len(parents), 3):
             i, path, parent = parents[k], parents[k + 1], parents[k + 2]
             g = grads[i] if path is None else _element(grads[i], path)
-            if isinstance(g, AbstractZero):
-                continue
-            if isinstance(g, AbstractThunk):
-                g = g.unthunk()
-            if isinstance(g, NotImplementedTangent):
-                raise _not_implemented(node, i, g)
+            cls = type(g)
+            if cls is not np.ndarray and cls is not np.float64 and cls is not float:
+                if isinstance(g, AbstractZero):
+                    continue
+                if isinstance(g, AbstractThunk):
+                    g = g.unthunk()
+                if isinstance(g, NotImplementedTangent):
+                    raise _not_implemented(node, i, g)
             j = parent.index
             existing = cotangents[j]
             cotangents[j] = g if existing is None else existing + g

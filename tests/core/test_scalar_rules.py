@@ -114,11 +114,11 @@ def test_real_scalar_pullbacks_take_any_cotangent():
     assert pullback(Thunk(lambda: 2.0))[1:] == (6.0, np.float64(4.0))
     assert pullback(np.array(2.0))[1:] == (6.0, np.float64(4.0))
     assert pullback(1j)[1:] == (0.0, np.float64(0.0))  # projected onto the reals
-    with pytest.raises(cr.ChainRulesError, match="numpy.multiply"):
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.multiply"):
         pullback(np.ones(3))
     _, pullback = cr.rrule(np.sin, 0.5)
     assert pullback(np.array(2.0))[1] == 2.0 * np.cos(0.5)
-    with pytest.raises(cr.ChainRulesError, match="numpy.sin"):
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.sin"):
         pullback(np.ones(2))
 
 
@@ -150,7 +150,7 @@ def test_a_failure_of_dask_inside_an_elementwise_rule_names_the_function():
     da = pytest.importorskip("dask.array")
     x = da.from_array(np.linspace(0.1, 1.0, 6), chunks=3)
     unknown = x[x > 0.5]  # a size dask does not know
-    with pytest.raises(cr.ChainRulesError, match="numpy.arctan2"):
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.arctan2"):
         cr.rrule(np.arctan2, unknown, x)  # dask: operands could not be broadcast together
-    with pytest.raises(cr.ChainRulesError, match="numpy.arctan2"):
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.arctan2"):
         cr.frule((cr.NoTangent(), cr.ZeroTangent(), cr.ZeroTangent()), np.arctan2, unknown, x)
