@@ -532,7 +532,7 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
     released = ()
     # on the subclass, with ``projectors``: per argument, None where it gets NoTangent(), else
     # (its type, its projector, the partial, the partial's unit sign)
-    lanes: tuple[tuple[type, Any, Partial, int] | None, ...]
+    lanes: tuple[tuple[type, Any, Callable[..., Any], int] | None, ...]
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
