@@ -123,10 +123,10 @@ def tanh_derivative(x):
     From |x| = 1, 4u / (1 + u)^2 with u = exp(-2|x|): 1 / cosh(x) squared would underflow
     in the second derivative's intermediate products well before sech^2 itself does. Below
     |x| = 1 that form is as accurate (u is near 1, nothing cancels), but its derivatives pass
-    through |x|'s kink at 0: a real NumPy array, which nothing differentiates further, takes it
-    everywhere, in 7 passes over the array instead of 16.
+    through |x|'s kink at 0: a real NumPy array (not 0-d), which nothing differentiates
+    further, takes it everywhere, in 7 passes over the array instead of 16.
     """
-    if type(x) is np.ndarray and x.dtype.kind == "f":
+    if type(x) is np.ndarray and x.ndim and x.dtype.kind == "f":  # 0-d: NumPy gives scalars
         u = np.abs(x)
         u *= -2
         np.exp(u, out=u)
