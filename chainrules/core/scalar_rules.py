@@ -341,6 +341,7 @@ def _single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         indices=range(len(row)),
         reading=tuple(None if p is None else reads(p, len(row)) for p in row),
         plans={},
+        unasked_cotangents={},
     )
     pullback_class = named(_SingleOutputPullback, f)
     # Real scalars (Python floats and ints, NumPy float64 scalars) with a real scalar result: a
@@ -453,6 +454,7 @@ class _SingleOutputPullback(NamedPullback):
     indices: range
     reading: tuple[tuple[bool, ...] | None, ...]  # per argument, what its partial reads
     plans: dict[tuple[int, ...], tuple]  # what needed(positions) keeps, per positions
+    unasked_cotangents: dict[int, NotImplementedTangent]  # per argument, see unasked
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
@@ -463,7 +465,10 @@ class _SingleOutputPullback(NamedPullback):
             if dy is None:
                 zeros = (self.cotangent(i, ZERO_TANGENT, True) for i in self.indices)
                 return (NO_TANGENT, *zeros)
-        real = not self.complex_case and not _has_complex(dy)
+        if cls is np.ndarray:
+            real = not self.complex_case and dy.dtype.kind != "c"
+        else:
+            real = not self.complex_case and not _has_complex(dy)
         if self.lazy and not self.released and not thunks_are_eager():
             # Large arrays: a caller computes only what it asks for. An engine that said what it
             # will ask for (needed) gets numbers at once, and no thunks to make and unthunk.
@@ -473,14 +478,16 @@ class _SingleOutputPullback(NamedPullback):
                 thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, real
                 grads.append(thunk)
             return tuple(grads)
-        if self.released:
-            return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
-        # cotangent(i, dy, real) for each argument, inlined: the frequent case of small arrays
+        # cotangent(i, dy, real) for each argument, inlined: the frequent case
         grads = [NO_TANGENT]
-        args, y, complex_case = self.args, self.y, self.complex_case
+        args, y, complex_case, released = self.args, self.y, self.complex_case, self.released
+        i = -1
         for project, derivative, sign in zip(self.projectors, self.row, self.signs, strict=True):
+            i += 1
             if derivative is None or not project.has_tangent_space:
                 grads.append(NO_TANGENT)
+            elif released and i in released:
+                grads.append(self.unasked(i))
             elif sign and real:
                 grads.append(_unit_cotangent(sign, project, dy))
             else:
@@ -500,16 +507,24 @@ class _SingleOutputPullback(NamedPullback):
             self.y = None
         self.released = released
 
+    def unasked(self, i: int) -> NotImplementedTangent:
+        """The cotangent of argument ``i`` when it was let go of (see needed): never a number;
+        one per function and argument, made at the first time it is asked for."""
+        found = self.unasked_cotangents.get(i)
+        if found is None:
+            found = self.unasked_cotangents[i] = NotImplementedTangent(
+                f"the cotangent of argument {i + 1} of {function_name(self.f)}, which the "
+                f"engine that recorded the call said it would not ask for"
+            )
+        return found
+
     def cotangent(self, i: int, dy: Any, real: bool) -> Any:
         """The cotangent of argument ``i``: ``NoTangent()`` without a partial or a space."""
         project, derivative = self.projectors[i], self.row[i]
         if derivative is None or not project.has_tangent_space:
             return NO_TANGENT
-        if i in self.released:  # never a number: it was let go of (see needed)
-            return NotImplementedTangent(
-                f"the cotangent of argument {i + 1} of {function_name(self.f)}, which the "
-                f"engine that recorded the call said it would not ask for"
-            )
+        if i in self.released:
+            return self.unasked(i)
         if isinstance(dy, AbstractZero):
             return project(dy)
         sign = self.signs[i]
