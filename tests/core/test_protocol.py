@@ -5,6 +5,7 @@ import pytest
 
 from chainrules.core.config import HasReverseMode, RuleConfig
 from chainrules.core.errors import RuleDefinitionError
+from chainrules.core.names import function_name
 from chainrules.core.protocol import is_all_zero, zero_cotangents
 from chainrules.core.registry import RuleTable
 from chainrules.core.tangents import NO_TANGENT, ZERO_TANGENT, Tangent
@@ -48,7 +49,8 @@ def test_pullback_is_named_after_the_function_and_gets_unthunked_cotangents():
     seen = []
     r, _ = make_tables(seen)
     _, pullback = r(double, 1.5)
-    assert pullback.__name__ == pullback.__qualname__ == "double_pullback"
+    assert pullback.__name__ == "double_pullback"
+    assert function_name(pullback).endswith(".double_pullback")
     assert pullback(Thunk(lambda: 3.0)) == (NO_TANGENT, 6.0)  # one per argument given
     assert seen == [3.0]
 
