@@ -14,7 +14,9 @@ Modules, one concept each:
 * ``config``     RuleConfig and the capabilities HasReverseMode, HasForwardMode
 * ``define``     scalar_rule, non_differentiable, ignore_derivatives
 * ``partials``   what a partial of a scalar_rule row is, and which values it reads
-* ``scalar_rules`` the rrules that scalar_rule builds from partials
+* ``primals``    how those rules compute their function on the values given
+* ``scalar_rules`` the rrules that scalar_rule builds from partials (one input; several outputs)
+* ``several_input_rules`` those of several inputs and one output (multiply, arctan2)
 * ``scalar_frules`` the frules that scalar_rule builds from partials
 * ``protocol``   what registration wraps around every rule (zeros, thunks, shapes, names)
 * ``libraries``  rule libraries loaded when a function of theirs is first looked up

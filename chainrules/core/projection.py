@@ -47,7 +47,7 @@ from .tangents import (
 )
 from .thunks import AbstractThunk
 
-__all__ = ["ProjectTo", "projector", "unbroadcast_axes"]
+__all__ = ["ProjectTo", "projector", "unbroadcast_axes", "unit_cotangent"]
 
 _PASS_THROUGH = (AbstractZero, NotImplementedTangent)
 _REAL_SCALAR_TYPES = frozenset({float, int, np.float64, np.float32, np.float16})
@@ -232,6 +232,18 @@ class _ProjectArray(_ProjectLeaf):
 
     def __repr__(self) -> str:
         return f"ProjectTo(array shape={self.shape} dtype={self.dtype})"
+
+
+def unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
+    """``project(sign * dy)`` for ``sign`` 1 or -1 and real values, with no product over ``dy``.
+
+    Negating after projection is exact (rounding is symmetric), and un-broadcasting first
+    makes the negation cheap; projecting again keeps the primal's type (NumPy negates a 0-d
+    array into a scalar). Complex values take the product instead, which treats the signs of
+    zero parts differently from a negation.
+    """
+    dx = project(dy)
+    return dx if sign > 0 else project(-dx)
 
 
 def unbroadcast_axes(shape: tuple[int, ...], dx_shape: tuple[int, ...]) -> tuple[int, ...]:

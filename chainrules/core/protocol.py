@@ -54,6 +54,7 @@ __all__ = [
     "check_arguments",
     "check_cotangent",
     "check_cotangent_shape",
+    "checked_cotangent",
     "is_all_zero",
     "named_pullback_class",
     "output_shape",
@@ -330,6 +331,17 @@ shape (2, 3) for an output of shape (3,)
                 _check_shape(f, output_shape(y_i), dy_i, which)
         return
     check_cotangent_shape(f, shape, dy)
+
+
+def checked_cotangent(f: Any, shape: Any, dy: Any) -> Any:
+    """``dy`` unthunked, or ``None`` for a zero; raises naming ``f`` unless it fits the
+    output's ``shape``."""
+    if isinstance(dy, AbstractThunk):
+        dy = dy.unthunk()
+    if isinstance(dy, AbstractZero):
+        return None
+    check_cotangent_shape(f, shape, dy)
+    return dy
 
 
 def check_cotangent_shape(f: Any, shape: Any, dy: Any) -> None:

@@ -21,9 +21,9 @@ from .lazy import lazily
 from .names import function_name
 from .namespace import array_namespace
 from .partials import Partial, unit_sign
+from .primals import direct_and_apply, plain
 from .projection import ProjectTo
 from .protocol import check_arguments, check_tangents
-from .scalar_rules import direct_and_apply, plain
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, Tangent
 from .thunks import unthunk
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import chainrules as cr
-from chainrules.core.scalar_rules import LAZY_FROM
+from chainrules.core.several_input_rules import LAZY_FROM
 from chainrules.core.tangents import NO_TANGENT, NotImplementedTangent
 from chainrules.core.thunks import Thunk, eager_thunks
 from chainrules.engines import reverse

@@ -20,7 +20,7 @@ import scipy.special as sc
 
 from ....core.define import scalar_rule
 from ....core.dtypes import is_complex
-from ....core.scalar_rules import primal_of
+from ....core.primals import primal_of
 
 # ---- Airy functions -------------------------------------------------------------------------
 

@@ -1,0 +1,337 @@
+"""The rrules ``scalar_rule`` builds for elementwise functions of several inputs and one
+output (``multiply``, ``arctan2``, ``xlogy``): see ``chainrules.core.scalar_rules``.
+
+The pullback is one small object of a class per function. Large outputs give their cotangents
+as thunks (``LAZY_FROM``), so that a caller computes only those it asks for; an engine that
+says which arguments it tracks (``needed``) gets numbers, and the pullback lets go of what only
+the others would read. Real scalars take a class per function and combination of argument
+types, which knows their projectors and that nothing is complex.
+
+>>> import numpy as np
+>>> rule = single_output_rrule(np.multiply, (lambda x1, x2, y: x2, lambda x1, x2, y: x1))
+>>> y, pullback = rule(2.0, np.float64(3.0))
+>>> y, pullback(1.0)
+(np.float64(6.0), (NoTangent(), 3.0, np.float64(2.0)))
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .dtypes import conj
+from .lazy import lazily, lazy_pullback
+from .names import function_name, short_name
+from .partials import Partial, reads, unit_sign
+from .primals import REAL_SCALARS, SCALAR_OPERATORS, direct_and_apply, has_complex, plain_kind
+from .projection import projector, unit_cotangent
+from .protocol import (
+    SCALAR_COTANGENTS,
+    NamedPullback,
+    check_arguments,
+    checked_cotangent,
+    named_pullback_class,
+    output_shape,
+)
+from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
+from .thunks import Thunk, thunks_are_eager
+
+__all__ = ["LAZY_FROM", "single_output_rrule"]
+
+
+# From this many output elements on, the cotangents of a several-input function are thunks:
+# of ``x * c`` an engine tracking ``x`` then never computes ``sum(x * dy)`` for the constant
+# ``c``; below it a thunk costs more than it could save.
+LAZY_FROM = 256
+
+
+def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
+    """Several inputs, one output (``multiply``, ``arctan2``, ``xlogy``)."""
+    direct, apply = direct_and_apply(f)
+    named = functools.partial(
+        named_pullback_class,
+        f=f,
+        row=row,
+        signs=tuple(map(unit_sign, row)),
+        indices=range(len(row)),
+        reading=tuple(None if p is None else reads(p, len(row)) for p in row),
+        plans={},
+        unasked_cotangents={},
+    )
+    pullback_class = named(_SingleOutputPullback, f)
+    # Real scalars (Python floats and ints, NumPy float64 scalars) with a real scalar result: a
+    # class per combination of argument types, whose projectors the types decide.
+    real_classes: dict[tuple, Any] = {}
+
+    def real_class(types: tuple) -> Any:
+        if not all(t in REAL_SCALARS for t in types) or len(types) != len(row):
+            return False
+        projectors = tuple(projector(t(0)) for t in types)
+        lanes = tuple(
+            (t, project, partial, sign)
+            if partial is not None and project.has_tangent_space
+            else None
+            for t, project, partial, sign in zip(
+                types, projectors, row, map(unit_sign, row), strict=True
+            )
+        )
+        floats = np.float64 in types or float in types
+        compute = SCALAR_OPERATORS.get(f) if floats and int not in types else None
+        return named(
+            _RealSingleOutputPullback,
+            f,
+            lanes=lanes,
+            projectors=projectors,
+            compute=direct if compute is None else compute,
+        )
+
+    new = object.__new__
+    read = [reads(p, len(row)) for p in row if p is not None]
+    keep = [any(r[i] for r in read) for i in range(len(row) + 1)]
+    keep_args, keep_y = keep[:-1], keep[-1]
+    keep_all_args = all(keep_args)
+    nothing_kept = (None,) * len(row) if not any(keep_args) else None
+
+    def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
+        real: Any = False
+        if not args or type(args[0]) is not np.ndarray:  # arrays: not the scalars' way
+            types = tuple(map(type, args))
+            real = real_classes.get(types)
+            if real is None:
+                real = real_class(types)
+                if len(real_classes) < _CACHED_TYPES:
+                    real_classes[types] = real
+        lazy = False
+        if real and not kwargs:
+            y = real.compute(*args)
+            kind = 0
+            if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
+                pullback: Any = new(real)
+                pullback.args = args if keep_all_args else nothing_kept or _kept(args, keep_args)
+                pullback.y = y if keep_y else None
+                return y, pullback
+        else:
+            kind = plain_kind(args)
+            if kind >= 0:
+                y = direct(*args, **kwargs)
+            else:
+                lazy = check_arguments(f, args)
+                y = apply(*args, **kwargs) if not lazy else lazily(f, apply, args, kwargs)
+        pullback = new(pullback_class)
+        # What no partial reads is not kept alive (``add`` keeps neither inputs nor output).
+        if keep_all_args:
+            pullback.args = args
+        elif nothing_kept is not None and len(args) == len(nothing_kept):
+            pullback.args = nothing_kept
+        else:
+            pullback.args = _kept(args, keep_args)
+        pullback.y = y if keep_y else None
+        cls = type(y)
+        pullback.projectors = tuple(map(projector, args))
+        if cls is np.ndarray:
+            pullback.shape = y.shape
+            pullback.complex_case = (
+                kind == 1 or y.dtype.kind == "c" or (kind < 0 and has_complex(args))
+            )
+            pullback.lazy = y.size >= LAZY_FROM
+        else:
+            scalar = cls in SCALAR_COTANGENTS
+            pullback.shape = () if scalar else output_shape(y)
+            pullback.complex_case = (
+                kind == 1 or (kind < 0 and has_complex(args)) or (not scalar and has_complex(y))
+            )
+            pullback.lazy = False
+        pullback.released = ()
+        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
+
+    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
+    return scalar_rrule
+
+
+def _kept(args: tuple, keep: list[bool]) -> tuple:
+    """``args`` with ``None`` where ``keep`` is false."""
+    return tuple([a if k else None for a, k in zip(args, keep, strict=True)])
+
+
+class _SingleOutputPullback(NamedPullback):
+    """The pullback of a several-input, one-output elementwise function (subclassed per
+    function)."""
+
+    __slots__ = ("args", "complex_case", "lazy", "projectors", "released", "shape", "y")
+    args: tuple
+    complex_case: bool
+    lazy: bool  # cotangents as thunks (see LAZY_FROM)
+    projectors: tuple[Any, ...]
+    released: tuple[int, ...]  # arguments whose cotangents an engine said it will not ask for
+    shape: Any
+    y: Any
+    f: Any  # these six on the subclass of each function
+    row: tuple[Partial, ...]
+    signs: tuple[int, ...]
+    indices: range
+    reading: tuple[tuple[bool, ...] | None, ...]  # per argument, what its partial reads
+    plans: dict[tuple[int, ...], tuple]  # what needed(positions) keeps, per positions
+    unasked_cotangents: dict[int, NotImplementedTangent]  # per argument, see unasked
+
+    def __call__(self, dy: Any) -> tuple[Any, ...]:
+        cls = type(dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls in SCALAR_COTANGENTS and self.shape == ()
+        ):
+            dy = checked_cotangent(self.f, self.shape, dy)
+            if dy is None:
+                zeros = (self.cotangent(i, ZERO_TANGENT, True) for i in self.indices)
+                return (NO_TANGENT, *zeros)
+        if cls is np.ndarray:
+            real = not self.complex_case and dy.dtype.kind != "c"
+        else:
+            real = not self.complex_case and not has_complex(dy)
+        if self.lazy and not self.released and not thunks_are_eager():
+            # Large arrays: a caller computes only what it asks for. An engine that said what it
+            # will ask for (needed) gets numbers at once, and no thunks to make and unthunk.
+            grads: list[Any] = [NO_TANGENT]
+            for i in self.indices:
+                thunk = _new(_Cotangent)
+                thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, real
+                grads.append(thunk)
+            return tuple(grads)
+        # cotangent(i, dy, real) for each argument, inlined: the frequent case
+        grads = [NO_TANGENT]
+        args, y, complex_case, released = self.args, self.y, self.complex_case, self.released
+        i = -1
+        for project, derivative, sign in zip(self.projectors, self.row, self.signs, strict=True):
+            i += 1
+            if derivative is None or not project.has_tangent_space:
+                grads.append(NO_TANGENT)
+            elif released and i in released:
+                grads.append(self.unasked(i))
+            elif sign and real:
+                grads.append(unit_cotangent(sign, project, dy))
+            else:
+                d = derivative(*args, y)
+                grads.append(project((conj(d) if complex_case else d) * dy))
+        return tuple(grads)
+
+    def needed(self, positions: tuple[int, ...]) -> None:
+        plan = self.plans.get(positions)
+        if plan is None:  # decided once per function and tracked positions
+            plan = self.plans[positions] = _release_plan(self.reading, positions)
+        released, keep_args, keep_y = plan
+        if not released:
+            return
+        self.args = tuple([a if k else None for a, k in zip(self.args, keep_args, strict=False)])
+        if not keep_y:
+            self.y = None
+        self.released = released
+
+    def unasked(self, i: int) -> NotImplementedTangent:
+        """The cotangent of argument ``i`` when it was let go of (see needed): never a number;
+        one per function and argument, made at the first time it is asked for."""
+        found = self.unasked_cotangents.get(i)
+        if found is None:
+            found = self.unasked_cotangents[i] = NotImplementedTangent(
+                f"the cotangent of argument {i + 1} of {function_name(self.f)}, which the "
+                f"engine that recorded the call said it would not ask for"
+            )
+        return found
+
+    def cotangent(self, i: int, dy: Any, real: bool) -> Any:
+        """The cotangent of argument ``i``: ``NoTangent()`` without a partial or a space."""
+        project, derivative = self.projectors[i], self.row[i]
+        if derivative is None or not project.has_tangent_space:
+            return NO_TANGENT
+        if i in self.released:
+            return self.unasked(i)
+        if isinstance(dy, AbstractZero):
+            return project(dy)
+        sign = self.signs[i]
+        if sign and real:
+            return unit_cotangent(sign, project, dy)
+        d = derivative(*self.args, self.y)
+        return project((conj(d) if self.complex_case else d) * dy)
+
+
+class _RealSingleOutputPullback(_SingleOutputPullback):
+    """The pullback of a several-input elementwise function at real scalars with a real scalar
+    result: projectors and the absence of complex numbers known from the class (one per
+    function and combination of argument types), so that a real scalar cotangent goes
+    straight through. Anything else takes ``_SingleOutputPullback``'s way."""
+
+    __slots__ = ()
+    shape = ()
+    complex_case = False
+    lazy = False
+    released = ()
+    # on the subclass, with ``projectors``: per argument, None where it gets NoTangent(), else
+    # (its type, its projector, the partial, the partial's unit sign)
+    lanes: tuple[tuple[type, Any, Callable[..., Any], int] | None, ...]
+
+    def __call__(self, dy: Any) -> tuple[Any, ...]:
+        cls = type(dy)
+        if cls is not float and cls is not np.float64:
+            return _SingleOutputPullback.__call__(self, dy)
+        args, y = self.args, self.y
+        grads: list[Any] = [NO_TANGENT]
+        for lane in self.lanes:
+            if lane is None:
+                grads.append(NO_TANGENT)
+                continue
+            convert, project, partial, sign = lane
+            if not sign:
+                dx = partial(*args, y) * dy
+            else:  # as unit_cotangent: projected, then negated (exact for real numbers)
+                dx = dy if sign > 0 else -dy
+            kind = type(dx)
+            if kind is convert:
+                grads.append(dx)
+            elif kind is float or kind is np.float64:
+                grads.append(convert(dx))
+            else:
+                grads.append(project(dx))
+        return tuple(grads)
+
+    def needed(self, positions: tuple[int, ...]) -> None:
+        """Numbers are small: this keeps everything."""
+
+
+# Combinations of argument types a rule keeps a pullback class for (beyond, none is kept).
+_CACHED_TYPES = 64
+
+
+_new = object.__new__
+
+
+class _Cotangent(Thunk):
+    """The cotangent of argument ``i`` of a several-input pullback, computed when unthunked: a
+    ``Thunk`` without a function made for it."""
+
+    __slots__ = ("dy", "i", "pullback", "real")
+    dy: Any
+    i: int
+    pullback: _SingleOutputPullback
+    real: bool
+
+    def unthunk(self) -> Any:
+        return self.pullback.cotangent(self.i, self.dy, self.real)
+
+    def __repr__(self) -> str:
+        return f"Thunk(the cotangent of argument {self.i + 1} of {type(self.pullback).__name__})"
+
+
+def _release_plan(
+    reading: tuple[tuple[bool, ...] | None, ...], positions: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[bool, ...], bool]:
+    """For an engine that will ask for the cotangents of ``positions`` (1-based) only: the
+    arguments released, and which arguments and whether the output the partials of the others
+    still read."""
+    wanted = {p - 1 for p in positions}
+    released = tuple(i for i in range(len(reading)) if i not in wanted)
+    keep = [False] * (len(reading) + 1)
+    for i in wanted:
+        read = reading[i]
+        if read is not None:
+            keep = [k or r for k, r in zip(keep, read, strict=True)]
+    return released, tuple(keep[:-1]), keep[-1]
