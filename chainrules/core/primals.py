@@ -29,7 +29,6 @@ from .errors import ArrayTypeError
 from .lazy import is_lazy, per_chunk
 from .names import function_name
 from .namespace import array_namespace, numpy_dispatches
-from .protocol import check_arguments
 
 __all__ = [
     "REAL_SCALARS",
@@ -37,7 +36,6 @@ __all__ = [
     "TAKEN",
     "direct_and_apply",
     "has_complex",
-    "outputs",
     "plain",
     "plain_kind",
     "primal_of",
@@ -98,14 +96,6 @@ def plain(args: tuple) -> bool:
         if cls not in TAKEN or (cls is np.ndarray and a.dtype.kind == "O"):
             return False
     return True
-
-
-def outputs(f: Any, direct: Callable, apply: Callable, args: tuple, kwargs: dict) -> Any:
-    """``f(*args, **kwargs)``: directly on plain values, else after the arguments' check."""
-    if plain(args):
-        return direct(*args, **kwargs)
-    check_arguments(f, args)
-    return apply(*args, **kwargs)
 
 
 def plain_kind(args: tuple) -> int:

@@ -47,7 +47,7 @@ from .tangents import (
 )
 from .thunks import AbstractThunk
 
-__all__ = ["ProjectTo", "projector", "unbroadcast_axes", "unit_cotangent"]
+__all__ = ["ProjectTo", "onto_real_scalar", "projector", "unbroadcast_axes", "unit_cotangent"]
 
 _PASS_THROUGH = (AbstractZero, NotImplementedTangent)
 _REAL_SCALAR_TYPES = frozenset({float, int, np.float64, np.float32, np.float16})
@@ -180,16 +180,8 @@ class _ProjectArray(_ProjectLeaf):
     def __call__(self, dx: Any) -> Any:
         cls = type(dx)
         if cls is np.ndarray:
-            if dx.dtype == self.dtype:
-                dx_shape = dx.shape
-                if dx_shape == self.shape:
-                    return dx
-                axes = self.axes.get(dx_shape)
-                if axes:  # a broadcast met before: summed as _project sums it
-                    dx = np.add.reduce(dx, axis=axes)
-                    if type(dx) is np.ndarray and dx.shape == self.shape:
-                        return dx
-                    return np.asarray(dx).reshape(self.shape)  # a scalar at 0-d
+            if dx.dtype == self.dtype:  # the frequent case: nothing but the shape to fit
+                return dx if dx.shape == self.shape else self._summed(dx)
         elif cls is self.scalar_type and not self.shape:  # ufuncs give 0-d results as scalars
             return np.asarray(dx)
         return self._apply(dx, {})
@@ -198,12 +190,8 @@ class _ProjectArray(_ProjectLeaf):
         if isinstance(dx, float | int | complex | np.generic):
             dx = np.asarray(dx)
         if type(dx) is np.ndarray:
-            dx_shape = dx.shape
-            if dx_shape != self.shape:
-                axes = self._unbroadcast(dx_shape)
-                if axes:
-                    dx = dx.sum(axis=axes)
-                dx = np.asarray(dx).reshape(self.shape)  # NumPy sums to a scalar at 0-d
+            if dx.shape != self.shape:
+                dx = self._summed(dx)
             if not self.complex and dx.dtype.kind == "c":
                 dx = dx.real
             return dx if dx.dtype == self.dtype else dx.astype(self.dtype)
@@ -221,6 +209,16 @@ class _ProjectArray(_ProjectLeaf):
         if self.chunks is not None and is_lazy(dx) and dx.chunks != self.chunks:
             dx = dx.rechunk(self.chunks)  # a reduction's cotangent, broadcast as one chunk
         return dx
+
+    def _summed(self, dx: np.ndarray) -> np.ndarray:
+        """A NumPy ``dx`` of another shape summed over the axes that broadcast ``shape`` to it,
+        reshaped to ``shape``."""
+        axes = self._unbroadcast(dx.shape)
+        if axes:
+            dx = np.add.reduce(dx, axis=axes)
+            if type(dx) is np.ndarray and dx.shape == self.shape:
+                return dx
+        return np.asarray(dx).reshape(self.shape)  # NumPy sums to a scalar at 0-d
 
     def _unbroadcast(self, dx_shape: tuple) -> tuple[int, ...]:
         axes = self.axes.get(dx_shape)
@@ -244,6 +242,23 @@ def unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
     """
     dx = project(dy)
     return dx if sign > 0 else project(-dx)
+
+
+def onto_real_scalar(dx: Any, convert: type, project: Any) -> Any:
+    """``project(dx)`` for ``project`` the projector of a real scalar of type ``convert``
+    (``float`` or NumPy's ``float64``), without the projector's call where ``dx`` is a real
+    float already: the hot path of pullbacks of scalar code.
+
+    >>> to_float = projector(1.0)
+    >>> onto_real_scalar(np.float64(2.0), float, to_float), onto_real_scalar(1j, float, to_float)
+    (2.0, 0.0)
+    """
+    kind = type(dx)
+    if kind is convert:
+        return dx
+    if kind is float or kind is np.float64:
+        return convert(dx)
+    return project(dx)
 
 
 def unbroadcast_axes(shape: tuple[int, ...], dx_shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -33,8 +33,8 @@ from .errors import TangentTypeError
 from .lazy import lazily, lazy_pullback
 from .names import short_name
 from .partials import Partial, reads, unit_sign
-from .primals import TAKEN, direct_and_apply, has_complex, outputs, plain
-from .projection import projector, unit_cotangent
+from .primals import TAKEN, direct_and_apply, has_complex, plain
+from .projection import onto_real_scalar, projector, unit_cotangent
 from .protocol import (
     SCALAR_COTANGENTS,
     NamedPullback,
@@ -173,12 +173,7 @@ class _RealUnaryPullback(_UnaryPullback):
                 dx = self.partial(self.x, self.y) * dy
             else:  # as unit_cotangent: projected, then negated (exact for real numbers)
                 dx = dy if sign > 0 else -dy
-            kind = type(dx)
-            if kind is self.convert:
-                return NO_TANGENT, dx
-            if kind is float or kind is np.float64:
-                return NO_TANGENT, self.convert(dx)
-            return NO_TANGENT, self.project(dx)
+            return NO_TANGENT, onto_real_scalar(dx, self.convert, self.project)
         return _UnaryPullback.__call__(self, dy)
 
 
@@ -188,13 +183,15 @@ def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callab
     direct, apply = direct_and_apply(f)
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        if not plain(args) and check_arguments(f, args):  # dask arrays
-            y, pullback = lazily(f, scalar_rrule_eagerly, args, kwargs)
+        if plain(args):
+            return scalar_rrule_on(direct, args, kwargs)
+        if check_arguments(f, args):  # dask arrays
+            y, pullback = lazily(f, scalar_rrule_on, (apply, args, kwargs), {})
             return y, lazy_pullback(f, pullback, y)
-        return scalar_rrule_eagerly(*args, **kwargs)
+        return scalar_rrule_on(apply, args, kwargs)
 
-    def scalar_rrule_eagerly(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        y = outputs(f, direct, apply, args, kwargs)
+    def scalar_rrule_on(compute: Callable, args: tuple, kwargs: dict) -> tuple[Any, Callable]:
+        y = compute(*args, **kwargs)
         projectors = [projector(a) if on else None for a, on in zip(args, active, strict=True)]
         complex_case = has_complex(args) or has_complex(y)
 

@@ -27,7 +27,7 @@ from .lazy import lazily, lazy_pullback
 from .names import function_name, short_name
 from .partials import Partial, reads, unit_sign
 from .primals import REAL_SCALARS, SCALAR_OPERATORS, direct_and_apply, has_complex, plain_kind
-from .projection import projector, unit_cotangent
+from .projection import onto_real_scalar, projector, unit_cotangent
 from .protocol import (
     SCALAR_COTANGENTS,
     NamedPullback,
@@ -198,22 +198,7 @@ class _SingleOutputPullback(NamedPullback):
                 thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, real
                 grads.append(thunk)
             return tuple(grads)
-        # cotangent(i, dy, real) for each argument, inlined: the frequent case
-        grads = [NO_TANGENT]
-        args, y, complex_case, released = self.args, self.y, self.complex_case, self.released
-        i = -1
-        for project, derivative, sign in zip(self.projectors, self.row, self.signs, strict=True):
-            i += 1
-            if derivative is None or not project.has_tangent_space:
-                grads.append(NO_TANGENT)
-            elif released and i in released:
-                grads.append(self.unasked(i))
-            elif sign and real:
-                grads.append(unit_cotangent(sign, project, dy))
-            else:
-                d = derivative(*args, y)
-                grads.append(project((conj(d) if complex_case else d) * dy))
-        return tuple(grads)
+        return (NO_TANGENT, *[self.cotangent(i, dy, real) for i in self.indices])
 
     def needed(self, positions: tuple[int, ...]) -> None:
         plan = self.plans.get(positions)
@@ -284,13 +269,7 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
                 dx = partial(*args, y) * dy
             else:  # as unit_cotangent: projected, then negated (exact for real numbers)
                 dx = dy if sign > 0 else -dy
-            kind = type(dx)
-            if kind is convert:
-                grads.append(dx)
-            elif kind is float or kind is np.float64:
-                grads.append(convert(dx))
-            else:
-                grads.append(project(dx))
+            grads.append(onto_real_scalar(dx, convert, project))
         return tuple(grads)
 
     def needed(self, positions: tuple[int, ...]) -> None:

@@ -166,25 +166,21 @@ class ReverseLevel(Level):
             len(tape),
         )
         cls = type(y)
-        if cls is np.float64 or cls is float:  # the frequent case, as inexact(y) below decides
+        if cls is np.float64 or cls is float or inexact(y):  # floats: no check below applies
+            if cls is not np.float64 and cls is not float:
+                if isinstance(y, Tracked) and y.level is self:
+                    raise ChainRulesError(
+                        f"the rule for {function_name(f)} computed with values of the "
+                        f"differentiation that called it, hidden where the engine could not "
+                        f"unwrap them; their derivative would be lost"
+                    )
+                if cls is np.ndarray and len(parents) < 3 * len(values):
+                    # Constant arguments among them: the pullback may let go of what only their
+                    # cotangents need (an array kept alive until the backward pass).
+                    needed = getattr(pullback, "needed", None)
+                    if needed is not None:
+                        needed(tuple(parents[0::3]))
             tape.append(node)
-            tracked = _new(ReverseTracked)
-            tracked.value, tracked.level, tracked.node = y, self, node
-            return tracked
-        if inexact(y):
-            if isinstance(y, Tracked) and y.level is self:
-                raise ChainRulesError(
-                    f"the rule for {function_name(f)} computed with values of the "
-                    f"differentiation that called it, hidden where the engine could not "
-                    f"unwrap them; their derivative would be lost"
-                )
-            tape.append(node)
-            if type(y) is np.ndarray and len(parents) < 3 * len(values):
-                # Constant arguments among them: the pullback may let go of what only their
-                # cotangents need (an array kept alive until the backward pass).
-                needed = getattr(pullback, "needed", None)
-                if needed is not None:
-                    needed(tuple(parents[0::3]))
             tracked = _new(ReverseTracked)
             tracked.value, tracked.level, tracked.node = y, self, node
             return tracked
