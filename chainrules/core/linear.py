@@ -29,6 +29,14 @@ from typing import Any
 import numpy as np
 
 from .dtypes import cast, has_tangent, is_complex, value_dtype
+from .fast_paths import (
+    FastPullback,
+    float_array,
+    no_tangents,
+    onto,
+    plain_parameters,
+    register_fast_path,
+)
 from .lazy import is_lazy, lazy_like
 from .names import short_name
 from .namespace import array_namespace
@@ -116,6 +124,58 @@ def linear_rule(
         return y, linear_pushforward(y, dx, lambda t: push(t, *params, **kwargs))
 
     register_rules(f, linear_rrule, linear_frule, keywords=keywords)
+    if supports is None:
+        register_fast_path(f, _fast_linear(run), _LinearPullback, adjoint=adjoint)
+
+
+class _LinearPullback(FastPullback):
+    """The pullback of a linear map of a float array: the adjoint, projected onto ``x``."""
+
+    __slots__ = ("dtype", "kwargs", "params", "x_shape")
+    dtype: np.dtype  # x's
+    kwargs: dict
+    params: tuple
+    x_shape: tuple[int, ...]
+    adjoint: Callable[..., Any]  # on the subclass of each function
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        x_shape = self.x_shape
+        dx = self.adjoint(dy, x_shape, *self.params, **self.kwargs)
+        return (NO_TANGENT, onto(x_shape, self.dtype, dx), *self.rest)
+
+
+def _fast_linear(run: Callable[..., Any]) -> Callable[..., Any]:
+    """The fast path of a linear map computed by ``run``: a float array and parameters of the
+    plain kinds, giving an array or number of a floating dtype (anything else, a tuple or an
+    integer cast, is handed to the rule, which computes the map again)."""
+
+    def make(general: Any, pullback_class: Any) -> Any:
+        new = object.__new__
+
+        def linear_rrule(x: Any, *params: Any, **kwargs: Any) -> Any:
+            if not float_array(x) or not plain_parameters(params):
+                return general(x, *params, **kwargs)
+            y = run(x, *params, **kwargs)
+            cls = type(y)
+            if cls is np.ndarray:
+                if y.dtype.kind not in "fc":
+                    return general(x, *params, **kwargs)
+            elif cls is not np.float64 and cls is not float and not isinstance(y, np.inexact):
+                return general(x, *params, **kwargs)
+            pullback = new(pullback_class)
+            pullback.x_shape, pullback.dtype, pullback.params, pullback.kwargs = (
+                x.shape,
+                x.dtype,
+                params,
+                kwargs,
+            )
+            pullback.shape = () if cls is float else y.shape
+            pullback.rest = no_tangents(len(params))
+            return y, pullback
+
+        return linear_rrule
+
+    return make
 
 
 def linear_pushforward(primal: Any, dx: Any, push: Callable[[Any], Any]) -> Any:

@@ -47,7 +47,14 @@ from .tangents import (
 )
 from .thunks import AbstractThunk
 
-__all__ = ["ProjectTo", "onto_real_scalar", "projector", "unbroadcast_axes", "unit_cotangent"]
+__all__ = [
+    "ProjectTo",
+    "array_projector",
+    "onto_real_scalar",
+    "projector",
+    "unbroadcast_axes",
+    "unit_cotangent",
+]
 
 _PASS_THROUGH = (AbstractZero, NotImplementedTangent)
 _REAL_SCALAR_TYPES = frozenset({float, int, np.float64, np.float32, np.float16})
@@ -168,13 +175,17 @@ class _ProjectArray(_ProjectLeaf):
 
     @classmethod
     def of(cls, x: Any) -> _ProjectArray:
+        return cls.made(tuple(x.shape), x.dtype, x.chunks if is_lazy(x) else None)
+
+    @classmethod
+    def made(cls, shape: tuple[int, ...], dtype: Any, chunks: Any = None) -> _ProjectArray:
         self = cls._blank()
-        self.shape = tuple(x.shape)
-        self.dtype = x.dtype
-        self.complex = is_complex_dtype(x.dtype)
-        self.scalar_type = x.dtype.type if isinstance(x.dtype, np.dtype) else None
+        self.shape = shape
+        self.dtype = dtype
+        self.complex = is_complex_dtype(dtype)
+        self.scalar_type = dtype.type if isinstance(dtype, np.dtype) else None
         self.axes = {}
-        self.chunks = x.chunks if is_lazy(x) else None
+        self.chunks = chunks
         return self
 
     def __call__(self, dx: Any) -> Any:
@@ -411,6 +422,22 @@ _SHARED: dict[type, ProjectTo] = {
 }
 
 
+def array_projector(shape: tuple[int, ...], dtype: np.dtype) -> ProjectTo:
+    """``projector(x)`` for a NumPy array ``x`` of ``shape`` and inexact ``dtype``, from those
+    alone: a pullback that keeps them need not keep ``x``.
+
+    >>> array_projector((2,), np.dtype(np.float64)) is projector(np.ones(2))
+    True
+    """
+    key = (shape, dtype)
+    found = _array_projectors.get(key)
+    if found is None:
+        found = _ProjectArray.made(shape, dtype)
+        if len(_array_projectors) < _CACHED_SHAPES:
+            _array_projectors[key] = found
+    return found
+
+
 def projector(x: Any) -> ProjectTo:
     """``ProjectTo(x)``, as rules on the hot path call it: a shared projector for a number of
     a given type, and for the NumPy arrays of a given shape and dtype.
@@ -425,12 +452,7 @@ def projector(x: Any) -> ProjectTo:
         dtype = x.dtype
         if dtype.kind not in "fc":
             return _NO_TANGENT_PROJECTOR
-        key = (x.shape, dtype)
-        found = _array_projectors.get(key)
-        if found is None:
-            found = _ProjectArray.of(x)
-            if len(_array_projectors) < _CACHED_SHAPES:
-                _array_projectors[key] = found
-        return found
+        found = _array_projectors.get((x.shape, dtype))  # inlined: the hot path of every rule
+        return found if found is not None else array_projector(x.shape, dtype)
     shared = _SHARED.get(cls)
     return shared if shared is not None else _project_to(x, {})

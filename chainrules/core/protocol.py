@@ -50,6 +50,7 @@ from .thunks import AbstractThunk, unthunk
 
 __all__ = [
     "SCALAR_COTANGENTS",
+    "CheckedPullback",
     "NamedPullback",
     "check_arguments",
     "check_cotangent",
@@ -132,6 +133,39 @@ class NamedPullback:
         ``positions`` only (1-based, as in the pullback's result): a pullback may then let go of
         what only the others need (an engine holds it until its backward pass). This one keeps
         everything."""
+
+
+class CheckedPullback(NamedPullback):
+    """The base of the pullbacks that carry the protocol's cotangent checks themselves, where
+    no author's pullback is wrapped: those ``scalar_rule`` makes, and fast paths'
+    (``chainrules.core.fast_paths``).
+
+    A NumPy array of the output's ``shape``, or a real number for an output of shape ``()``,
+    goes straight to ``cotangents(dy)``; anything else is unthunked, a zero answered by
+    ``zeros()``, and a cotangent that cannot be the output's refused with the protocol's error
+    naming the function (``checked_cotangent``)."""
+
+    __slots__ = ()
+    shape: Any  # the output's, on the instance or its class
+    f: Any  # on the subclass of each function
+
+    def __call__(self, dy: Any) -> Any:
+        cls = type(dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls in SCALAR_COTANGENTS and self.shape == ()
+        ):
+            dy = checked_cotangent(self.f, self.shape, dy)
+            if dy is None:
+                return self.zeros()
+        return self.cotangents(dy)
+
+    def cotangents(self, dy: Any) -> Any:
+        """The cotangents of a ``dy`` that fits the output (unthunked, not a zero)."""
+        raise NotImplementedError
+
+    def zeros(self) -> Any:
+        """The cotangents of a zero."""
+        raise NotImplementedError
 
 
 class _ProtocolPullback(NamedPullback):

@@ -217,6 +217,20 @@ class RuleTable:
             single = methods[0] if len(methods) == 1 and takes_anything(methods[0]) else None
             entry.state = _State(methods, {}, single)
 
+    def replace_single(self, f: Any, wrap: Callable[[Callable], Callable]) -> Callable | None:
+        """Run ``wrap(fn)`` in place of ``fn``, the rule of ``f``'s one method for any argument
+        types (``chainrules.core.fast_paths``); returns ``fn``, or ``None`` (nothing replaced)
+        when ``f`` has no such method. The method's other fields, its author's rule among them,
+        stay."""
+        with self._lock:
+            entry = self._entries.get(f)
+            single = None if entry is None else entry.state.single
+            if single is None or single.needs is not None:
+                return None
+            method = dataclasses.replace(single, fn=wrap(single.fn))
+            entry.state = _State((method,), {}, method)  # type: ignore[union-attr]
+            return single.fn
+
     def _entry(self, f: Any) -> _Entry | None:
         """``f``'s entry, or that of the function it stands in for; ``None`` when neither.
 
@@ -398,8 +412,13 @@ class _RRuleTable(RuleTable):
             if entry is None:
                 return None
         method = entry.state.single
-        if method is None or kwargs or not (method.required <= len(args) <= method.most):
+        if method is None or not (method.required <= len(args) <= method.most):
             return self._run(f, args, kwargs, None, ())
+        if kwargs:  # keywords the rule takes go straight to it; others are bound or refused
+            accepted = method.keywords
+            if accepted is not None and not accepted.issuperset(kwargs):
+                return self._run(f, args, kwargs, None, ())
+            return method.fn(*args, **kwargs)
         return method.fn(*args)
 
 

@@ -36,11 +36,9 @@ from .partials import Partial, reads, unit_sign
 from .primals import TAKEN, direct_and_apply, has_complex, plain
 from .projection import onto_real_scalar, projector, unit_cotangent
 from .protocol import (
-    SCALAR_COTANGENTS,
-    NamedPullback,
+    CheckedPullback,
     check_arguments,
     check_cotangent,
-    checked_cotangent,
     named_pullback_class,
     output_shape,
     renamed_inner,
@@ -126,7 +124,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     return scalar_rrule
 
 
-class _UnaryPullback(NamedPullback):
+class _UnaryPullback(CheckedPullback):
     """The pullback of a one-input elementwise function (subclassed per function)."""
 
     __slots__ = ("complex_case", "project", "shape", "x", "y")
@@ -139,14 +137,10 @@ class _UnaryPullback(NamedPullback):
     partial: Any
     sign: int
 
-    def __call__(self, dy: Any) -> tuple[Any, Any]:
-        cls = type(dy)
-        if not (cls is np.ndarray and dy.shape == self.shape) and not (
-            cls in SCALAR_COTANGENTS and self.shape == ()
-        ):
-            dy = checked_cotangent(self.f, self.shape, dy)
-            if dy is None:
-                return NO_TANGENT, self.project(ZERO_TANGENT)
+    def zeros(self) -> tuple[Any, Any]:
+        return NO_TANGENT, self.project(ZERO_TANGENT)
+
+    def cotangents(self, dy: Any) -> tuple[Any, Any]:
         complex_case = self.complex_case
         if self.sign and not complex_case and not is_complex(dy):
             return NO_TANGENT, unit_cotangent(self.sign, self.project, dy)
@@ -174,7 +168,7 @@ class _RealUnaryPullback(_UnaryPullback):
             else:  # as unit_cotangent: projected, then negated (exact for real numbers)
                 dx = dy if sign > 0 else -dy
             return NO_TANGENT, onto_real_scalar(dx, self.convert, self.project)
-        return _UnaryPullback.__call__(self, dy)
+        return CheckedPullback.__call__(self, dy)
 
 
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:

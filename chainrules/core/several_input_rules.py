@@ -30,9 +30,8 @@ from .primals import REAL_SCALARS, SCALAR_OPERATORS, direct_and_apply, has_compl
 from .projection import onto_real_scalar, projector, unit_cotangent
 from .protocol import (
     SCALAR_COTANGENTS,
-    NamedPullback,
+    CheckedPullback,
     check_arguments,
-    checked_cotangent,
     named_pullback_class,
     output_shape,
 )
@@ -156,7 +155,7 @@ def _kept(args: tuple, keep: list[bool]) -> tuple:
     return tuple([a if k else None for a, k in zip(args, keep, strict=True)])
 
 
-class _SingleOutputPullback(NamedPullback):
+class _SingleOutputPullback(CheckedPullback):
     """The pullback of a several-input, one-output elementwise function (subclassed per
     function)."""
 
@@ -176,16 +175,11 @@ class _SingleOutputPullback(NamedPullback):
     plans: dict[tuple[int, ...], tuple]  # what needed(positions) keeps, per positions
     unasked_cotangents: dict[int, NotImplementedTangent]  # per argument, see unasked
 
-    def __call__(self, dy: Any) -> tuple[Any, ...]:
-        cls = type(dy)
-        if not (cls is np.ndarray and dy.shape == self.shape) and not (
-            cls in SCALAR_COTANGENTS and self.shape == ()
-        ):
-            dy = checked_cotangent(self.f, self.shape, dy)
-            if dy is None:
-                zeros = (self.cotangent(i, ZERO_TANGENT, True) for i in self.indices)
-                return (NO_TANGENT, *zeros)
-        if cls is np.ndarray:
+    def zeros(self) -> tuple[Any, ...]:
+        return (NO_TANGENT, *[self.cotangent(i, ZERO_TANGENT, True) for i in self.indices])
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        if type(dy) is np.ndarray:
             real = not self.complex_case and dy.dtype.kind != "c"
         else:
             real = not self.complex_case and not has_complex(dy)
@@ -257,7 +251,7 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
         if cls is not float and cls is not np.float64:
-            return _SingleOutputPullback.__call__(self, dy)
+            return CheckedPullback.__call__(self, dy)
         args, y = self.args, self.y
         grads: list[Any] = [NO_TANGENT]
         for lane in self.lanes:

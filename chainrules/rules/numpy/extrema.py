@@ -23,6 +23,7 @@ import numpy as np
 
 from ...core.arguments import given_options
 from ...core.calls import call
+from ...core.fast_paths import FastPullback, float_array, no_tangents, onto, register_fast_path
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -88,27 +89,40 @@ class _Selection:
             and self.where is None
             and len(axes) == len(shape)
         ):
-            # The whole of a NumPy array reduced to a number: compared with it directly.
-            mask = x == y
-            share = dy / max(np.count_nonzero(mask), 1)
-            dx = np.zeros(shape, np.result_type(share))
-            np.copyto(dx, share, where=mask)
-            return dx
+            return whole_cotangent(x, y, dy)
         xp = array_namespace(dy)
         count = self.count
         share = xp.broadcast_to(expand_reduced(dy, count.shape, axes, keepdims) / count, shape)
-        mask = self.mask
-        if type(share) is np.ndarray and type(mask) is np.ndarray:
-            # The same values as ``where`` below, writing only the selected elements.
-            dx = np.zeros(shape, share.dtype)
-            np.copyto(dx, share, where=mask)
-            return dx
-        return xp.where(mask, share, 0)
+        return _selected(self.mask, share, shape)
 
     def pushforward(self, dx: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
         xp = array_namespace(dx)
         picked = xp.sum(xp.where(self.mask, dx, 0), axis=axes, keepdims=True) / self.count
         return picked if keepdims else xp.squeeze(picked, axis=axes)
+
+
+def whole_cotangent(x: np.ndarray, y: Any, dy: Any) -> Any:
+    """The cotangent of a NumPy array ``x`` reduced whole to its max or min ``y`` (not NaN):
+    ``dy`` shared by the elements equal to ``y``."""
+    mask = x == y
+    share = dy / (int(np.count_nonzero(mask)) or 1)  # a Python int: NumPy's divide slowly
+    return _selected(mask, share, x.shape)
+
+
+def _selected(mask: Any, share: Any, shape: tuple[int, ...]) -> Any:
+    """``share`` where ``mask`` holds, 0 elsewhere. NumPy values are written into zeros (the
+    values of ``where``, in half its time); an engine's values (a cotangent being
+    differentiated) go through ``where``, which the engine records."""
+    if type(mask) is np.ndarray and (
+        type(share) is np.ndarray or isinstance(share, float | complex | np.generic)
+    ):
+        dx = np.zeros(shape, _FLOAT64 if type(share) is float else np.result_type(share))
+        np.copyto(dx, share, where=mask)
+        return dx
+    return array_namespace(share).where(mask, share, 0)
+
+
+_FLOAT64 = np.dtype(np.float64)
 
 
 def _may_hold_nan(y: Any) -> bool:
@@ -175,6 +189,53 @@ _register_extremum(np.max, True, also=(np.amax, np.ndarray.max))
 _register_extremum(np.min, True, also=(np.amin, np.ndarray.min))
 _register_extremum(np.nanmax, False)
 _register_extremum(np.nanmin, False)
+
+
+# ---- fast paths: max and min of a whole NumPy float array --------------------------------------
+
+
+class _WholeExtremumPullback(FastPullback):
+    """A float array reduced to its max or min, which is not NaN: ties share the cotangent."""
+
+    __slots__ = ("x", "y")
+    x: np.ndarray
+    y: Any
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        x = self.x
+        return (NO_TANGENT, onto(x.shape, x.dtype, whole_cotangent(x, self.y, dy)), *self.rest)
+
+
+def _fast_extremum(method: Any) -> Any:
+    """The fast path of ``max`` or ``min`` (``method``, the ndarray's) over a whole float
+    array, without keywords; a NaN result takes the rule's way."""
+
+    def make(general: Any, pullback_class: Any) -> Any:
+        new = object.__new__
+
+        def extremum_rrule(a: Any, *params: Any, **kwargs: Any) -> Any:
+            whole = not params or (len(params) == 1 and params[0] is None)
+            if kwargs or not whole or not float_array(a):
+                return general(a, *params, **kwargs)
+            y = method(a)
+            if y != y:  # NaN: selected where the input is NaN
+                return general(a, *params)
+            pullback = new(pullback_class)
+            pullback.x, pullback.y = a, y
+            pullback.shape, pullback.rest = (), no_tangents(len(params))
+            return y, pullback
+
+        return extremum_rrule
+
+    return make
+
+
+register_fast_path(
+    np.max, _fast_extremum(np.ndarray.max), _WholeExtremumPullback, also=(np.amax, np.ndarray.max)
+)
+register_fast_path(
+    np.min, _fast_extremum(np.ndarray.min), _WholeExtremumPullback, also=(np.amin, np.ndarray.min)
+)
 
 
 @rrule.register(np.ptp)

@@ -61,6 +61,12 @@ def _integer_arrays(key: tuple) -> list[Any]:
     ]
 
 
+# Cotangents of at most this many elements are scattered with np.add.at into arrays of at most
+# 64 times as many: measured here, 1.3-3 us against np.bincount's 4-6 us at 5 to 1,000 elements
+# into 1,000 to 10,000; np.bincount is faster into 10^6 (96 against 133 us for 1,000 elements).
+ADD_AT_UP_TO = 1024
+
+
 def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
     """The adjoint of ``x[key]``: zeros of ``x_shape`` with ``dy`` added where ``key`` reads.
 
@@ -69,6 +75,10 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
     >>> getitem_adjoint(np.ones(2), (3,), np.array([1, 1]))
     array([0., 2., 0.])
     """
+    if type(key) is int and (type(dy) is float or type(dy) is np.ndarray):  # x[3]: no scatter
+        dx = np.zeros(x_shape, dtype=np.float64 if type(dy) is float else dy.dtype)
+        dx[key] = dy
+        return dx
     parts = key if isinstance(key, tuple) else (key,)
     arrays = _integer_arrays(parts)
     if not arrays and isinstance(dy, np.ndarray | np.generic | float | complex):
@@ -76,6 +86,17 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
         # (NumPy cotangents only; others take the scatter below, which engines can record).
         dx = np.zeros(x_shape, dtype=value_dtype(dy))
         dx[key] = dy
+        return dx
+    if (
+        type(dy) is np.ndarray
+        and dy.dtype == np.float64
+        and dy.size <= ADD_AT_UP_TO
+        and math.prod(x_shape) <= ADD_AT_UP_TO * 64
+    ):
+        # Few elements into a small array: np.add.at into zeros, the same sums in the same
+        # order as np.bincount's (in float64), at a third of the time.
+        dx = np.zeros(x_shape)
+        np.add.at(dx, key, dy)
         return dx
     if len(parts) == 1 and arrays and x_shape:
         return _scatter_rows(np.asarray(parts[0]), dy, x_shape)

@@ -30,6 +30,7 @@ import numpy as np
 from ..._compat import matvec, vecmat
 from ...core.algebra import add
 from ...core.dtypes import has_tangent
+from ...core.fast_paths import FastPullback, float_array, onto, register_fast_path
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.sequences import argument_projector, tangent_value
@@ -172,6 +173,55 @@ def _matmul_rrule(x1: Any, x2: Any) -> Any:
 
 
 _register_bilinear(np.matmul, _matmul_rrule, also=(np.ndarray.__matmul__,))
+
+
+class _MatmulPullback(FastPullback):
+    """``matmul``'s pullback for two small float arrays: both cotangents computed at once."""
+
+    __slots__ = ("a", "b")
+    a: np.ndarray
+    b: np.ndarray
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        a, b = self.a, self.b
+        if a.ndim == 1 and b.ndim == 1:
+            da, db = dy * b, a * dy
+        elif a.ndim == 1:
+            da, db = np.matmul(b, dy[..., None])[..., 0], a[:, None] * dy[..., None, :]
+        elif b.ndim == 1:
+            da, db = dy[..., :, None] * b, np.matmul(a.mT, dy[..., None])[..., 0]
+        else:
+            da, db = np.matmul(dy, b.mT), np.matmul(a.mT, dy)
+        return NO_TANGENT, onto(a.shape, a.dtype, da), onto(b.shape, b.dtype, db)
+
+    def zeros(self) -> tuple[Any, ...]:
+        return NO_TANGENT, ZERO_TANGENT, ZERO_TANGENT
+
+
+def _fast_matmul(general: Any, pullback_class: Any) -> Any:
+    """The fast path of ``matmul``: two float arrays of one dtype, small enough for the
+    cotangents to be computed at once (``EAGER_UP_TO``), as the rule would."""
+    new = object.__new__
+
+    def matmul_rrule(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Any:
+        if (
+            rest
+            or kwargs
+            or not float_array(a)
+            or type(b) is not np.ndarray
+            or b.dtype is not a.dtype
+            or a.size + b.size > EAGER_UP_TO
+        ):
+            return general(a, b, *rest, **kwargs)
+        y = np.matmul(a, b)
+        pullback = new(pullback_class)
+        pullback.a, pullback.b, pullback.shape = a, b, y.shape
+        return y, pullback
+
+    return matmul_rrule
+
+
+register_fast_path(np.matmul, _fast_matmul, _MatmulPullback, also=(np.ndarray.__matmul__,))
 
 
 # ---- vecdot, matvec, vecmat: vectors along the last axis, batched ---------------------------

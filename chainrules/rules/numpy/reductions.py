@@ -29,6 +29,7 @@ import numpy as np
 
 from ..._compat import cumulative_prod
 from ...core.arguments import given_options
+from ...core.fast_paths import FastPullback, float_array, no_tangents, onto, register_fast_path
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
@@ -295,6 +296,74 @@ def _register_mean(f: Any, nan: bool, also: tuple = ()) -> None:
 
 _register_mean(np.mean, False, also=(np.ndarray.mean,))
 _register_mean(np.nanmean, True)
+
+
+# ---- fast paths: sum and mean of a NumPy float array over axes -------------------------------
+
+
+class _SumPullback(FastPullback):
+    __slots__ = ("axes", "dtype", "keepdims", "x_shape")
+    axes: tuple[int, ...]
+    dtype: np.dtype  # the array's
+    keepdims: bool
+    x_shape: tuple[int, ...]
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        x_shape = self.x_shape
+        dx = expand_reduced(dy, x_shape, self.axes, self.keepdims)
+        return (NO_TANGENT, onto(x_shape, self.dtype, dx), *self.rest)
+
+
+class _MeanPullback(_SumPullback):
+    __slots__ = ("count",)
+    count: int
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        return _SumPullback.cotangents(self, dy / self.count)
+
+
+_AXIS_KEYWORDS = frozenset({"axis", "keepdims"})
+
+
+def _fast_reduction(method: Any, mean: bool) -> Any:
+    """The fast path of ``sum`` or (``mean``) ``mean``: a float array, ``axis`` and
+    ``keepdims`` at most; ``method`` is the ndarray's."""
+
+    def make(general: Any, pullback_class: Any) -> Any:
+        new = object.__new__
+
+        def reduction_rrule(a: Any, *params: Any, **kwargs: Any) -> Any:
+            keepdims = kwargs.get("keepdims", False) if kwargs else False
+            if (
+                len(params) > 1
+                or (kwargs and not _AXIS_KEYWORDS.issuperset(kwargs))
+                or (keepdims is not False and keepdims is not True)
+                or not float_array(a)
+            ):
+                return general(a, *params, **kwargs)
+            axis = params[0] if params else kwargs.get("axis")
+            shape = a.shape
+            axes = reduced_axes(axis, len(shape))
+            y = method(a, axis, keepdims=True) if keepdims else method(a, axis)
+            pullback = new(pullback_class)
+            pullback.axes, pullback.keepdims, pullback.x_shape = axes, keepdims, shape
+            pullback.dtype, pullback.shape = a.dtype, y.shape
+            pullback.rest = no_tangents(len(params))
+            if mean:
+                pullback.count = count_reduced(shape, axes)
+            return y, pullback
+
+        return reduction_rrule
+
+    return make
+
+
+register_fast_path(
+    np.sum, _fast_reduction(np.ndarray.sum, False), _SumPullback, also=(np.ndarray.sum,)
+)
+register_fast_path(
+    np.mean, _fast_reduction(np.ndarray.mean, True), _MeanPullback, also=(np.ndarray.mean,)
+)
 
 
 # ---- trace ----------------------------------------------------------------------------------

@@ -86,6 +86,8 @@ def _transpose_axes(ndim: int, axes_args: tuple, axes: Any) -> tuple[int, ...]:
 
 
 def _transpose_adjoint(dy: Any, x_shape: tuple[int, ...], *axes_args: Any, axes: Any = None):
+    if type(dy) is np.ndarray and axes is None and not axes_args:
+        return dy.transpose()  # all axes reversed: its own inverse
     perm = _transpose_axes(len(x_shape), axes_args, axes)
     if type(dy) is np.ndarray:
         return dy.transpose(_inverse_permutation(perm))
