@@ -153,7 +153,7 @@ def _fast_linear(run: Callable[..., Any]) -> Callable[..., Any]:
         new = object.__new__
 
         def linear_rrule(x: Any, *params: Any, **kwargs: Any) -> Any:
-            if not float_array(x) or not plain_parameters(params):
+            if not float_array(x) or (params and not plain_parameters(params)):
                 return general(x, *params, **kwargs)
             y = run(x, *params, **kwargs)
             cls = type(y)

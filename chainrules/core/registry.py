@@ -144,6 +144,9 @@ class RuleTable:
         # finds nothing (``chainrules.core.libraries``); tables made elsewhere never do.
         self._libraries = libraries
         self._entries: dict[Any, _Entry] = {}
+        # f -> (rule, fewest, most positional arguments) for a function with one rule taking
+        # any arguments: the whole lookup of the hot path (``_RRuleTable.__call__``).
+        self._singles: dict[Any, tuple[Callable, int, float]] = {}
         self._lock = threading.Lock()
         self.__name__ = kind
         self.__qualname__ = kind
@@ -215,7 +218,16 @@ class RuleTable:
             )
             methods = (*kept, method)
             single = methods[0] if len(methods) == 1 and takes_anything(methods[0]) else None
-            entry.state = _State(methods, {}, single)
+            self._set_state(f, entry, _State(methods, {}, single))
+
+    def _set_state(self, f: Any, entry: _Entry, state: _State) -> None:
+        """Give ``f``'s entry ``state`` (under the lock), and the hot path its one rule."""
+        entry.state = state
+        single = state.single
+        if single is None:
+            self._singles.pop(f, None)
+        else:
+            self._singles[f] = (single.fn, single.required, single.most)
 
     def replace_single(self, f: Any, wrap: Callable[[Callable], Callable]) -> Callable | None:
         """Run ``wrap(fn)`` in place of ``fn``, the rule of ``f``'s one method for any argument
@@ -228,7 +240,7 @@ class RuleTable:
             if single is None or single.needs is not None:
                 return None
             method = dataclasses.replace(single, fn=wrap(single.fn))
-            entry.state = _State((method,), {}, method)  # type: ignore[union-attr]
+            self._set_state(f, entry, _State((method,), {}, method))  # type: ignore[arg-type]
             return single.fn
 
     def _entry(self, f: Any) -> _Entry | None:
@@ -404,9 +416,14 @@ class _RRuleTable(RuleTable):
 
     def __call__(self, f: Any, /, *args: Any, **kwargs: Any) -> Any:
         try:
-            entry = self._entries.get(f)
+            single = self._singles.get(f)
         except TypeError:  # an unhashable callable has no rule
             return None
+        if single is not None and not kwargs:
+            rule, fewest, most = single
+            if fewest <= len(args) <= most:
+                return rule(*args)
+        entry = self._entries.get(f)
         if entry is None:
             entry = self._entry(f)
             if entry is None:
