@@ -69,15 +69,15 @@ _PLAIN_PARAMETERS = frozenset(
 
 def plain_parameters(params: tuple) -> bool:
     """Whether the parameters after the array are of the kinds fast paths take: numbers, strings,
-    tuples, None, slices, Ellipsis and exact NumPy arrays of numbers (a list, a masked or a dask
-    array takes the rule's way, which checks it).
+    tuples, None, slices, Ellipsis and exact NumPy arrays not of objects (a list, a masked or a
+    dask array, an array of objects takes the rule's way, which checks it).
 
     >>> plain_parameters((0, slice(None), np.arange(2))), plain_parameters(([0, 1],))
     (True, False)
     """
     for p in params:
         cls = type(p)
-        if cls not in _PLAIN_PARAMETERS and not (cls is np.ndarray and p.dtype.kind in "biuf"):
+        if cls not in _PLAIN_PARAMETERS and not (cls is np.ndarray and p.dtype.kind != "O"):
             return False
     return True
 

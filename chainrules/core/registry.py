@@ -344,13 +344,13 @@ class RuleTable:
 
     def _run(self, f: Any, args: tuple, kwargs: dict, config: Any, prefix: tuple) -> Any:
         try:  # the hot path: one rule taking any arguments, called without keywords
-            entry = self._entries.get(f)
+            single = self._singles.get(f)
         except TypeError:  # an unhashable callable has no rule
             return None
-        if entry is not None:
-            single = entry.state.single
-            if single is not None and not kwargs and single.required <= len(args) <= single.most:
-                return single.fn(*prefix, *args)
+        if single is not None and not kwargs:
+            rule, fewest, most = single
+            if fewest <= len(args) <= most:
+                return rule(*prefix, *args)
         method = self._find(f, args, config)
         if kwargs and (method is None or not takes_keywords(method, kwargs)):
             bound = self._bind(f, method, args, kwargs)

@@ -103,7 +103,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             if type(y) is np.ndarray:
                 complex_case = kind == "c" or y.dtype.kind == "c"
             else:
-                complex_case = kind == "c" or has_complex(y)
+                complex_case = kind == "c" or (type(y) is not np.float64 and has_complex(y))
         else:  # NumPy scalars, ints and complex go straight on; arrays of objects are refused
             if cls is np.ndarray or cls not in TAKEN:
                 lazy = check_arguments(f, (x,))

@@ -42,6 +42,11 @@ CALLS = [
     (np.sum, (m,), {"axis": 1, "keepdims": True}),
     (np.sum, (m.astype(np.float32),), {}),
     (np.sum, (m.T, 0), {}),  # a strided view
+    (np.sum, (m.astype(np.float16), 1), {}),
+    (np.mean, (m.astype(np.longdouble),), {}),
+    (np.max, (k.astype(np.float16),), {}),
+    (np.matmul, (m.astype(np.longdouble), k[:4].astype(np.longdouble)), {}),
+    (np.transpose, (m.astype(np.float16),), {}),
     (np.sum, (np.asfortranarray(t3), (1,)), {}),
     (np.sum, (np.array(2.5),), {}),
     (np.sum, (np.zeros(0),), {}),

@@ -80,7 +80,10 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
         dx[key] = dy
         return dx
     parts = key if isinstance(key, tuple) else (key,)
-    arrays = _integer_arrays(parts)
+    if type(key) is np.ndarray:  # x[idx] or x[mask]: the key's dtype says which
+        arrays = [key] if key.dtype.kind in "iu" else []
+    else:
+        arrays = _integer_arrays(parts)
     if not arrays and isinstance(dy, np.ndarray | np.generic | float | complex):
         # Basic and boolean keys read each element at most once: write into fresh zeros
         # (NumPy cotangents only; others take the scatter below, which engines can record).
