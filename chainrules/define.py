@@ -45,8 +45,9 @@ core.arguments         given_options
 core.sequences         argument_projector nest_like tangent_value dense_nested
                        output_cotangents dense_tangents sequence_tangent
 core.calls             call (a compiled routine an engine's values reach as f's rule)
-core.fast_paths        register_fast_path FastPullback float_array plain_parameters
-                       no_tangents onto (a rule's twin for plain NumPy calls)
+core.fast_paths        register_fast_path FastPullback general_rule float_array
+                       plain_parameters no_tangents onto (a rule's twin for plain NumPy
+                       calls)
 core.errors            ArrayTypeError RuleDefinitionError TangentTypeError
 =====================  ==================================================================
 
@@ -77,6 +78,7 @@ from .core.errors import RuleDefinitionError as RuleDefinitionError
 from .core.errors import TangentTypeError as TangentTypeError
 from .core.fast_paths import FastPullback as FastPullback
 from .core.fast_paths import float_array as float_array
+from .core.fast_paths import general_rule as general_rule
 from .core.fast_paths import no_tangents as no_tangents
 from .core.fast_paths import onto as onto
 from .core.fast_paths import plain_parameters as plain_parameters

@@ -9,7 +9,8 @@
 Modules: ``rrule`` / ``frule`` / ``scalar`` (the test functions), ``tangents``
 (``rand_tangent``, ``with_tangent``), ``compare`` (``assert_tangents_close``),
 ``tolerances`` (the default tolerances, per dtype), ``finite_differences``, ``jacobian``,
-``second_order``, ``lazy`` (the checks of rules given dask arrays), ``rounding`` (the sizes
+``second_order``, ``lazy`` (the checks of rules given dask arrays), ``fast_paths`` (a fast
+path against the rule it stands in for), ``rounding`` (the sizes
 that rounding is relative to), ``failures`` (the ``AssertionError`` subclasses raised),
 ``strategies`` (hypothesis strategies for rule inputs; imported on its own), ``availability``
 (``needs``, which skips tests of functions the installed libraries lack), ``plugin`` (the
@@ -20,6 +21,7 @@ from .availability import needs as needs
 from .compare import assert_tangents_close as assert_tangents_close
 from .failures import ComplexConventionError as ComplexConventionError
 from .failures import CotangentCountError as CotangentCountError
+from .failures import FastPathMismatch as FastPathMismatch
 from .failures import FiniteDifferenceMismatch as FiniteDifferenceMismatch
 from .failures import InputMutated as InputMutated
 from .failures import MissingRuleError as MissingRuleError

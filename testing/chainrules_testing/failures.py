@@ -96,6 +96,10 @@ class RuleDisagreement(RuleTestFailure):
     """The frule and the rrule of one function disagree: <dy, frule(dx)> != <pullback(dy), dx>."""
 
 
+class FastPathMismatch(RuleTestFailure):
+    """A fast path's value or cotangents differ from those of the rule it stands in for."""
+
+
 class ComplexConventionError(RuleTestFailure):
     """A holomorphic function's pullback is not ``conj(f'(z)) * dy`` (a conj is missing)."""
 

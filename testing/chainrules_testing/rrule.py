@@ -34,6 +34,7 @@ from .failures import (
     ZeroTangentForNoTangent,
     ZeroTangentInputError,
 )
+from .fast_paths import check_fast_path
 from .finite_differences import FDEstimate, method_name
 from .jacobian import (
     basis_tangent,
@@ -86,10 +87,12 @@ def test_rrule(
     cotangents satisfy ``Re <dy, J dx> = Re <pullback(dy), dx>`` against finite differences,
     one directional derivative per differentiable argument, or per differentiable leaf of a
     structured argument (``full_jacobian=True``: element by element, naming the worst
-    element); a thunked ``dy`` gives the same cotangents, thunked cotangents unthunk
-    consistently and an ``InplaceableThunk`` accumulates like its value; ``pullback(
-    ZeroTangent())`` gives zeros; unless ``check_second_order=False``, the pullback is itself
-    differentiated by the reverse engine and checked against finite differences.
+    element); a fast path (``chainrules.core.fast_paths``) gives exactly the value and
+    cotangents of the rule it stands in for; a thunked ``dy`` gives the same cotangents,
+    thunked cotangents unthunk consistently and an ``InplaceableThunk`` accumulates like its
+    value; ``pullback(ZeroTangent())`` gives zeros; unless ``check_second_order=False``, the
+    pullback is itself differentiated by the reverse engine and checked against finite
+    differences.
 
     ``fkwargs`` are keyword arguments of ``f``, not differentiated, except those the rule table
     binds to the rule's positions (``np.swapaxes(x, axis1=0)``), which are checked there like
@@ -120,6 +123,8 @@ def test_rrule(
     # Each thunk once: the checks below compare values, and a thunk may cost a quadrature.
     values = setup.run("unthunk(pullback(dy))", _unthunked, cotangents)
     _check_spaces(setup, values)
+    if rrule_f is None:
+        check_fast_path(setup, y, dy, values)
     _check_repeat(setup, pullback, dy, values)
     if full_jacobian:
         _check_jacobian(setup, pullback, y, fdm)
