@@ -76,5 +76,10 @@ def value_dtype(x: Any) -> Any:
     >>> value_dtype(1.5), value_dtype(np.ones(1, dtype=np.float32)), value_dtype([[1, 2]])
     (dtype('float64'), dtype('float32'), dtype('int64'))
     """
+    if type(x) is float:  # the frequent number, without an array made for it
+        return _FLOAT64
     dtype = getattr(x, "dtype", None)
     return np.asarray(x).dtype if dtype is None else dtype
+
+
+_FLOAT64 = np.dtype(np.float64)

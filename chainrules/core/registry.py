@@ -144,9 +144,9 @@ class RuleTable:
         # finds nothing (``chainrules.core.libraries``); tables made elsewhere never do.
         self._libraries = libraries
         self._entries: dict[Any, _Entry] = {}
-        # f -> (rule, fewest, most positional arguments) for a function with one rule taking
-        # any arguments: the whole lookup of the hot path (``_RRuleTable.__call__``).
-        self._singles: dict[Any, tuple[Callable, int, float]] = {}
+        # f -> (rule, fewest and most positional arguments, keywords taken or None for any)
+        # for a function with one rule taking any arguments: the whole lookup of the hot path.
+        self._singles: dict[Any, tuple[Callable, int, float, frozenset[str] | None]] = {}
         self._lock = threading.Lock()
         self.__name__ = kind
         self.__qualname__ = kind
@@ -227,7 +227,7 @@ class RuleTable:
         if single is None:
             self._singles.pop(f, None)
         else:
-            self._singles[f] = (single.fn, single.required, single.most)
+            self._singles[f] = (single.fn, single.required, single.most, single.keywords)
 
     def replace_single(self, f: Any, wrap: Callable[[Callable], Callable]) -> Callable | None:
         """Run ``wrap(fn)`` in place of ``fn``, the rule of ``f``'s one method for any argument
@@ -343,14 +343,17 @@ class RuleTable:
         return best[0]
 
     def _run(self, f: Any, args: tuple, kwargs: dict, config: Any, prefix: tuple) -> Any:
-        try:  # the hot path: one rule taking any arguments, called without keywords
+        try:  # the hot path: one rule taking any arguments, and the keywords given
             single = self._singles.get(f)
         except TypeError:  # an unhashable callable has no rule
             return None
-        if single is not None and not kwargs:
-            rule, fewest, most = single
+        if single is not None:
+            rule, fewest, most, accepted = single
             if fewest <= len(args) <= most:
-                return rule(*prefix, *args)
+                if not kwargs:
+                    return rule(*prefix, *args)
+                if accepted is None or accepted.issuperset(kwargs):
+                    return rule(*prefix, *args, **kwargs)
         method = self._find(f, args, config)
         if kwargs and (method is None or not takes_keywords(method, kwargs)):
             bound = self._bind(f, method, args, kwargs)
@@ -419,24 +422,14 @@ class _RRuleTable(RuleTable):
             single = self._singles.get(f)
         except TypeError:  # an unhashable callable has no rule
             return None
-        if single is not None and not kwargs:
-            rule, fewest, most = single
+        if single is not None:  # as in _run, inlined: the hottest path of all
+            rule, fewest, most, accepted = single
             if fewest <= len(args) <= most:
-                return rule(*args)
-        entry = self._entries.get(f)
-        if entry is None:
-            entry = self._entry(f)
-            if entry is None:
-                return None
-        method = entry.state.single
-        if method is None or not (method.required <= len(args) <= method.most):
-            return self._run(f, args, kwargs, None, ())
-        if kwargs:  # keywords the rule takes go straight to it; others are bound or refused
-            accepted = method.keywords
-            if accepted is not None and not accepted.issuperset(kwargs):
-                return self._run(f, args, kwargs, None, ())
-            return method.fn(*args, **kwargs)
-        return method.fn(*args)
+                if not kwargs:
+                    return rule(*args)
+                if accepted is None or accepted.issuperset(kwargs):
+                    return rule(*args, **kwargs)
+        return self._run(f, args, kwargs, None, ())
 
 
 def _bind_config(fn: Callable, config: Any) -> Callable:

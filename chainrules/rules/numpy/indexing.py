@@ -67,6 +67,9 @@ def _integer_arrays(key: tuple) -> list[Any]:
 ADD_AT_UP_TO = 1024
 
 
+_NUMPY_VALUES = (np.ndarray, np.generic, float, complex)
+
+
 def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
     """The adjoint of ``x[key]``: zeros of ``x_shape`` with ``dy`` added where ``key`` reads.
 
@@ -75,16 +78,14 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
     >>> getitem_adjoint(np.ones(2), (3,), np.array([1, 1]))
     array([0., 2., 0.])
     """
-    if type(key) is int and (type(dy) is float or type(dy) is np.ndarray):  # x[3]: no scatter
-        dx = np.zeros(x_shape, dtype=np.float64 if type(dy) is float else dy.dtype)
-        dx[key] = dy
-        return dx
     parts = key if isinstance(key, tuple) else (key,)
-    if type(key) is np.ndarray:  # x[idx] or x[mask]: the key's dtype says which
+    if type(key) is int:  # x[3]
+        arrays = []
+    elif type(key) is np.ndarray:  # x[idx] or x[mask]: the key's dtype says which
         arrays = [key] if key.dtype.kind in "iu" else []
     else:
         arrays = _integer_arrays(parts)
-    if not arrays and isinstance(dy, np.ndarray | np.generic | float | complex):
+    if not arrays and isinstance(dy, _NUMPY_VALUES):
         # Basic and boolean keys read each element at most once: write into fresh zeros
         # (NumPy cotangents only; others take the scatter below, which engines can record).
         dx = np.zeros(x_shape, dtype=value_dtype(dy))

@@ -146,27 +146,30 @@ def _bilinear_pullback(name: str, x1: Any, x2: Any, parts: Callable[[Any], tuple
 # ---- matmul ---------------------------------------------------------------------------------
 
 
+def _matmul_cotangent_a(xp: Any, b: Any, dy: Any, n1: int, n2: int) -> Any:
+    """The cotangent of ``a`` in ``matmul(a, b)`` (real ``b``, or conjugated), before
+    projection: ``n1`` and ``n2`` are the factors' numbers of dimensions."""
+    if n1 == 1:
+        return dy * b if n2 == 1 else xp.matmul(b, dy[..., None])[..., 0]
+    return dy[..., :, None] * b if n2 == 1 else xp.matmul(dy, _mT(xp, b))
+
+
+def _matmul_cotangent_b(xp: Any, a: Any, dy: Any, n1: int, n2: int) -> Any:
+    """The cotangent of ``b`` in ``matmul(a, b)``, as ``_matmul_cotangent_a``."""
+    if n2 == 1:
+        return a * dy if n1 == 1 else xp.matmul(_mT(xp, a), dy[..., None])[..., 0]
+    return a[:, None] * dy[..., None, :] if n1 == 1 else xp.matmul(_mT(xp, a), dy)
+
+
 def _matmul_rrule(x1: Any, x2: Any) -> Any:
     xp = array_namespace(x1, x2)
     n1, n2 = len(shape_of(x1)), len(shape_of(x2))
 
     def matmul_parts(dy: Any) -> tuple[Callable[[], Any], Callable[[], Any]]:
         a, b = conj(xp, x1), conj(xp, x2)
-        if n1 == 1 and n2 == 1:
-            return lambda: dy * b, lambda: a * dy
-        if n1 == 1:
-            return (
-                lambda: xp.matmul(b, dy[..., None])[..., 0],
-                lambda: a[:, None] * dy[..., None, :],
-            )
-        if n2 == 1:
-            return (
-                lambda: dy[..., :, None] * b,
-                lambda: xp.matmul(_mT(xp, a), dy[..., None])[..., 0],
-            )
         return (
-            lambda: xp.matmul(dy, _mT(xp, b)),
-            lambda: xp.matmul(_mT(xp, a), dy),
+            lambda: _matmul_cotangent_a(xp, b, dy, n1, n2),
+            lambda: _matmul_cotangent_b(xp, a, dy, n1, n2),
         )
 
     return xp.matmul(x1, x2), _bilinear_pullback("matmul", x1, x2, matmul_parts)
@@ -184,14 +187,9 @@ class _MatmulPullback(FastPullback):
 
     def cotangents(self, dy: Any) -> tuple[Any, ...]:
         a, b = self.a, self.b
-        if a.ndim == 1 and b.ndim == 1:
-            da, db = dy * b, a * dy
-        elif a.ndim == 1:
-            da, db = np.matmul(b, dy[..., None])[..., 0], a[:, None] * dy[..., None, :]
-        elif b.ndim == 1:
-            da, db = dy[..., :, None] * b, np.matmul(a.mT, dy[..., None])[..., 0]
-        else:
-            da, db = np.matmul(dy, b.mT), np.matmul(a.mT, dy)
+        n1, n2 = a.ndim, b.ndim
+        da = _matmul_cotangent_a(np, b, dy, n1, n2)
+        db = _matmul_cotangent_b(np, a, dy, n1, n2)
         return NO_TANGENT, onto(a.shape, a.dtype, da), onto(b.shape, b.dtype, db)
 
     def zeros(self) -> tuple[Any, ...]:
