@@ -7,12 +7,15 @@ same run, in turns, best of several rounds, so that load on the machine hits bot
 
 The rows: the elementwise rules of ``scalar_rule`` (unary and binary, with broadcasting),
 reductions, products, indexing and shape functions, and a ``scipy.special`` function, at
-sizes where the Python around the NumPy call is what costs.
+sizes where the Python around the NumPy call is what costs. ``--floor`` times, for five of
+them, a minimal rule written in Python beside the hand-written code and chainrules' rule: what
+any Python rule costs at least.
 
     python benchmarks/dispatch.py            # wall-clock time (a quiet machine)
     python benchmarks/dispatch.py --cpu      # CPU time of this process (a loaded machine)
     python benchmarks/dispatch.py sin sum    # only the rows whose name contains these
     python benchmarks/dispatch.py --large    # arrays of 10^6 elements, 300 x 300 matrices
+    python benchmarks/dispatch.py --floor    # a minimal Python rule beside chainrules' rule
 
 To compare two versions of chainrules in one sitting, run it under each:
 ``PYTHONPATH=<a checkout of the other commit> python benchmarks/dispatch.py``.
@@ -184,6 +187,133 @@ def cases(large: bool) -> list[tuple]:
     return numbers + arrays
 
 
+# ---- the floor: a minimal rule in Python ---------------------------------------------------
+#
+# What any rule written in Python costs at least: a dictionary lookup of the function, a rule
+# computing the value and making one slotted pullback object, and the pullback's call with one
+# check of the cotangent before the function's own cotangents (as chainrules' CheckedPullback
+# is laid out), then the hand-written NumPy work (a 0-d array's cotangent made a 0-d
+# array, a float's a float, as projection makes them). No dtypes, complex numbers, zeros,
+# thunks or broadcasting: against this, the aim of at most 1 us over the hand-written code.
+
+NO_TANGENT = cr.NoTangent()
+_new = object.__new__
+
+
+class _Minimal:
+    __slots__ = ("a", "b", "shape")
+
+    def __call__(self, dy):
+        cls = type(dy)
+        if not (cls is np.ndarray and dy.shape == self.shape) and not (
+            cls is float and self.shape == ()
+        ):
+            raise TypeError("a cotangent of the wrong type or shape")
+        return self.cotangents(dy)
+
+
+class _SinFloat(_Minimal):
+    def cotangents(self, dy):
+        return NO_TANGENT, float(dy * np.cos(self.a))
+
+
+class _Sin0d(_Minimal):
+    def cotangents(self, dy):
+        return NO_TANGENT, np.array(dy * np.cos(self.a))
+
+
+class _Multiply0d(_Minimal):
+    def cotangents(self, dy):
+        return NO_TANGENT, np.array(dy * self.b), np.array(dy * self.a)
+
+
+class _Matmul(_Minimal):
+    def cotangents(self, dy):
+        return NO_TANGENT, dy @ self.b.T, self.a.T @ dy
+
+
+class _Transpose(_Minimal):
+    def cotangents(self, dy):
+        return NO_TANGENT, np.transpose(dy)
+
+
+def _sin_rule(x):
+    pullback = _new(_SinFloat if type(x) is float else _Sin0d)  # a float or a 0-d array
+    pullback.a, pullback.shape = x, ()
+    return np.sin(x), pullback
+
+
+def _multiply_rule(a, b):  # 0-d arrays
+    pullback = _new(_Multiply0d)
+    pullback.a, pullback.b, pullback.shape = a, b, ()
+    return a * b, pullback
+
+
+def _matmul_rule(a, b):
+    y = a @ b
+    pullback = _new(_Matmul)
+    pullback.a, pullback.b, pullback.shape = a, b, y.shape
+    return y, pullback
+
+
+def _transpose_rule(x):
+    y = np.transpose(x)
+    pullback = _new(_Transpose)
+    pullback.shape = y.shape
+    return y, pullback
+
+
+MINIMAL_RULES = {
+    np.sin: _sin_rule,
+    np.multiply: _multiply_rule,
+    np.matmul: _matmul_rule,
+    np.transpose: _transpose_rule,
+}
+
+
+def minimal_rrule(f, *args):
+    return MINIMAL_RULES[f](*args)
+
+
+def floor_cases() -> list[tuple]:
+    """(name, input, hand-written, minimal rule, chainrules' rule) for the floor's rows."""
+    x0, dy0 = np.array(0.7), np.array(1.3)
+    a4, b4, d4 = np.eye(4) + 0.5, np.eye(4) * 2.0, np.ones((4, 4))
+    m, dm = np.full((100, 10), 0.5), np.ones((10, 100))
+
+    def by_minimal(key, *args, dy):
+        def rule():
+            y, pullback = minimal_rrule(key, *args)
+            return y, pullback(dy)
+
+        return rule
+
+    return [
+        ("sin", "Python float", lambda: (np.sin(0.7), 1.3 * np.cos(0.7)),
+         by_minimal(np.sin, 0.7, dy=1.3), by_rule(np.sin, 0.7, dy=1.3)),
+        ("sin", "0-d array", lambda: (np.sin(x0), dy0 * np.cos(x0)),
+         by_minimal(np.sin, x0, dy=dy0), by_rule(np.sin, x0, dy=dy0)),
+        ("multiply", "0-d arrays", lambda: (x0 * dy0, dy0 * dy0, dy0 * x0),
+         by_minimal(np.multiply, x0, dy0, dy=dy0), by_rule(np.multiply, x0, dy0, dy=dy0)),
+        ("matmul", "4x4 @ 4x4", lambda: (a4 @ b4, d4 @ b4.T, a4.T @ d4),
+         by_minimal(np.matmul, a4, b4, dy=d4), by_rule(np.matmul, a4, b4, dy=d4)),
+        ("transpose", "(100,10)", lambda: (np.transpose(m), np.transpose(dm)),
+         by_minimal(np.transpose, m, dy=dm), by_rule(np.transpose, m, dy=dm)),
+    ]  # fmt: skip
+
+
+def floor(timer, rounds: int) -> None:
+    print("| rule | input | hand-written | minimal rule | chainrules | minimal overhead "
+          "| chainrules overhead |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, what, *contenders in floor_cases():
+        base, minimal, timed = (t * 1e6 for t in best_times(contenders, 2000, rounds, timer))
+        print(
+            f"| {name} | {what} | {base:.2f} us | {minimal:.2f} us | {timed:.2f} us "
+            f"| {minimal - base:+.2f} us | {timed - base:+.2f} us |"
+        )
+
+
 def best_times(contenders, number, rounds, timer):
     """The best time per call of each contender, timed in turns."""
     for fn in contenders:
@@ -202,6 +332,9 @@ def main(argv: list[str]) -> None:
     number = 5 if large else 2000
     only = [a for a in argv if not a.startswith("--")]  # rows whose name contains one of these
     print(f"chainrules from {cr.__file__}; timer: {timer.__name__}")
+    if "--floor" in argv:
+        floor(timer, rounds)
+        return
     print("| rule | input | hand-written | rrule + pullback | overhead | ratio |")
     print("|---|---|---:|---:|---:|---:|")
     for name, what, by_hand, through_rule in cases(large):

@@ -2,14 +2,14 @@
 
 On Python numbers and NumPy arrays a ufunc is called directly (``direct_and_apply``); other
 arrays go through ``primal_of``, which reaches a tracked value's engine, a dask array, or the
-namesake of the ufunc in an array namespace (PyTorch, JAX). ``plain_kind`` tells the cases
-apart in one pass over the arguments, and says whether one is complex. Two real floats are
+namesake of the ufunc in an array namespace (PyTorch, JAX); ``plain`` tells the two apart
+(``projection.plain_projectors`` does too, with the projectors rules need). Two real floats are
 added, subtracted, multiplied and divided by NumPy's scalar arithmetic (``SCALAR_OPERATORS``),
 which gives the ufunc's number without its dispatch.
 
 >>> import numpy as np
->>> plain((1.0, np.ones(2))), plain_kind((1.0, np.ones(2, dtype=complex)))
-(True, 1)
+>>> plain((1.0, np.ones(2))), plain((np.ones(2, dtype=object),))
+(True, False)
 >>> SCALAR_OPERATORS[np.multiply](1.5, 2.0)
 np.float64(3.0)
 """
@@ -37,7 +37,6 @@ __all__ = [
     "direct_and_apply",
     "has_complex",
     "plain",
-    "plain_kind",
     "primal_of",
 ]
 
@@ -96,27 +95,6 @@ def plain(args: tuple) -> bool:
         if cls not in TAKEN or (cls is np.ndarray and a.dtype.kind == "O"):
             return False
     return True
-
-
-def plain_kind(args: tuple) -> int:
-    """``plain(args)`` and ``has_complex(args)`` in one pass: -1 when an argument is not
-    plain, else 1 when one is complex and 0 when all are real."""
-    kind = 0
-    for a in args:
-        cls = type(a)
-        if cls is float or cls is np.float64 or cls is int or cls is np.float32:
-            continue
-        if cls is np.ndarray:
-            dtype_kind = a.dtype.kind
-            if dtype_kind == "c":
-                kind = 1
-            elif dtype_kind == "O":
-                return -1
-        elif cls is complex:
-            kind = 1
-        else:
-            return -1
-    return kind
 
 
 def has_complex(values: Any) -> bool:

@@ -115,9 +115,11 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             complex_case = is_complex(x) or is_complex(y)
         pullback = new(pullback_class)
         pullback.shape = shape
+        pullback.project, pullback.complex_case = projector(x), complex_case
+        if keep_x and cls is np.ndarray and not shape:
+            x = x[()]  # 0-d: the partial evaluated on NumPy's scalar (see _UnaryPullback)
         pullback.x = x if keep_x else None  # what the partial never reads is not kept alive
         pullback.y = y if keep_y else None
-        pullback.project, pullback.complex_case = projector(x), complex_case
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
     scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
@@ -144,6 +146,11 @@ class _UnaryPullback(CheckedPullback):
         complex_case = self.complex_case
         if self.sign and not complex_case and not is_complex(dy):
             return NO_TANGENT, unit_cotangent(self.sign, self.project, dy)
+        if type(dy) is np.ndarray and not dy.shape:
+            # 0-d: the product of NumPy's scalars, a third of the time of 0-d arrays' (the
+            # projector makes the 0-d array); the rule keeps a 0-d x as a scalar for the same
+            # reason
+            dy = dy[()]
         d = self.partial(self.x, self.y)
         return NO_TANGENT, self.project((conj(d) if complex_case else d) * dy)
 

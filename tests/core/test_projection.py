@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from chainrules.core.errors import ProjectionError
-from chainrules.core.projection import ProjectTo, unbroadcast_axes
+from chainrules.core.projection import ProjectTo, plain_projectors, projector, unbroadcast_axes
 from chainrules.core.tangents import (
     MutableTangent,
     NoTangent,
@@ -367,3 +367,29 @@ def test_structure_projection_is_field_by_field_and_idempotent(w, b):
     np.testing.assert_array_equal(once.w, w.sum(axis=0).astype(np.float32))
     assert once.n is N
     assert project(once) == once
+
+
+# What ufuncs take directly, and what they do not (plain_projectors answers None).
+PLAIN_ARGUMENTS = [
+    1.5, 2, 1j, np.float64(1.5), np.float32(1.5), np.ones(3), np.ones((2, 1), np.float32),
+    np.ones(3, complex), np.array(1.0), np.arange(3), np.ones(2, bool),
+    np.array(["a"]), np.zeros(2, "datetime64[s]"),
+]  # fmt: skip
+NOT_PLAIN = [True, np.ones(2, object), [1.0], np.int64(2), np.ma.ones(2), np.complex128(1j)]
+
+
+@pytest.mark.parametrize("a", PLAIN_ARGUMENTS, ids=repr)
+@pytest.mark.parametrize("b", [*PLAIN_ARGUMENTS, None], ids=repr)
+def test_plain_projectors_are_projector_of_each_in_one_pass(a, b):
+    args = (a,) if b is None else (a, b)
+    kind, projectors = plain_projectors(args)
+    assert projectors == tuple(map(projector, args))
+    assert all(p is projector(x) for p, x in zip(projectors, args, strict=True))  # shared
+    assert kind == int(any(np.iscomplexobj(x) for x in args))
+
+
+@pytest.mark.parametrize("odd", NOT_PLAIN, ids=repr)
+def test_plain_projectors_refuse_what_ufuncs_do_not_take_directly(odd):
+    assert plain_projectors((odd,)) is None
+    assert plain_projectors((np.ones(2), odd)) is None
+    assert plain_projectors((odd, 1.0)) is None
