@@ -11,10 +11,12 @@ Each case is written once against an array namespace (``numpy`` for the chainrul
 
 For the recurrences it also prints the cost per recorded operation: the gradient's time
 over the number of operations, and for (b) what is left above the NumPy value's own time.
-Last, what Python's cyclic garbage collector does during (a) under each engine: the
-collections of each generation per gradient, the objects the collector tracks that are alive
-when the forward pass ends (the tape), what a collection finds unreachable after the gradient
-(reference cycles left behind), and the time with the collector switched off for comparison.
+Last, what Python's cyclic garbage collector does during (a) and (b) under each engine: the
+collections of each generation per gradient and the time they take (the mean of 40 gradients in
+a row: a full collection, which visits every object of the process, comes every few dozen), the
+objects the collector tracks that are alive when the forward pass ends (the tape), what a
+collection finds unreachable after the gradient (reference cycles left behind), and the time
+with the collector switched off for comparison.
 JAX runs the recurrence compiled (``jit``, compilation excluded): the compiled limit, which
 no eager engine is expected to reach.
 
@@ -70,12 +72,16 @@ def logsumexp(xp, x):
 
 
 def interleaved_best(contenders, number, rounds, timer):
-    """The best time per call of each contender, timed in turns so that load hits all alike."""
+    """The best time per call of each contender, timed in turns so that load hits all alike.
+
+    Each round starts with a collection, so that no contender's time includes collecting what
+    another left (the collector's own cost for each is in ``collector_report``)."""
     for fn in contenders.values():
         fn()  # warm caches, compile
     best = dict.fromkeys(contenders, float("inf"))
     for _ in range(rounds):
         for name, fn in contenders.items():
+            gc.collect()
             start = timer()
             for _ in range(number):
                 fn()
@@ -165,10 +171,13 @@ def cases():
     )
 
 
-def collector_report(timer) -> None:
-    """Collections, tracked objects and cycles of the scalar recurrence's gradient."""
+GRADIENTS = 40  # over which collections are counted: a full one comes every few dozen
 
-    def counted_grad(value_and_grad, xp):
+
+def collector_report(timer) -> None:
+    """Collections, their time, tracked objects and cycles of the recurrences' gradients."""
+
+    def counted_grad(value_and_grad, xp, x0):
         """The gradient; given ``stop``, it appends the count of tracked objects there when
         the forward pass ends."""
 
@@ -179,47 +188,79 @@ def collector_report(timer) -> None:
                     stop.append(len(gc.get_objects()))
                 return y
 
-            return value_and_grad(f)(0.5)
+            return value_and_grad(f)(x0)
 
         return grad
 
-    torch_run = torch_value_and_grad(lambda x: recurrence(torch, x), np.asarray(0.5))
+    def torch_counted(x0):
+        run = torch_value_and_grad(lambda x: recurrence(torch, x), np.asarray(x0))
 
-    def torch_grad(stop=None):
-        if stop is not None:  # torch's graph is C++: its nodes are not Python objects
-            stop.append(len(gc.get_objects()))
-        return torch_run()
+        def grad(stop=None):
+            if stop is not None:  # torch's graph is C++: its nodes are not Python objects
+                stop.append(len(gc.get_objects()))
+            return run()
+
+        return grad
+
+    collecting = {"since": 0.0, "total": 0.0}
+
+    def timed(phase, info):
+        if phase == "start":
+            collecting["since"] = time.perf_counter()
+        else:
+            collecting["total"] += time.perf_counter() - collecting["since"]
 
     print()
     print(
-        "| (a) under | collections per gradient (gen 0/1/2) | tracked objects alive at the "
-        "end of the forward pass | unreachable after | collector on | collector off |"
+        f"The collector tracks {len(gc.get_objects()):,} objects in this process (a full "
+        f"collection visits them all). Collections and their time: the mean of {GRADIENTS} "
+        f"gradients in a row."
     )
-    print("|---|---:|---:|---:|---:|---:|")
-    for name, grad in (
-        ("chainrules", counted_grad(reverse.value_and_grad, np)),
-        ("autograd", counted_grad(autograd.value_and_grad, anp)),
-        ("PyTorch", torch_grad),
-    ):
-        grad()
-        gc.collect()
-        before_counts = [g["collections"] for g in gc.get_stats()]
-        baseline = len(gc.get_objects())
-        stop: list[int] = []
-        grad(stop)
-        counts = [g["collections"] - b for g, b in zip(gc.get_stats(), before_counts, strict=True)]
-        gc.disable()
-        try:
+    print()
+    print(
+        "| case | engine | collections per gradient (gen 0/1/2) | time in collections "
+        "| tracked objects alive at the end of the forward pass | unreachable after "
+        "| collector on | collector off |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    vector = np.random.default_rng(0).uniform(0.0, 1.0, 1000)
+    for case, x0 in (("(a) scalar", 0.5), ("(b) vector", vector)):
+        for name, grad in (
+            ("chainrules", counted_grad(reverse.value_and_grad, np, x0)),
+            ("autograd", counted_grad(autograd.value_and_grad, anp, x0)),
+            ("PyTorch", torch_counted(x0)),
+        ):
             grad()
-            unreachable = gc.collect()
-            off = interleaved_best({"off": grad}, 5, 7, timer)["off"]
-        finally:
-            gc.enable()
-        on = interleaved_best({"on": grad}, 5, 7, timer)["on"]
-        print(
-            f"| {name} | {'/'.join(map(str, counts))} | {stop[0] - baseline:,} | {unreachable} "
-            f"| {on * 1e3:.2f} ms | {off * 1e3:.2f} ms |"
-        )
+            gc.collect()
+            before_counts = [g["collections"] for g in gc.get_stats()]
+            baseline = len(gc.get_objects())
+            stop: list[int] = []
+            grad(stop)
+            collecting["total"] = 0.0
+            gc.callbacks.append(timed)
+            try:
+                for _ in range(GRADIENTS - 1):
+                    grad()
+            finally:
+                gc.callbacks.remove(timed)
+            counts = [
+                (g["collections"] - b) / GRADIENTS
+                for g, b in zip(gc.get_stats(), before_counts, strict=True)
+            ]
+            gc.disable()
+            try:
+                grad()
+                unreachable = gc.collect()
+                off = interleaved_best({"off": grad}, 5, 7, timer)["off"]
+            finally:
+                gc.enable()
+            on = interleaved_best({"on": grad}, 5, 7, timer)["on"]
+            in_collections = collecting["total"] / (GRADIENTS - 1)
+            print(
+                f"| {case} | {name} | {'/'.join(f'{c:.2f}' for c in counts)} "
+                f"| {in_collections * 1e3:.2f} ms | {stop[0] - baseline:,} | {unreachable} "
+                f"| {on * 1e3:.2f} ms | {off * 1e3:.2f} ms |"
+            )
 
 
 def main(argv: list[str]) -> None:

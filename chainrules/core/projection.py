@@ -470,7 +470,8 @@ _PLAIN_SCALARS: dict[type, tuple[ProjectTo, int]] = {
 def plain_projectors(args: tuple) -> tuple[int, tuple[ProjectTo, ...]] | None:
     """The projectors of plain arguments (Python numbers, NumPy float scalars, NumPy arrays not
     of objects), and 1 when one of them is complex, else 0: in one pass, as ``projector`` and
-    ``primals.plain`` in turn would give them. ``None`` when an argument is not plain.
+    ``primals.plain`` in turn would give them, in a tuple shared by the calls with the same
+    projectors. ``None`` when an argument is not plain.
 
     >>> kind, (to_x, to_c) = plain_projectors((np.ones(2), 2.0))
     >>> kind, to_x is projector(np.ones(2)), to_c is projector(2.0)
@@ -500,4 +501,16 @@ def plain_projectors(args: tuple) -> tuple[int, tuple[ProjectTo, ...]] | None:
                 return None
             projectors.append(scalar[0])
             kind |= scalar[1]
-    return kind, tuple(projectors)
+    made = tuple(projectors)
+    shared = _projector_tuples.get(made)  # one per combination: see _projector_tuples
+    if shared is None:
+        shared = made
+        if len(_projector_tuples) < _CACHED_SHAPES:
+            _projector_tuples[made] = made
+    return kind, shared
+
+
+# The tuples plain_projectors gives, one per combination of projectors: a rule's pullback keeps
+# one, and a shared one is not another object for the garbage collector to visit while an
+# engine's tape holds the pullback.
+_projector_tuples: dict[tuple, tuple] = {}

@@ -145,8 +145,8 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
                 kind == 1 or (kind < 0 and has_complex(args)) or (not scalar and has_complex(y))
             )
             pullback.lazy = False
-            if scalar and kind >= 0:  # 0-d arrays among the arguments: see _SingleOutputPullback
-                pullback.args = _scalars(pullback.args)
+            if scalar and kind >= 0 and nothing_kept is None:
+                pullback.args = _scalars(pullback.args)  # 0-d arrays: see cotangent()
         pullback.released = ()
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 

@@ -56,7 +56,7 @@ def _engine_frames() -> dict[Any, str]:
 
         _frames[ReverseLevel.apply.__code__] = "f"
         _frames[ForwardLevel.apply.__code__] = "f"
-        _frames[_sweep.__code__] = "node"
+        _frames[_sweep.__code__] = "tape"
     return _frames
 
 
@@ -68,9 +68,10 @@ def _culprit() -> str | None:
         name = frames.get(frame.f_code)
         if name == "f":
             return f"the rule for {function_name(frame.f_locals['f'])}"
-        if name == "node":
-            node = frame.f_locals.get("node")
-            return f"the pullback of {function_name(getattr(node, 'function', None))}"
+        if name == "tape":  # the backward sweep, at call ``index`` of the tape
+            index = frame.f_locals.get("index")
+            f = None if index is None else frame.f_locals["tape"].functions[index]
+            return f"the pullback of {function_name(f)}"
         frame = frame.f_back  # type: ignore[assignment]
     return None
 

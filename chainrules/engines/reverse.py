@@ -103,14 +103,14 @@ def vjp(f: Callable, *args: Any) -> tuple[Any, Callable[[Any], tuple]]:
 
         def seed(leaf: Leaf, d: Any) -> None:
             if leaf.tracked is not None and d is not None and not isinstance(d, AbstractZero):
-                seeds.append((leaf.tracked.node, d))
+                seeds.append((leaf.tracked.index, d))
 
         seeds_for(y_plan, dy, seed, f)
         with rules_refuse_computation():
             cotangents = backward(level, seeds)
 
         def leaf_cotangent(leaf: Leaf) -> Any:
-            index = leaf.tracked.node.index
+            index = leaf.tracked.index
             ct = cotangents[index] if index < len(cotangents) else None
             if ct is None:
                 return zeros_like_leaf(leaf.primal)

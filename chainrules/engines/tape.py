@@ -1,10 +1,10 @@
-"""The reverse engine's tape: nodes recorded by a level, and the backward pass over them.
+"""The reverse engine's tape: the calls a level recorded, and the backward pass over them.
 
-Each call with a rule records one ``Node``: the rule's pullback and, for each tracked value in
-the arguments, where its cotangent sits in the pullback's result (``grads[i]``, or a field of
-it: an element of ``np.concatenate``'s list, a captured variable of a closure) and which node
-produced it. Inputs are nodes
-with no pullback. A rule with several outputs (a tuple, a namedtuple) gets one small node per
+Each call with a rule takes the next index on its level's ``Tape``, where the tape keeps the
+rule's pullback and, for each tracked value in the arguments, where its cotangent sits in the
+pullback's result (``grads[i]``, or a field of it: an element of ``np.concatenate``'s list, a
+captured variable of a closure) and the index of the call that produced it. Inputs are entries
+with no pullback. A rule with several outputs (a tuple, a namedtuple) gets one small entry per
 tracked output that places the output's cotangent in a ``Tangent`` of the whole result.
 
 ``backward`` walks the tape once from the newest node to the oldest, calling each pullback
@@ -43,44 +43,57 @@ from .levels import Level, open_levels
 from .tracked import Tracked, inexact, keywords_as_positions, rebuild_sequence, without_rule
 from .tripwires import NoRuleError
 
-__all__ = ["Node", "ReverseLevel", "ReverseTracked", "backward", "rule_keywords"]
+__all__ = ["ReverseLevel", "ReverseTracked", "Tape", "backward", "rule_keywords"]
 
 
-class Node:
-    """One recorded call: its pullback, and where its arguments' cotangents go.
+class Tape:
+    """The calls a level recorded, by index: for each, its pullback (``None`` for an input),
+    the function, and where its arguments' cotangents go.
 
-    ``parents`` is flat, three entries per tracked argument: the index of its cotangent in
-    the pullback's result, the path to it inside that cotangent (``None``: the whole of it),
-    and the node that produced the argument. One tuple per node, not one per argument: each
-    object a node holds is one more for Python's garbage collector to visit while the tape
-    lives.
+    ``parents[k]`` is flat, three entries per tracked argument of call ``k``: the index of its
+    cotangent in the pullback's result, the path to it inside that cotangent (``None``: the
+    whole of it), and the index of the call that produced the argument. Three lists, not an
+    object per call, and calls referred to by index: Python's garbage collector stops visiting
+    a tuple of numbers, ``None`` and keys at its first collection, so that the pullback is the
+    one object per call it keeps visiting while the tape lives. Each object it tracks brings
+    its next full collection, which visits every object of the process, sooner.
     """
 
-    __slots__ = ("function", "index", "parents", "pullback")
+    __slots__ = ("functions", "parents", "pullbacks")
 
-    def __init__(self, pullback: Any, parents: tuple, function: Any, index: int) -> None:
-        self.pullback = pullback
-        self.parents = parents
-        self.function = function
-        self.index = index
+    def __init__(self) -> None:
+        self.pullbacks: list[Any] = []
+        self.parents: list[tuple] = []
+        self.functions: list[Any] = []
+
+    def record(self, pullback: Any, parents: tuple, function: Any) -> int:
+        """Append a call; its index."""
+        index = len(self.pullbacks)
+        self.pullbacks.append(pullback)
+        self.parents.append(parents)
+        self.functions.append(function)
+        return index
+
+    def __len__(self) -> int:
+        return len(self.pullbacks)
 
     def __repr__(self) -> str:
-        what = "input" if self.pullback is None else function_name(self.function)
-        return f"<node {self.index}: {what}>"
+        return f"<tape of {len(self)} calls>"
 
 
 _new = object.__new__
 
 
 class ReverseTracked(Tracked):
-    """A value tracked by the reverse engine: the node that produced it on its level's tape."""
+    """A value tracked by the reverse engine: the index on its level's tape of the call that
+    produced it."""
 
-    __slots__ = ("node",)
+    __slots__ = ("index",)
 
-    def __init__(self, value: Any, level: Level, node: Node) -> None:
+    def __init__(self, value: Any, level: Level, index: int) -> None:
         self.value = value
         self.level = level
-        self.node = node
+        self.index = index
 
 
 class _Select:
@@ -120,13 +133,11 @@ class ReverseLevel(Level):
     def __init__(self, config: Any) -> None:
         super().__init__("reverse")
         self.config = config
-        self.tape: list[Node] = []
+        self.tape = Tape()
 
     def input(self, value: Any) -> ReverseTracked:
         """A new input of the differentiation, tracked from ``value``."""
-        node = Node(None, (), None, len(self.tape))
-        self.tape.append(node)
-        return ReverseTracked(value, self, node)
+        return ReverseTracked(value, self, self.tape.record(None, (), None))
 
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
         if kwargs:
@@ -140,14 +151,14 @@ class ReverseLevel(Level):
                 if a.level is not self:
                     continue
                 new = a.value
-                parents += (i, None, a.node)  # type: ignore[attr-defined]
+                parents += (i, None, a.index)  # type: ignore[attr-defined]
             elif type(a) in PLAIN:
                 continue
             else:
                 found: list[tuple] = []
                 new = unwrap(a, self, (), found, {})
                 for path, t in found:
-                    parents += (i, path, t.node)
+                    parents += (i, path, t.index)
                 if new is a:
                     continue
             if values is args:
@@ -157,14 +168,6 @@ class ReverseLevel(Level):
         if result is None:
             return without_rule(self, f, args, kwargs, values)
         y, pullback = result
-        tape = self.tape
-        node = _new(Node)  # as Node(...), without a call to __init__: once per operation
-        node.pullback, node.parents, node.function, node.index = (
-            pullback,
-            tuple(parents),
-            f,
-            len(tape),
-        )
         cls = type(y)
         if cls is np.float64 or cls is float or inexact(y):  # floats: no check below applies
             if cls is not np.float64 and cls is not float:
@@ -180,27 +183,29 @@ class ReverseLevel(Level):
                     needed = getattr(pullback, "needed", None)
                     if needed is not None:
                         needed(tuple(parents[0::3]))
-            tape.append(node)
+            tape = self.tape  # as tape.record(...), inlined: once per operation
             tracked = _new(ReverseTracked)
-            tracked.value, tracked.level, tracked.node = y, self, node
+            tracked.value, tracked.level, tracked.index = y, self, len(tape.pullbacks)
+            tape.pullbacks.append(pullback)
+            tape.parents.append(tuple(parents))
+            tape.functions.append(f)
             return tracked
         if isinstance(y, tuple | list):
-            return self._outputs(y, node)
+            return self._outputs(y, self.tape.record(pullback, tuple(parents), f), f)
         if has_tangent_space(y):
             raise untracked_structure_error(f)
         return taint(y)  # no tangent space: nothing to record
 
-    def _outputs(self, y: tuple | list, node: Node) -> Any:
-        self.tape.append(node)
-        parent = (1, None, node)
+    def _outputs(self, y: tuple | list, index: int, f: Any) -> Any:
+        """The outputs of call ``index`` of ``f``, each tracked by an entry of its own."""
+        parent = (1, None, index)
         elements = []
         for key, element in enumerate(y):
             if inexact(element):
-                select = Node(_Select(y, key), parent, node.function, len(self.tape))
-                self.tape.append(select)
+                select = self.tape.record(_Select(y, key), parent, f)
                 element = ReverseTracked(element, self, select)
             elif has_tangent_space(element):
-                raise untracked_structure_error(node.function)
+                raise untracked_structure_error(f)
             else:
                 element = taint(element)
             elements.append(element)
@@ -235,14 +240,14 @@ def _element(ct: Any, path: tuple) -> Any:
     return ct
 
 
-def backward(level: ReverseLevel, seeds: Iterable[tuple[Node, Any]]) -> list[Any]:
-    """Run the tape backwards from ``(node, cotangent)`` seeds; the cotangent of every node,
-    indexed by the node's index (``None`` where none arrived)."""
+def backward(level: ReverseLevel, seeds: Iterable[tuple[int, Any]]) -> list[Any]:
+    """Run the tape backwards from ``(index, cotangent)`` seeds; the cotangent of every call on
+    the tape, by its index (``None`` where none arrived)."""
     seeds = list(seeds)
-    start = max((node.index for node, _ in seeds), default=-1)
+    start = max((index for index, _ in seeds), default=-1)
     cotangents: list[Any] = [None] * (start + 1)
-    for node, ct in seeds:
-        _accumulate(cotangents, node.index, ct)
+    for index, ct in seeds:
+        _accumulate(cotangents, index, ct)
     if open_levels():
         with eager_thunks(False):  # constants' thunks stay uncomputed
             _sweep(level.tape, cotangents, start)
@@ -258,20 +263,20 @@ def _accumulate(cotangents: list[Any], index: int, ct: Any) -> None:
     cotangents[index] = ct if existing is None else existing + ct
 
 
-def _sweep(tape: list[Node], cotangents: list[Any], start: int) -> None:
+def _sweep(tape: Tape, cotangents: list[Any], start: int) -> None:
+    pullbacks, all_parents = tape.pullbacks, tape.parents
     for index in range(start, -1, -1):
         ct = cotangents[index]
         if ct is None:
             continue
-        node = tape[index]
-        pullback = node.pullback
+        pullback = pullbacks[index]
         if pullback is None:
             continue  # an input: its cotangent stays for the caller
         cotangents[index] = None
         grads = pullback(ct)
-        parents = node.parents
+        parents = all_parents[index]
         for k in range(0, len(parents), 3):
-            i, path, parent = parents[k], parents[k + 1], parents[k + 2]
+            i, path, j = parents[k], parents[k + 1], parents[k + 2]
             g = grads[i] if path is None else _element(grads[i], path)
             cls = type(g)
             if cls is not np.ndarray and cls is not np.float64 and cls is not float:
@@ -280,16 +285,14 @@ def _sweep(tape: list[Node], cotangents: list[Any], start: int) -> None:
                 if isinstance(g, AbstractThunk):
                     g = g.unthunk()
                 if isinstance(g, NotImplementedTangent):
-                    raise _not_implemented(node, i, g)
-            j = parent.index
+                    raise _not_implemented(tape.functions[index], i, g)
             existing = cotangents[j]
             cotangents[j] = g if existing is None else existing + g
 
 
-def _not_implemented(node: Node, i: int, g: NotImplementedTangent) -> ChainRulesError:
+def _not_implemented(f: Any, i: int, g: NotImplementedTangent) -> ChainRulesError:
     return ChainRulesError(
-        f"the rule for {function_name(node.function)} does not give the cotangent of its "
-        f"argument {i}: {g.info}"
+        f"the rule for {function_name(f)} does not give the cotangent of its argument {i}: {g.info}"
     )
 
 

@@ -385,6 +385,7 @@ def test_plain_projectors_are_projector_of_each_in_one_pass(a, b):
     kind, projectors = plain_projectors(args)
     assert projectors == tuple(map(projector, args))
     assert all(p is projector(x) for p, x in zip(projectors, args, strict=True))  # shared
+    assert plain_projectors(args)[1] is projectors  # the tuple too
     assert kind == int(any(np.iscomplexobj(x) for x in args))
 
 
