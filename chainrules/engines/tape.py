@@ -7,7 +7,7 @@ captured variable of a closure) and the index of the call that produced it. Inpu
 with no pullback. A rule with several outputs (a tuple, a namedtuple) gets one small entry per
 tracked output that places the output's cotangent in a ``Tangent`` of the whole result.
 
-``backward`` walks the tape once from the newest node to the oldest, calling each pullback
+``backward`` walks the tape once from the newest call to the oldest, calling each pullback
 whose output received a cotangent and adding the cotangents of its arguments (``add``, never
 in place, so a cotangent handed out is never changed afterwards). Cotangents for constant
 arguments are never unthunked, so a rule's ``Thunk`` for them is never computed, also while an
