@@ -154,3 +154,24 @@ def test_a_rule_that_would_compute_raises_naming_the_function(lazy_data):
     x = lazy_data[1][:8, :4].rechunk((4, 2))  # dask's SVD takes one chunked dimension only
     with nothing_computes(), pytest.raises(cr.ChainRulesError, match=r"numpy\.linalg\.svd"):
         reverse.grad(lambda a: np.linalg.svd(a, compute_uv=False).sum())(x)
+
+
+@cr.with_rules
+def _scaled_by_its_sum(x):
+    return x * 2.0
+
+
+@cr.rrule.register(_scaled_by_its_sum)
+def _scaled_by_its_sum_rrule(x):
+    def scaled_by_its_sum_pullback(dy):
+        dy = cr.unthunk(dy)
+        return cr.NoTangent(), dy * float(dy.sum())  # float(...) computes the dask array
+
+    return x * 2.0, scaled_by_its_sum_pullback
+
+
+def test_a_pullback_that_would_compute_raises_naming_the_function():
+    # The backward sweep names the function whose pullback asked dask to compute.
+    x = da.from_array(np.ones((4, 2)), chunks=(2, 2))
+    with pytest.raises(cr.LazyArrayError, match=r"the pullback of .*_scaled_by_its_sum"):
+        reverse.grad(lambda a: _scaled_by_its_sum(a).sum())(x)
