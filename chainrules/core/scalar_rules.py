@@ -81,6 +81,8 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
         t: named(_RealUnaryPullback, f, convert=t, project=projector(t(0.0)))
         for t in (float, np.float64)
     }
+    # 0-d float64 arrays, real in and out: likewise (see _Real0dUnaryPullback).
+    real_0d_class = named(_Real0dUnaryPullback, f, project=projector(np.array(0.0)))
     new = object.__new__
     keep_x, keep_y = reads(partial, 1)
 
@@ -98,6 +100,11 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             complex_case = is_complex(y)
         elif cls is np.ndarray and x.dtype.kind != "O":
             y = direct(x, **kwargs)
+            if type(y) is np.float64 and x.dtype is _FLOAT64 and not x.shape:
+                pullback = new(real_0d_class)
+                pullback.x = x[()] if keep_x else None  # see _Real0dUnaryPullback
+                pullback.y = y if keep_y else None
+                return y, pullback
             shape = x.shape
             kind = x.dtype.kind
             if type(y) is np.ndarray:
@@ -176,6 +183,31 @@ class _RealUnaryPullback(_UnaryPullback):
                 dx = dy if sign > 0 else -dy
             return NO_TANGENT, onto_real_scalar(dx, self.convert, self.project)
         return CheckedPullback.__call__(self, dy)
+
+
+class _Real0dUnaryPullback(_UnaryPullback):
+    """The pullback of a one-input elementwise function at a 0-d float64 array with a real
+    result: shape, projector and the absence of complex numbers known from the class (one per
+    function), so that a 0-d float64 cotangent goes straight through, multiplied as NumPy's
+    scalars (the rule keeps ``x`` as its scalar; see ``_UnaryPullback.cotangents``) and made a
+    0-d array. Anything else takes ``_UnaryPullback``'s way."""
+
+    __slots__ = ()
+    shape = ()
+    complex_case = False
+
+    def __call__(self, dy: Any) -> tuple[Any, Any]:
+        if type(dy) is np.ndarray and dy.dtype is _FLOAT64 and not dy.shape:
+            sign = self.sign
+            if sign > 0:  # as unit_cotangent: the cotangent itself, which fits
+                return NO_TANGENT, dy
+            dx = -dy[()] if sign else self.partial(self.x, self.y) * dy[()]
+            if type(dx) is np.float64:
+                return NO_TANGENT, np.array(dx)
+        return CheckedPullback.__call__(self, dy)
+
+
+_FLOAT64 = np.dtype(np.float64)
 
 
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:

@@ -162,7 +162,7 @@ def test_a_failure_of_dask_inside_an_elementwise_rule_names_the_function():
 # faster): the same numbers as on the 0-d arrays themselves, in a 0-d array of the argument's
 # dtype.
 
-UNARY_0D = [np.sin, np.exp, np.tanh, np.sqrt, np.log1p, np.reciprocal]
+UNARY_0D = [np.sin, np.exp, np.tanh, np.sqrt, np.log1p, np.reciprocal, np.negative, np.positive]
 DTYPES_0D = [np.float64, np.float32, np.complex128]
 
 
@@ -216,3 +216,18 @@ def test_several_input_0d_arrays_give_what_their_partials_on_0d_arrays_give(
         reference = cr.ProjectTo(arg)((np.conj(d) if complex_case else d) * dy)
         _assert_same_0d(c, reference, arg.dtype)
     assert np.array_equal(a, np.array(0.625, a_dtype)) and np.array_equal(dy, 1.375)
+
+
+def test_0d_float64_pullbacks_take_any_cotangent():
+    # A 0-d float64 array's pullback has a path of its own for a 0-d float64 cotangent; a zero,
+    # a thunk, a float and an array of another shape take the general way, as before.
+    x = np.array(0.5)
+    _, pullback = cr.rrule(np.sin, x)
+    expected = np.array(np.cos(0.5) * 2.0)
+    for dy in (np.array(2.0), Thunk(lambda: np.array(2.0)), 2.0, np.float64(2.0)):
+        dx = pullback(dy)[1]
+        assert type(dx) is np.ndarray and dx.shape == () and dx.dtype == np.float64
+        assert dx == expected
+    assert pullback(cr.ZeroTangent())[1] == cr.ZeroTangent()
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.sin"):
+        pullback(np.ones(2))
