@@ -36,6 +36,7 @@ from .dtypes import is_complex_dtype
 from .errors import ProjectionError
 from .lazy import is_lazy
 from .namespace import array_namespace
+from .primals import TAKEN
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
 from .tangents import (
     NO_TANGENT,
@@ -460,10 +461,9 @@ def projector(x: Any) -> ProjectTo:
     return shared if shared is not None else _project_to(x, {})
 
 
-# The scalars ufuncs take directly (``primals.TAKEN``): each one's projector and whether it is
-# complex.
+# The scalars ufuncs take directly: each one's projector and whether it is complex.
 _PLAIN_SCALARS: dict[type, tuple[ProjectTo, int]] = {
-    t: (_SHARED[t], int(t is complex)) for t in (float, int, complex, np.float64, np.float32)
+    t: (_SHARED[t], int(t is complex)) for t in TAKEN if t is not np.ndarray
 }
 
 

@@ -244,10 +244,7 @@ class _SingleOutputPullback(CheckedPullback):
             return unit_cotangent(sign, project, dy)
         d = derivative(*self.args, self.y)
         if type(dy) is np.ndarray and not dy.shape:
-            # 0-d: the product of NumPy's scalars, a third of the time of 0-d arrays' (the
-            # projector makes the 0-d array); the rule keeps 0-d arguments as scalars for the
-            # same reason
-            dy = dy[()]
+            dy = dy[()]  # 0-d: NumPy's scalars, as in scalar_rules' _UnaryPullback.cotangents
         return project((conj(d) if self.complex_case else d) * dy)
 
 
