@@ -21,6 +21,7 @@ Modules, one concept each:
 * ``protocol``   what registration wraps around every rule (zeros, thunks, shapes, names)
 * ``libraries``  rule libraries loaded when a function of theirs is first looked up
 * ``calls``      call: a compiled routine applied through whatever engine tracks its arguments
+* ``caches``     bounded caches keyed by shapes and types, started afresh when full
 * ``errors``     the error classes
 
 This package never imports ``chainrules.rules``, ``engines`` or ``adapters``.

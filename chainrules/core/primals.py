@@ -31,6 +31,8 @@ from .names import function_name
 from .namespace import array_namespace, numpy_dispatches
 
 __all__ = [
+    "FLOAT64",
+    "REAL_0D",
     "REAL_SCALARS",
     "SCALAR_OPERATORS",
     "TAKEN",
@@ -130,6 +132,12 @@ _ARRAY_API_NAMES = {
 
 
 REAL_SCALARS = frozenset({float, int, np.float64})
+FLOAT64 = np.dtype(np.float64)
+
+
+class REAL_0D:
+    """Stands for the type of a 0-d float64 NumPy array where rules key a path for real
+    scalars by their arguments' types (never made)."""
 
 
 def _scalar_operator(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:

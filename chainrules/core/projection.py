@@ -28,10 +28,12 @@ NoTangent()
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from .caches import Bounded
 from .dtypes import is_complex_dtype
 from .errors import ProjectionError
 from .lazy import is_lazy
@@ -168,7 +170,7 @@ class _ProjectArray(_ProjectLeaf):
     """
 
     __slots__ = ("axes", "chunks", "complex", "dtype", "scalar_type", "shape")
-    axes: dict[tuple, tuple[int, ...]]  # cotangent shape -> the axes that sum it to shape
+    axes: Bounded  # cotangent shape -> the axes that sum it to shape
     chunks: Any  # a dask array's chunks, which its cotangents take; None for other arrays
     complex: bool
     dtype: Any
@@ -186,7 +188,7 @@ class _ProjectArray(_ProjectLeaf):
         self.dtype = dtype
         self.complex = is_complex_dtype(dtype)
         self.scalar_type = dtype.type if isinstance(dtype, np.dtype) else None
-        self.axes = {}
+        self.axes = Bounded(_CACHED_SHAPES)
         self.chunks = chunks
         return self
 
@@ -237,9 +239,7 @@ class _ProjectArray(_ProjectLeaf):
     def _unbroadcast(self, dx_shape: tuple) -> tuple[int, ...]:
         axes = self.axes.get(dx_shape)
         if axes is None:
-            axes = unbroadcast_axes(self.shape, dx_shape)
-            if len(self.axes) < _CACHED_SHAPES:
-                self.axes[dx_shape] = axes
+            axes = self.axes.keep(dx_shape, unbroadcast_axes(self.shape, dx_shape))
         return axes
 
     def __repr__(self) -> str:
@@ -258,10 +258,11 @@ def unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
     return dx if sign > 0 else project(-dx)
 
 
-def onto_real_scalar(dx: Any, convert: type, project: Any) -> Any:
+def onto_real_scalar(dx: Any, convert: Callable[[Any], Any], project: Any) -> Any:
     """``project(dx)`` for ``project`` the projector of a real scalar of type ``convert``
-    (``float`` or NumPy's ``float64``), without the projector's call where ``dx`` is a real
-    float already: the hot path of pullbacks of scalar code.
+    (``float`` or NumPy's ``float64``; ``np.array`` for a 0-d float64 array), without the
+    projector's call where ``dx`` is a real float already: the hot path of pullbacks of scalar
+    code.
 
     >>> to_float = projector(1.0)
     >>> onto_real_scalar(np.float64(2.0), float, to_float), onto_real_scalar(1j, float, to_float)
@@ -406,10 +407,10 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
     return found
 
 
-# How many entries a cache keyed by shapes keeps: enough for the shapes of a program, and a
-# bound on the memory of one that makes ever new shapes (it then stops caching new ones).
+# How many entries a cache keyed by shapes keeps: enough for the shapes of a program (see
+# chainrules.core.caches).
 _CACHED_SHAPES = 1024
-_array_projectors: dict[tuple, _ProjectArray] = {}
+_array_projectors: Bounded = Bounded(_CACHED_SHAPES)
 
 
 _NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
@@ -435,9 +436,7 @@ def array_projector(shape: tuple[int, ...], dtype: np.dtype) -> ProjectTo:
     key = (shape, dtype)
     found = _array_projectors.get(key)
     if found is None:
-        found = _ProjectArray.made(shape, dtype)
-        if len(_array_projectors) < _CACHED_SHAPES:
-            _array_projectors[key] = found
+        found = _array_projectors.keep(key, _ProjectArray.made(shape, dtype))
     return found
 
 
@@ -503,14 +502,10 @@ def plain_projectors(args: tuple) -> tuple[int, tuple[ProjectTo, ...]] | None:
             kind |= scalar[1]
     made = tuple(projectors)
     shared = _projector_tuples.get(made)  # one per combination: see _projector_tuples
-    if shared is None:
-        shared = made
-        if len(_projector_tuples) < _CACHED_SHAPES:
-            _projector_tuples[made] = made
-    return kind, shared
+    return kind, (shared if shared is not None else _projector_tuples.keep(made, made))
 
 
 # The tuples plain_projectors gives, one per combination of projectors: a rule's pullback keeps
 # one, and a shared one is not another object for the garbage collector to visit while an
 # engine's tape holds the pullback.
-_projector_tuples: dict[tuple, tuple] = {}
+_projector_tuples: Bounded = Bounded(_CACHED_SHAPES)

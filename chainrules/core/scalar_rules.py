@@ -33,7 +33,7 @@ from .errors import TangentTypeError
 from .lazy import lazily, lazy_pullback
 from .names import short_name
 from .partials import Partial, reads, unit_sign
-from .primals import TAKEN, direct_and_apply, has_complex, plain
+from .primals import FLOAT64, TAKEN, direct_and_apply, has_complex, plain
 from .projection import onto_real_scalar, projector, unit_cotangent
 from .protocol import (
     CheckedPullback,
@@ -81,8 +81,10 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
         t: named(_RealUnaryPullback, f, convert=t, project=projector(t(0.0)))
         for t in (float, np.float64)
     }
-    # 0-d float64 arrays, real in and out: likewise (see _Real0dUnaryPullback).
+    # 0-d float64 arrays, real in and out: likewise (see _Real0dUnaryPullback); and float64
+    # arrays of any other shape, whose shape and projector each call gives (_RealArrayPullback).
     real_0d_class = named(_Real0dUnaryPullback, f, project=projector(np.array(0.0)))
+    real_array_class = named(_RealArrayUnaryPullback, f)
     new = object.__new__
     keep_x, keep_y = reads(partial, 1)
 
@@ -100,11 +102,19 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             complex_case = is_complex(y)
         elif cls is np.ndarray and x.dtype.kind != "O":
             y = direct(x, **kwargs)
-            if type(y) is np.float64 and x.dtype is _FLOAT64 and not x.shape:
-                pullback = new(real_0d_class)
-                pullback.x = x[()] if keep_x else None  # see _Real0dUnaryPullback
-                pullback.y = y if keep_y else None
-                return y, pullback
+            if x.dtype is FLOAT64:
+                if type(y) is np.ndarray and y.dtype is FLOAT64:
+                    pullback = new(real_array_class)
+                    pullback.shape = x.shape
+                    pullback.project = projector(x)
+                    pullback.x = x if keep_x else None
+                    pullback.y = y if keep_y else None
+                    return y, pullback
+                if type(y) is np.float64 and not x.shape:
+                    pullback = new(real_0d_class)
+                    pullback.x = x[()] if keep_x else None  # see _Real0dUnaryPullback
+                    pullback.y = y if keep_y else None
+                    return y, pullback
             shape = x.shape
             kind = x.dtype.kind
             if type(y) is np.ndarray:
@@ -188,7 +198,8 @@ class _RealUnaryPullback(_UnaryPullback):
 class _Real0dUnaryPullback(_UnaryPullback):
     """The pullback of a one-input elementwise function at a 0-d float64 array with a real
     result: shape, projector and the absence of complex numbers known from the class (one per
-    function), so that a 0-d float64 cotangent goes straight through, multiplied as NumPy's
+    function), so that a real cotangent (a 0-d float64 array, or the float an engine gets
+    from the rule that took ``y``, a NumPy float) goes straight through, multiplied as NumPy's
     scalars (the rule keeps ``x`` as its scalar; see ``_UnaryPullback.cotangents``) and made a
     0-d array. Anything else takes ``_UnaryPullback``'s way."""
 
@@ -197,17 +208,49 @@ class _Real0dUnaryPullback(_UnaryPullback):
     complex_case = False
 
     def __call__(self, dy: Any) -> tuple[Any, Any]:
-        if type(dy) is np.ndarray and dy.dtype is _FLOAT64 and not dy.shape:
-            sign = self.sign
-            if sign > 0:  # as unit_cotangent: the cotangent itself, which fits
+        cls = type(dy)
+        if cls is np.ndarray:
+            if dy.dtype is not FLOAT64 or dy.shape:
+                return CheckedPullback.__call__(self, dy)
+            if self.sign > 0:  # as unit_cotangent: the cotangent itself, which fits
                 return NO_TANGENT, dy
-            dx = -dy[()] if sign else self.partial(self.x, self.y) * dy[()]
-            if type(dx) is np.float64:
-                return NO_TANGENT, np.array(dx)
+            value = dy[()]
+        elif cls is np.float64 or cls is float:
+            value = dy
+        else:
+            return CheckedPullback.__call__(self, dy)
+        sign = self.sign
+        if sign:
+            dx = value if sign > 0 else -value
+        else:
+            dx = self.partial(self.x, self.y) * value
+        if type(dx) is np.float64 or type(dx) is float:
+            return NO_TANGENT, np.array(dx)
         return CheckedPullback.__call__(self, dy)
 
 
-_FLOAT64 = np.dtype(np.float64)
+class _RealArrayUnaryPullback(_UnaryPullback):
+    """The pullback of a one-input elementwise function at a float64 array (not 0-d) with a
+    float64 result: the absence of complex numbers known from the class (one per function), so
+    that a float64 cotangent of the output's shape goes straight through, and a product that
+    fits the argument needs no projector's call. Anything else takes ``_UnaryPullback``'s
+    way."""
+
+    __slots__ = ()
+    complex_case = False
+
+    def __call__(self, dy: Any) -> tuple[Any, Any]:
+        if type(dy) is np.ndarray and dy.dtype is FLOAT64:
+            shape = self.shape
+            if dy.shape == shape:
+                sign = self.sign
+                if sign > 0:  # as unit_cotangent: the cotangent itself, which fits
+                    return NO_TANGENT, dy
+                dx = -dy if sign else self.partial(self.x, self.y) * dy
+                if type(dx) is np.ndarray and dx.dtype is FLOAT64 and dx.shape == shape:
+                    return NO_TANGENT, dx
+                return NO_TANGENT, self.project(dx)
+        return CheckedPullback.__call__(self, dy)
 
 
 def _multi_output_rrule(f: Any, rows: tuple[tuple[Partial, ...], ...]) -> Callable:

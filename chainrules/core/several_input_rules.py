@@ -22,11 +22,19 @@ from typing import Any
 
 import numpy as np
 
+from .caches import Bounded
 from .dtypes import conj
 from .lazy import lazily, lazy_pullback
 from .names import function_name, short_name
 from .partials import Partial, reads, unit_sign
-from .primals import REAL_SCALARS, SCALAR_OPERATORS, direct_and_apply, has_complex
+from .primals import (
+    FLOAT64,
+    REAL_0D,
+    REAL_SCALARS,
+    SCALAR_OPERATORS,
+    direct_and_apply,
+    has_complex,
+)
 from .projection import onto_real_scalar, plain_projectors, projector, unit_cotangent
 from .protocol import (
     SCALAR_COTANGENTS,
@@ -61,23 +69,24 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         unasked_cotangents={},
     )
     pullback_class = named(_SingleOutputPullback, f)
-    # Real scalars (Python floats and ints, NumPy float64 scalars) with a real scalar result: a
-    # class per combination of argument types, whose projectors the types decide.
-    real_classes: dict[tuple, Any] = {}
+    # Real scalars (Python floats and ints, NumPy float64 scalars, 0-d float64 arrays: REAL_0D)
+    # with a real scalar result: a class per combination of argument types, whose projectors
+    # the types decide.
+    real_classes = Bounded(_CACHED_TYPES)
 
     def real_class(types: tuple) -> Any:
-        if not all(t in REAL_SCALARS for t in types) or len(types) != len(row):
+        if len(types) != len(row) or not all(t in REAL_SCALARS or t is REAL_0D for t in types):
             return False
-        projectors = tuple(projector(t(0)) for t in types)
+        projectors = tuple(projector(_zero_of(t)) for t in types)
         lanes = tuple(
-            (t, project, partial, sign)
+            (np.array if t is REAL_0D else t, project, partial, sign)
             if partial is not None and project.has_tangent_space
             else None
             for t, project, partial, sign in zip(
                 types, projectors, row, map(unit_sign, row), strict=True
             )
         )
-        floats = np.float64 in types or float in types
+        floats = np.float64 in types or float in types or REAL_0D in types
         compute = SCALAR_OPERATORS.get(f) if floats and int not in types else None
         return named(
             _RealSingleOutputPullback,
@@ -96,15 +105,20 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         real: Any = False
+        types: Any = None
+        scalars = None
         if not args or type(args[0]) is not np.ndarray:  # arrays: not the scalars' way
             types = tuple(map(type, args))
+        elif args[0].dtype is FLOAT64 and not args[0].shape:  # but a 0-d float64 array's
+            types, scalars = _real_0d_types(args)
+        if types is not None:
             real = real_classes.get(types)
             if real is None:
-                real = real_class(types)
-                if len(real_classes) < _CACHED_TYPES:
-                    real_classes[types] = real
+                real = real_classes.keep(types, real_class(types))
         lazy = False
         if real and not kwargs:
+            if scalars is not None:
+                args = scalars  # 0-d arrays computed and kept as NumPy's scalars (see cotangent)
             y = real.compute(*args)
             if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
                 pullback: Any = new(real)
@@ -157,6 +171,25 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
 def _scalars(args: tuple) -> tuple:
     """``args`` with each 0-d NumPy array replaced by its scalar."""
     return tuple([a[()] if type(a) is np.ndarray else a for a in args])
+
+
+def _real_0d_types(args: tuple) -> tuple[tuple, tuple]:
+    """For arguments the first of which is a 0-d float64 array: their types (``REAL_0D`` for
+    a 0-d float64 array), and the arguments with each 0-d float64 array replaced by its
+    scalar. Two arguments, the arithmetic operators' case, without a loop."""
+    if len(args) == 2:
+        a, b = args
+        if type(b) is np.ndarray and b.dtype is FLOAT64 and not b.shape:
+            return (REAL_0D, REAL_0D), (a[()], b[()])
+        return (REAL_0D, type(b)), (a[()], b)
+    real = [type(a) is np.ndarray and a.dtype is FLOAT64 and not a.shape for a in args]
+    types = tuple([REAL_0D if r else type(a) for a, r in zip(args, real, strict=True)])
+    return types, tuple([a[()] if r else a for a, r in zip(args, real, strict=True)])
+
+
+def _zero_of(t: type) -> Any:
+    """A zero of type ``t`` in ``real_class``'s types."""
+    return np.array(0.0) if t is REAL_0D else t(0)
 
 
 def _kept(args: tuple, keep: list[bool]) -> tuple:
@@ -260,13 +293,16 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
     lazy = False
     released = ()
     # on the subclass, with ``projectors``: per argument, None where it gets NoTangent(), else
-    # (its type, its projector, the partial, the partial's unit sign)
-    lanes: tuple[tuple[type, Any, Callable[..., Any], int] | None, ...]
+    # (its type, np.array for a 0-d float64 array, its projector, the partial, the partial's
+    # unit sign). The rule computes with, and the pullback keeps, a 0-d array's scalar.
+    lanes: tuple[tuple[Callable[..., Any], Any, Callable[..., Any], int] | None, ...]
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
         if cls is not float and cls is not np.float64:
-            return CheckedPullback.__call__(self, dy)
+            if cls is not np.ndarray or dy.dtype is not FLOAT64 or dy.shape:
+                return CheckedPullback.__call__(self, dy)
+            dy = dy[()]  # a 0-d float64 cotangent: as NumPy's scalar
         args, y = self.args, self.y
         grads: list[Any] = [NO_TANGENT]
         for lane in self.lanes:

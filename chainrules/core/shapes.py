@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .caches import Bounded
 from .namespace import array_namespace
 
 __all__ = [
@@ -77,13 +78,11 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, .
     key = (shape, axes)
     kept = _kept_shapes.get(key)
     if kept is None:
-        kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
-        if len(_kept_shapes) < 1024:  # a program's shapes, not every shape ever met
-            _kept_shapes[key] = kept
+        kept = _kept_shapes.keep(key, tuple(1 if i in axes else n for i, n in enumerate(shape)))
     return kept
 
 
-_kept_shapes: dict[tuple, tuple[int, ...]] = {}
+_kept_shapes = Bounded(1024)  # a program's shapes (see chainrules.core.caches)
 
 
 def count_reduced(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:

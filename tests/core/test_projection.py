@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from chainrules.core import projection
+from chainrules.core.caches import Bounded
 from chainrules.core.errors import ProjectionError
 from chainrules.core.projection import ProjectTo, plain_projectors, projector, unbroadcast_axes
 from chainrules.core.tangents import (
@@ -387,8 +388,9 @@ def test_plain_projectors_are_projector_of_each_in_one_pass(a, b, monkeypatch):
     assert projectors == tuple(map(projector, args))
     assert all(p is projector(x) for p, x in zip(projectors, args, strict=True))  # shared
     assert kind == int(any(np.iscomplexobj(x) for x in args))
-    # The tuple too, while its cache has room (it holds 1,024; the suite's calls fill it).
-    monkeypatch.setattr(projection, "_projector_tuples", {})
+    # The tuple too, by its cache (1,024 combinations, started afresh when full: an empty one,
+    # so that it does not start afresh between the two calls).
+    monkeypatch.setattr(projection, "_projector_tuples", Bounded(1024))
     assert plain_projectors(args)[1] is plain_projectors(args)[1]
 
 

@@ -231,3 +231,72 @@ def test_0d_float64_pullbacks_take_any_cotangent():
     assert pullback(cr.ZeroTangent())[1] == cr.ZeroTangent()
     with pytest.raises(cr.ChainRulesError, match=r"numpy\.sin"):
         pullback(np.ones(2))
+
+
+@pytest.mark.parametrize("f", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "b",
+    [np.array(1.75), 1.75, np.float64(1.75), 3, np.array(1.75, np.float32), np.ones(2)],
+    ids=lambda b: f"{type(b).__name__}{getattr(b, 'shape', '')}",
+)
+@pytest.mark.parametrize(
+    "dy", [np.array(1.375), np.float64(1.375), 1.375], ids=lambda d: type(d).__name__
+)
+def test_0d_float64_arrays_beside_real_scalars_give_what_their_partials_give(f, b, dy):
+    # A 0-d float64 array first, with a real scalar or another 0-d float64 array, takes a class
+    # of its own per combination of types; the other combinations the general way. Either
+    # way: the partials on the arguments themselves, times the cotangent, projected onto each
+    # argument (values whose products are exact, so that any order of rounding agrees).
+    a = np.array(0.625)
+    y, pullback = cr.rrule(f, a, b)
+    expected = f(a, b)
+    assert type(y) is type(expected) and np.array_equal(y, expected, equal_nan=True)
+    if np.shape(y):
+        dy = np.broadcast_to(dy, np.shape(y))
+    for c, arg, partial in zip(pullback(dy)[1:], (a, b), type(pullback).row, strict=True):
+        if type(arg) is int:
+            assert c is NO_TANGENT
+            continue
+        reference = cr.ProjectTo(arg)(partial(a, b, y) * dy)
+        assert type(c) is type(arg) and np.shape(c) == np.shape(arg)
+        assert np.result_type(c) == np.result_type(arg)
+        assert np.array_equal(c, reference, equal_nan=True)
+    assert np.array_equal(a, 0.625) and np.all(dy == 1.375)
+
+
+def test_0d_float64_several_input_pullbacks_take_any_cotangent():
+    # The class of 0-d float64 arrays takes a real cotangent straight through; a zero, a
+    # thunk, another dtype and a complex number the general way, as before the class existed.
+    _, pullback = cr.rrule(np.multiply, np.array(2.0), np.array(3.0))
+    assert type(pullback).__mro__[1].__name__ == "_RealSingleOutputPullback"
+    assert pullback(cr.ZeroTangent())[1:] == (cr.ZeroTangent(), cr.ZeroTangent())
+    for dy in (Thunk(lambda: np.array(2.0)), np.array(2.0, np.float32), np.float32(2.0), 2.0):
+        dx1, dx2 = pullback(dy)[1:]
+        for c, value in ((dx1, 6.0), (dx2, 4.0)):
+            assert type(c) is np.ndarray and c.dtype == np.float64 and c.shape == () and c == value
+    assert pullback(1j)[1:] == (np.array(0.0), np.array(0.0))  # projected onto the reals
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.multiply"):
+        pullback(np.ones(3))
+
+
+# ---- float64 arrays: a class per function ------------------------------------------------------
+
+
+@pytest.mark.parametrize("f", UNARY_0D, ids=lambda f: f.__name__)
+def test_unary_float64_arrays_give_what_their_partial_gives(f):
+    # A float64 array with a float64 result takes a class of its own: a float64 cotangent of
+    # the output's shape straight through; the others (float32, complex, a thunk, a zero, a
+    # wrong shape) the general way. Cotangent values exact in float32 and float64 alike.
+    x, dy = np.linspace(0.25, 0.75, 5), np.linspace(-1.0, 1.0, 5)
+    y, pullback = cr.rrule(f, x)
+    assert np.array_equal(y, f(x))
+    assert type(pullback).__mro__[1].__name__ == "_RealArrayUnaryPullback"
+    reference = type(pullback).partial(x, y) * dy
+    for given in (dy, dy.astype(np.float32), dy + 0.5j, Thunk(lambda: dy)):
+        dx = pullback(given)[1]
+        assert type(dx) is np.ndarray and dx.dtype == np.float64 and dx.shape == x.shape
+        assert np.array_equal(dx, reference)
+    assert pullback(cr.ZeroTangent())[1] == cr.ZeroTangent()
+    with pytest.raises(cr.ChainRulesError, match=rf"numpy\.{f.__name__}"):
+        pullback(np.ones(3))
+    assert np.array_equal(x, np.linspace(0.25, 0.75, 5)) and np.array_equal(dy[0], -1.0)

@@ -9,6 +9,7 @@ import pytest
 
 import chainrules as cr
 from chainrules.core import projection
+from chainrules.core.caches import Bounded
 from chainrules.core.errors import ChainRulesError
 from chainrules.engines import reverse
 from chainrules.engines.tracked import dispatch
@@ -152,9 +153,10 @@ def test_the_collector_visits_one_object_per_recorded_call(x0, monkeypatch):
     # The tape keeps calls by index: after a collection, the tuples of parents (numbers, None,
     # keys) are no longer tracked, and what the pullbacks hold that the collector tracks is
     # shared by all calls (projectors), so that the pullback is the one object per call it
-    # keeps visiting while the tape lives. The tuples of projectors are shared while their
-    # cache has room (1,024 combinations, which the whole suite's calls fill): an empty one.
-    monkeypatch.setattr(projection, "_projector_tuples", {})
+    # keeps visiting while the tape lives. The tuples of projectors are shared by their cache,
+    # which starts afresh when full (1,024 combinations): an empty one, so that it does not
+    # start afresh midway through the test.
+    monkeypatch.setattr(projection, "_projector_tuples", Bounded(1024))
     steps, seen = 200, {}
 
     def recurrence(x):
