@@ -20,9 +20,15 @@ with the collector switched off for comparison.
 JAX runs the recurrence compiled (``jit``, compilation excluded): the compiled limit, which
 no eager engine is expected to reach.
 
+``--phases`` prints instead where the recurrences' gradient time goes: the forward pass and
+the backward pass of chainrules and of PyTorch, each beside hand-written NumPy doing the same
+arithmetic (the value alone; the value keeping each step's input alive, as a tape must for
+``sin``'s derivative; the backward pass over those inputs).
+
     pip install -e ".[autograd,torch,jax]"
     python benchmarks/engines.py          # wall-clock time (a quiet machine)
     python benchmarks/engines.py --cpu    # CPU time of this process (a loaded machine)
+    python benchmarks/engines.py --cpu --phases
 """
 
 from __future__ import annotations
@@ -263,12 +269,100 @@ def collector_report(timer) -> None:
             )
 
 
+def hand_forward(x):
+    """The recurrence's value in NumPy, keeping each step's input (what ``sin``'s derivative
+    reads, and what a tape keeps alive until its backward pass)."""
+    kept = []
+    for _ in range(STEPS):
+        kept.append(x)
+        x = np.sin(x) * 1.01 + 0.1
+    return np.sum(x), kept
+
+
+def hand_backward(kept):
+    """The recurrence's gradient in NumPy, from the inputs ``hand_forward`` kept: the same
+    products as the engines' pullbacks (add's passes the cotangent on, multiply's scales it,
+    sin's multiplies it by the cosine)."""
+    g = np.ones_like(kept[-1]) if np.ndim(kept[-1]) else 1.0
+    for x in reversed(kept):
+        g = np.cos(x) * (g * 1.01)
+    return g
+
+
+def phases_report(timer, rounds: int) -> None:
+    """The forward and the backward pass of the recurrences' gradients, each timed apart."""
+
+    def torch_forward(x0):
+        leaf = torch.tensor(np.asarray(x0), requires_grad=True)
+        return recurrence(torch, leaf)
+
+    def ours_forward(x0):
+        return reverse.vjp(lambda x: recurrence(np, x), x0)
+
+    print(
+        "| case | phase | hand-written NumPy | chainrules | PyTorch "
+        "| chainrules above hand-written, per op |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    vector = np.random.default_rng(0).uniform(0.0, 1.0, 1000)
+    for case, x0, number in (("(a) scalar", 0.5, 10), ("(b) vector", vector, 5)):
+        forward = interleaved_best(
+            {
+                "value": lambda x0=x0: recurrence(np, x0),
+                "hand": lambda x0=x0: hand_forward(x0),
+                "ours": lambda x0=x0: ours_forward(x0),
+                "torch": lambda x0=x0: torch_forward(x0),
+            },
+            number,
+            rounds,
+            timer,
+        )
+        backward = prepared_best(
+            {
+                "hand": (lambda x0=x0: hand_forward(x0)[1], hand_backward),
+                "ours": (lambda x0=x0: ours_forward(x0)[1], lambda pullback: pullback(1.0)),
+                "torch": (lambda x0=x0: torch_forward(x0), lambda y: y.backward()),
+            },
+            number,
+            rounds,
+            timer,
+        )
+        rows = (
+            ("forward, nothing kept", forward["value"], None, None),
+            ("forward", forward["hand"], forward["ours"], forward["torch"]),
+            ("backward", backward["hand"], backward["ours"], backward["torch"]),
+        )
+        for phase, hand, ours, peer in rows:
+            ms = [f"{t * 1e3:.2f} ms" if t is not None else "-" for t in (hand, ours, peer)]
+            above = f"{(ours - hand) / OPS * 1e6:.2f} us" if ours is not None else "-"
+            print(f"| {case} | {phase} | {' | '.join(ms)} | {above} |")
+
+
+def prepared_best(contenders, number, rounds, timer):
+    """The best time per call of ``run(state)`` for each contender's ``(prepare, run)``, in
+    turns, with ``number`` states prepared (untimed) before each timed round."""
+    best = dict.fromkeys(contenders, float("inf"))
+    for _ in range(rounds):
+        for name, (prepare, run) in contenders.items():
+            states = [prepare() for _ in range(number)]
+            gc.collect()
+            start = timer()
+            for state in states:
+                run(state)
+            best[name] = min(best[name], (timer() - start) / number)
+            del states
+    return best
+
+
 def main(argv: list[str]) -> None:
     cpu = "--cpu" in argv
     timer = time.process_time if cpu else time.perf_counter
     rounds = 15 if cpu else 7
     print(f"torch {torch.__version__}, numpy {np.__version__}, one thread each; {timer.__name__}")
     print()
+    if "--phases" in argv:
+        phases_report(timer, rounds)
+        return
     print(
         "| case | value (NumPy) | chainrules value_and_grad | autograd | PyTorch | JAX (jit) "
         "| chainrules / PyTorch | chainrules / autograd |"

@@ -139,8 +139,11 @@ class _LinearPullback(FastPullback):
     adjoint: Callable[..., Any]  # on the subclass of each function
 
     def cotangents(self, dy: Any) -> tuple[Any, ...]:
-        x_shape = self.x_shape
-        dx = self.adjoint(dy, x_shape, *self.params, **self.kwargs)
+        x_shape, params, kwargs = self.x_shape, self.params, self.kwargs
+        if params or kwargs:
+            dx = self.adjoint(dy, x_shape, *params, **kwargs)
+        else:  # without unpacking empty ones: 0.1 us of a call
+            dx = self.adjoint(dy, x_shape)
         return (NO_TANGENT, onto(x_shape, self.dtype, dx), *self.rest)
 
 
@@ -155,7 +158,7 @@ def _fast_linear(run: Callable[..., Any]) -> Callable[..., Any]:
         def linear_rrule(x: Any, *params: Any, **kwargs: Any) -> Any:
             if not float_array(x) or (params and not plain_parameters(params)):
                 return general(x, *params, **kwargs)
-            y = run(x, *params, **kwargs)
+            y = run(x, *params, **kwargs) if params or kwargs else run(x)  # see cotangents
             cls = type(y)
             if cls is np.ndarray:
                 if y.dtype.kind not in "fc":

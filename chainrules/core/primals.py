@@ -32,6 +32,7 @@ from .namespace import array_namespace, numpy_dispatches
 
 __all__ = [
     "FLOAT64",
+    "FLOAT64_OPERATORS",
     "REAL_0D",
     "REAL_SCALARS",
     "SCALAR_OPERATORS",
@@ -151,10 +152,12 @@ def _scalar_operator(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]
     return on_float64
 
 
-# The ufuncs whose real scalar cases are NumPy's scalar arithmetic.
-SCALAR_OPERATORS = {
-    np.add: _scalar_operator(operator.add),
-    np.subtract: _scalar_operator(operator.sub),
-    np.multiply: _scalar_operator(operator.mul),
-    np.true_divide: _scalar_operator(operator.truediv),
+# The ufuncs whose real scalar cases are NumPy's scalar arithmetic: the operators themselves
+# where the first operand is NumPy's float64 already, and made one first otherwise.
+FLOAT64_OPERATORS = {
+    np.add: operator.add,
+    np.subtract: operator.sub,
+    np.multiply: operator.mul,
+    np.true_divide: operator.truediv,
 }
+SCALAR_OPERATORS = {f: _scalar_operator(op) for f, op in FLOAT64_OPERATORS.items()}

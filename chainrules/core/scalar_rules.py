@@ -92,7 +92,8 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
         cls = type(x)
         lazy = False
         if cls is float or cls is np.float64:
-            y = direct(x, **kwargs)
+            # without keywords, without **{}: an empty dictionary costs the ufunc's call 0.14 us
+            y = direct(x, **kwargs) if kwargs else direct(x)
             if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
                 pullback: Any = new(real_classes[cls])
                 pullback.x = x if keep_x else None
@@ -101,7 +102,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             shape: Any = ()  # elementwise: the output has the input's shape
             complex_case = is_complex(y)
         elif cls is np.ndarray and x.dtype.kind != "O":
-            y = direct(x, **kwargs)
+            y = direct(x, **kwargs) if kwargs else direct(x)
             if x.dtype is FLOAT64:
                 if type(y) is np.ndarray and y.dtype is FLOAT64:
                     pullback = new(real_array_class)

@@ -29,6 +29,7 @@ from .names import function_name, short_name
 from .partials import Partial, reads, unit_sign
 from .primals import (
     FLOAT64,
+    FLOAT64_OPERATORS,
     REAL_0D,
     REAL_SCALARS,
     SCALAR_OPERATORS,
@@ -87,7 +88,9 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             )
         )
         floats = np.float64 in types or float in types or REAL_0D in types
-        compute = SCALAR_OPERATORS.get(f) if floats and int not in types else None
+        # NumPy's float64 first (a 0-d array's scalar): the operator as it is
+        operators = FLOAT64_OPERATORS if types[0] in (REAL_0D, np.float64) else SCALAR_OPERATORS
+        compute = operators.get(f) if floats and int not in types else None
         return named(
             _RealSingleOutputPullback,
             f,
@@ -130,7 +133,7 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             planned = plain_projectors(args)
             if planned is not None:
                 kind, projectors = planned
-                y = direct(*args, **kwargs)
+                y = direct(*args, **kwargs) if kwargs else direct(*args)  # see _unary_rrule
             else:
                 lazy = check_arguments(f, args)
                 y = apply(*args, **kwargs) if not lazy else lazily(f, apply, args, kwargs)

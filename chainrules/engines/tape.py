@@ -147,12 +147,13 @@ class ReverseLevel(Level):
         i = 0
         for a in args:
             i += 1
-            if isinstance(a, Tracked):
+            cls = type(a)
+            if cls is ReverseTracked or (cls not in PLAIN and isinstance(a, Tracked)):
                 if a.level is not self:
                     continue
                 new = a.value
-                parents += (i, None, a.index)  # type: ignore[attr-defined]
-            elif type(a) in PLAIN:
+                parents += (i, None, a.index)
+            elif cls in PLAIN:
                 continue
             else:
                 found: list[tuple] = []
@@ -169,20 +170,25 @@ class ReverseLevel(Level):
             return without_rule(self, f, args, kwargs, values)
         y, pullback = result
         cls = type(y)
-        if cls is np.float64 or cls is float or inexact(y):  # floats: no check below applies
-            if cls is not np.float64 and cls is not float:
-                if isinstance(y, Tracked) and y.level is self:
-                    raise ChainRulesError(
-                        f"the rule for {function_name(f)} computed with values of the "
-                        f"differentiation that called it, hidden where the engine could not "
-                        f"unwrap them; their derivative would be lost"
-                    )
-                if cls is np.ndarray and len(parents) < 3 * len(values):
-                    # Constant arguments among them: the pullback may let go of what only their
-                    # cotangents need (an array kept alive until the backward pass).
-                    needed = getattr(pullback, "needed", None)
-                    if needed is not None:
-                        needed(tuple(parents[0::3]))
+        if cls is np.ndarray:  # the frequent results, told by their type
+            recorded = y.dtype.kind in "fc"
+            if recorded and len(parents) < 3 * len(values):
+                # Constant arguments among them: the pullback may let go of what only their
+                # cotangents need (an array kept alive until the backward pass).
+                needed = getattr(pullback, "needed", None)
+                if needed is not None:
+                    needed(tuple(parents[0::3]))
+        elif cls is np.float64 or cls is float:
+            recorded = True
+        else:
+            recorded = inexact(y)
+            if recorded and isinstance(y, Tracked) and y.level is self:
+                raise ChainRulesError(
+                    f"the rule for {function_name(f)} computed with values of the "
+                    f"differentiation that called it, hidden where the engine could not "
+                    f"unwrap them; their derivative would be lost"
+                )
+        if recorded:
             tape = self.tape  # as tape.record(...), inlined: once per operation
             tracked = _new(ReverseTracked)
             tracked.value, tracked.level, tracked.index = y, self, len(tape.pullbacks)
