@@ -34,7 +34,7 @@ from .lazy import lazily, lazy_pullback
 from .names import short_name
 from .partials import Partial, reads, unit_sign
 from .primals import FLOAT64, TAKEN, direct_and_apply, has_complex, plain
-from .projection import onto_real_scalar, projector, unit_cotangent
+from .projection import array_projector, onto_real_scalar, projector, unit_cotangent
 from .protocol import (
     CheckedPullback,
     check_arguments,
@@ -106,8 +106,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             if x.dtype is FLOAT64:
                 if type(y) is np.ndarray and y.dtype is FLOAT64:
                     pullback = new(real_array_class)
-                    pullback.shape = x.shape
-                    pullback.project = projector(x)
+                    pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
                     pullback.x = x if keep_x else None
                     pullback.y = y if keep_y else None
                     return y, pullback
@@ -239,6 +238,12 @@ class _RealArrayUnaryPullback(_UnaryPullback):
 
     __slots__ = ()
     complex_case = False
+
+    @property  # _UnaryPullback's slot, which this class never sets
+    def project(self) -> Any:
+        """The argument's projector, found when a cotangent takes the general way (shape and
+        dtype tell it): the rule does not look it up for the calls that never need it."""
+        return array_projector(self.shape, FLOAT64)
 
     def __call__(self, dy: Any) -> tuple[Any, Any]:
         if type(dy) is np.ndarray and dy.dtype is FLOAT64:
