@@ -82,7 +82,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
         for t in (float, np.float64)
     }
     # 0-d float64 arrays, real in and out: likewise (see _Real0dUnaryPullback); and float64
-    # arrays of any other shape, whose shape and projector each call gives (_RealArrayPullback).
+    # arrays of any other shape, whose shape each call gives (_RealArrayUnaryPullback).
     real_0d_class = named(_Real0dUnaryPullback, f, project=projector(np.array(0.0)))
     real_array_class = named(_RealArrayUnaryPullback, f)
     new = object.__new__
