@@ -383,15 +383,16 @@ NOT_PLAIN = [True, np.ones(2, object), [1.0], np.int64(2), np.ma.ones(2), np.com
 @pytest.mark.parametrize("a", PLAIN_ARGUMENTS, ids=repr)
 @pytest.mark.parametrize("b", [*PLAIN_ARGUMENTS, None], ids=repr)
 def test_plain_projectors_are_projector_of_each_in_one_pass(a, b, monkeypatch):
+    # Shared by their caches (1,024 entries, started afresh when full): empty ones, so that
+    # neither starts afresh between the calls compared here.
+    monkeypatch.setattr(projection, "_array_projectors", Bounded(1024))
+    monkeypatch.setattr(projection, "_projector_tuples", Bounded(1024))
     args = (a,) if b is None else (a, b)
     kind, projectors = plain_projectors(args)
     assert projectors == tuple(map(projector, args))
     assert all(p is projector(x) for p, x in zip(projectors, args, strict=True))  # shared
     assert kind == int(any(np.iscomplexobj(x) for x in args))
-    # The tuple too, by its cache (1,024 combinations, started afresh when full: an empty one,
-    # so that it does not start afresh between the two calls).
-    monkeypatch.setattr(projection, "_projector_tuples", Bounded(1024))
-    assert plain_projectors(args)[1] is plain_projectors(args)[1]
+    assert plain_projectors(args)[1] is plain_projectors(args)[1]  # the tuple too
 
 
 @pytest.mark.parametrize("odd", NOT_PLAIN, ids=repr)

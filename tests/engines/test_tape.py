@@ -153,9 +153,10 @@ def test_the_collector_visits_one_object_per_recorded_call(x0, monkeypatch):
     # The tape keeps calls by index: after a collection, the tuples of parents (numbers, None,
     # keys) are no longer tracked, and what the pullbacks hold that the collector tracks is
     # shared by all calls (projectors), so that the pullback is the one object per call it
-    # keeps visiting while the tape lives. The tuples of projectors are shared by their cache,
-    # which starts afresh when full (1,024 combinations): an empty one, so that it does not
-    # start afresh midway through the test.
+    # keeps visiting while the tape lives. Projectors and their tuples are shared by caches,
+    # which start afresh when full (1,024 entries): empty ones, so that neither starts afresh
+    # midway through the test.
+    monkeypatch.setattr(projection, "_array_projectors", Bounded(1024))
     monkeypatch.setattr(projection, "_projector_tuples", Bounded(1024))
     steps, seen = 200, {}
 
