@@ -75,15 +75,15 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     direct, apply = direct_and_apply(f)
     named = functools.partial(named_pullback_class, f=f, partial=partial, sign=sign)
     pullback_class = named(_UnaryPullback, f)
-    # Python's floats and NumPy's float64 scalars, real in and out: a class for each, which
-    # knows the shape, the projector and that nothing is complex (see _RealUnaryPullback).
+    # Python's floats, NumPy's float64 scalars and 0-d float64 arrays, real in and out: a class
+    # for each, which knows the shape, the projector and that nothing is complex (see
+    # _RealUnaryPullback); float64 arrays of any other shape, whose shape each call gives, a
+    # class of their own (_RealArrayUnaryPullback).
     real_classes = {
         t: named(_RealUnaryPullback, f, convert=t, project=projector(t(0.0)))
         for t in (float, np.float64)
     }
-    # 0-d float64 arrays, real in and out: likewise (see _Real0dUnaryPullback); and float64
-    # arrays of any other shape, whose shape each call gives (_RealArrayUnaryPullback).
-    real_0d_class = named(_Real0dUnaryPullback, f, project=projector(np.array(0.0)))
+    real_0d_class = named(_RealUnaryPullback, f, convert=np.array, project=projector(np.array(0.0)))
     real_array_class = named(_RealArrayUnaryPullback, f)
     new = object.__new__
     keep_x, keep_y = reads(partial, 1)
@@ -112,7 +112,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
                     return y, pullback
                 if type(y) is np.float64 and not x.shape:
                     pullback = new(real_0d_class)
-                    pullback.x = x[()] if keep_x else None  # see _Real0dUnaryPullback
+                    pullback.x = x[()] if keep_x else None  # see _UnaryPullback.cotangents
                     pullback.y = y if keep_y else None
                     return y, pullback
             shape = x.shape
@@ -173,60 +173,31 @@ class _UnaryPullback(CheckedPullback):
 
 
 class _RealUnaryPullback(_UnaryPullback):
-    """The pullback of a one-input elementwise function at a real Python or NumPy float with a
-    real result: shape, projector and the absence of complex numbers known from the class
-    (one per function and type: ``convert``), so that a real scalar cotangent goes straight
-    through. Anything else takes ``_UnaryPullback``'s way."""
-
-    __slots__ = ()
-    shape = ()
-    complex_case = False
-    convert: type  # float or np.float64, with ``project`` on the subclass
-
-    def __call__(self, dy: Any) -> tuple[Any, Any]:
-        cls = type(dy)
-        if cls is float or cls is np.float64:
-            sign = self.sign
-            if not sign:
-                dx = self.partial(self.x, self.y) * dy
-            else:  # as unit_cotangent: projected, then negated (exact for real numbers)
-                dx = dy if sign > 0 else -dy
-            return NO_TANGENT, onto_real_scalar(dx, self.convert, self.project)
-        return CheckedPullback.__call__(self, dy)
-
-
-class _Real0dUnaryPullback(_UnaryPullback):
-    """The pullback of a one-input elementwise function at a 0-d float64 array with a real
+    """The pullback of a one-input elementwise function at a real Python or NumPy float, or a
+    0-d float64 array (kept as its scalar, see ``_UnaryPullback.cotangents``), with a real
     result: shape, projector and the absence of complex numbers known from the class (one per
-    function), so that a real cotangent (a 0-d float64 array, or the float an engine gets
-    from the rule that took ``y``, a NumPy float) goes straight through, multiplied as NumPy's
-    scalars (the rule keeps ``x`` as its scalar; see ``_UnaryPullback.cotangents``) and made a
-    0-d array. Anything else takes ``_UnaryPullback``'s way."""
+    function and kind of argument: ``convert``), so that a real cotangent (a float, or a 0-d
+    float64 array, multiplied as its scalar) goes straight through. Anything else takes
+    ``_UnaryPullback``'s way."""
 
     __slots__ = ()
     shape = ()
     complex_case = False
+    # float, np.float64, or np.array for a 0-d float64 array, with ``project`` on the subclass
+    convert: Callable[[Any], Any]
 
     def __call__(self, dy: Any) -> tuple[Any, Any]:
         cls = type(dy)
-        if cls is np.ndarray:
-            if dy.dtype is not FLOAT64 or dy.shape:
+        if cls is not float and cls is not np.float64:
+            if cls is not np.ndarray or dy.dtype is not FLOAT64 or dy.shape:
                 return CheckedPullback.__call__(self, dy)
-            if self.sign > 0:  # as unit_cotangent: the cotangent itself, which fits
-                return NO_TANGENT, dy
-            value = dy[()]
-        elif cls is np.float64 or cls is float:
-            value = dy
-        else:
-            return CheckedPullback.__call__(self, dy)
+            dy = dy[()]  # a 0-d float64 cotangent: as NumPy's scalar
         sign = self.sign
-        if sign:
-            dx = value if sign > 0 else -value
-        else:
-            dx = self.partial(self.x, self.y) * value
-        if type(dx) is np.float64 or type(dx) is float:
-            return NO_TANGENT, np.array(dx)
-        return CheckedPullback.__call__(self, dy)
+        if not sign:
+            dx = self.partial(self.x, self.y) * dy
+        else:  # as unit_cotangent: projected, then negated (exact for real numbers)
+            dx = dy if sign > 0 else -dy
+        return NO_TANGENT, onto_real_scalar(dx, self.convert, self.project)
 
 
 class _RealArrayUnaryPullback(_UnaryPullback):
