@@ -34,6 +34,7 @@ __all__ = [
     "FLOAT64",
     "FLOAT64_OPERATORS",
     "REAL_0D",
+    "REAL_ARRAY",
     "REAL_SCALARS",
     "SCALAR_OPERATORS",
     "TAKEN",
@@ -139,6 +140,11 @@ FLOAT64 = np.dtype(np.float64)
 class REAL_0D:
     """Stands for the type of a 0-d float64 NumPy array where rules key a path for real
     scalars by their arguments' types (never made)."""
+
+
+class REAL_ARRAY:
+    """Stands for the type of a float64 NumPy array where rules key a path for real arrays by
+    their arguments' types (never made)."""
 
 
 def _scalar_operator(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:

@@ -351,7 +351,7 @@ class RuleTable:
             rule, fewest, most, accepted = single
             if fewest <= len(args) <= most:
                 if not kwargs:
-                    return rule(*prefix, *args)
+                    return rule(*prefix, *args) if prefix else rule(*args)
                 if accepted is None or accepted.issuperset(kwargs):
                     return rule(*prefix, *args, **kwargs)
         method = self._find(f, args, config)

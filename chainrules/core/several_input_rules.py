@@ -4,8 +4,9 @@ output (``multiply``, ``arctan2``, ``xlogy``): see ``chainrules.core.scalar_rule
 The pullback is one small object of a class per function. Large outputs give their cotangents
 as thunks (``LAZY_FROM``), so that a caller computes only those it asks for; an engine that
 says which arguments it tracks (``needed``) gets numbers, and the pullback lets go of what only
-the others would read. Real scalars take a class per function and combination of argument
-types, which knows their projectors and that nothing is complex.
+the others would read. Real scalars, and float64 arrays beside real scalars, take a class per
+function and combination of argument types, which knows that nothing is complex and the
+scalars' projectors.
 
 >>> import numpy as np
 >>> rule = single_output_rrule(np.multiply, (lambda x1, x2, y: x2, lambda x1, x2, y: x1))
@@ -17,6 +18,7 @@ types, which knows their projectors and that nothing is complex.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -31,12 +33,19 @@ from .primals import (
     FLOAT64,
     FLOAT64_OPERATORS,
     REAL_0D,
+    REAL_ARRAY,
     REAL_SCALARS,
     SCALAR_OPERATORS,
     direct_and_apply,
     has_complex,
 )
-from .projection import onto_real_scalar, plain_projectors, projector, unit_cotangent
+from .projection import (
+    array_projector,
+    onto_real_scalar,
+    plain_projectors,
+    projector,
+    unit_cotangent,
+)
 from .protocol import (
     SCALAR_COTANGENTS,
     CheckedPullback,
@@ -76,7 +85,11 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     real_classes = Bounded(_CACHED_TYPES)
 
     def real_class(types: tuple) -> Any:
-        if len(types) != len(row) or not all(t in REAL_SCALARS or t is REAL_0D for t in types):
+        if len(types) != len(row):
+            return False
+        if types[0] is REAL_ARRAY:
+            return array_class(types)
+        if not all(t in REAL_SCALARS or t is REAL_0D for t in types):
             return False
         projectors = tuple(projector(_zero_of(t)) for t in types)
         lanes = tuple(
@@ -99,6 +112,26 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             compute=direct if compute is None else compute,
         )
 
+    def array_class(types: tuple) -> Any:
+        if not all(t in REAL_SCALARS or t is REAL_ARRAY for t in types):
+            return False
+        scalar_projectors = tuple(None if t is REAL_ARRAY else projector(t(0)) for t in types)
+        lanes = tuple(
+            (partial, sign, project)
+            if partial is not None and (project is None or project.has_tangent_space)
+            else None
+            for project, partial, sign in zip(
+                scalar_projectors, row, map(unit_sign, row), strict=True
+            )
+        )
+        return named(
+            _RealArraySingleOutputPullback,
+            f,
+            lanes=lanes,
+            scalar_projectors=scalar_projectors,
+            compute=direct,
+        )
+
     new = object.__new__
     read = [reads(p, len(row)) for p in row if p is not None]
     keep = [any(r[i] for r in read) for i in range(len(row) + 1)]
@@ -110,10 +143,13 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         real: Any = False
         types: Any = None
         scalars = None
-        if not args or type(args[0]) is not np.ndarray:  # arrays: not the scalars' way
+        if not args or type(args[0]) is not np.ndarray:  # numbers: the scalars' way
             types = tuple(map(type, args))
-        elif args[0].dtype is FLOAT64 and not args[0].shape:  # but a 0-d float64 array's
-            types, scalars = _real_0d_types(args)
+        elif args[0].dtype is FLOAT64:
+            if args[0].ndim:  # float64 arrays: the real arrays' way (ndim: no tuple made)
+                types = _real_array_types(args)
+            else:  # a 0-d float64 array's: the scalars'
+                types, scalars = _real_0d_types(args)
         if types is not None:
             real = real_classes.get(types)
             if real is None:
@@ -123,12 +159,26 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             if scalars is not None:
                 args = scalars  # 0-d arrays computed and kept as NumPy's scalars (see cotangent)
             y = real.compute(*args)
-            if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
-                pullback: Any = new(real)
+            pullback: Any
+            if not real.arrays:  # real scalars
+                if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
+                    pullback = new(real)
+                    pullback.args = (
+                        args if keep_all_args else nothing_kept or _kept(args, keep_args)
+                    )
+                    pullback.y = y if keep_y else None
+                    return y, pullback
+                kind, projectors = 0, real.projectors
+            elif type(y) is np.ndarray and y.dtype is FLOAT64:  # real arrays: the same
+                pullback = new(real)
                 pullback.args = args if keep_all_args else nothing_kept or _kept(args, keep_args)
                 pullback.y = y if keep_y else None
+                pullback.shape = shape = y.shape
+                pullback.shapes = _other_shapes(args, shape)
+                pullback.released = ()
                 return y, pullback
-            kind, projectors = 0, real.projectors
+            else:
+                kind, projectors = plain_projectors(args)  # type: ignore[misc]
         else:
             planned = plain_projectors(args)
             if planned is not None:
@@ -190,6 +240,36 @@ def _real_0d_types(args: tuple) -> tuple[tuple, tuple]:
     return types, tuple([a[()] if r else a for a, r in zip(args, real, strict=True)])
 
 
+def _real_array_types(args: tuple) -> tuple:
+    """For arguments the first of which is a float64 array: their types, ``REAL_ARRAY`` for a
+    float64 array. Two arguments, the arithmetic operators' case, without a loop."""
+    if len(args) == 2:
+        b = args[1]
+        if type(b) is np.ndarray and b.dtype is FLOAT64:
+            return REAL_ARRAY, REAL_ARRAY
+        return REAL_ARRAY, type(b)
+    return tuple(
+        [REAL_ARRAY if type(a) is np.ndarray and a.dtype is FLOAT64 else type(a) for a in args]
+    )
+
+
+def _other_shapes(args: tuple, shape: tuple[int, ...]) -> tuple | None:
+    """``None`` when every array among ``args`` has the output's ``shape``; else each
+    argument's shape (``None`` for a number), for un-broadcasting its cotangent."""
+    if len(args) == 2:  # the arithmetic operators' case, without a loop
+        a, b = args
+        a_shape = a.shape
+        if type(b) is not np.ndarray:
+            return None if a_shape == shape else (a_shape, None)
+        b_shape = b.shape
+        return None if a_shape == shape and b_shape == shape else (a_shape, b_shape)
+    shapes = tuple([a.shape if type(a) is np.ndarray else None for a in args])
+    for s in shapes:
+        if s is not None and s != shape:
+            return shapes
+    return None
+
+
 def _zero_of(t: type) -> Any:
     """A zero of type ``t`` in ``real_class``'s types."""
     return np.array(0.0) if t is REAL_0D else t(0)
@@ -249,8 +329,13 @@ class _SingleOutputPullback(CheckedPullback):
         released, keep_args, keep_y = plan
         if not released:
             return
-        # zip without strict= (strict=False): the keyword alone costs 0.2 us a call
-        self.args = tuple([a if k else None for a, k in zip(self.args, keep_args)])  # noqa: B905
+        args = self.args
+        if len(args) == 2:  # the arithmetic operators: no loop to set up
+            a, b = args
+            keep_a, keep_b = keep_args
+            self.args = (a if keep_a else None, b if keep_b else None)
+        else:  # zip without strict= (strict=False): the keyword alone costs 0.2 us a call
+            self.args = tuple([a if k else None for a, k in zip(args, keep_args)])  # noqa: B905
         if not keep_y:
             self.y = None
         self.released = released
@@ -299,6 +384,7 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
     # (its type, np.array for a 0-d float64 array, its projector, the partial, the partial's
     # unit sign). The rule computes with, and the pullback keeps, a 0-d array's scalar.
     lanes: tuple[tuple[Callable[..., Any], Any, Callable[..., Any], int] | None, ...]
+    arrays = False  # (see _RealArraySingleOutputPullback)
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         cls = type(dy)
@@ -322,6 +408,86 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
 
     def needed(self, positions: tuple[int, ...]) -> None:
         """Numbers are small: this keeps everything."""
+
+
+class _RealArraySingleOutputPullback(_SingleOutputPullback):
+    """The pullback of a several-input elementwise function at float64 arrays (the first
+    argument one, not 0-d) and real scalars with a float64 array result: the absence of complex
+    numbers and the scalars' projectors known from the class (one per function and combination
+    of argument types), so that a float64 cotangent of the output's shape goes straight
+    through, and a cotangent that fits its array argument needs no projector's call. Anything
+    else takes ``_SingleOutputPullback``'s way."""
+
+    __slots__ = ("shapes",)
+    # None when every array argument has the output's shape, else each argument's shape (None
+    # for a number)
+    shapes: tuple[Any, ...] | None
+    arrays = True  # the rule tells this class from _RealSingleOutputPullback by it
+    complex_case = False
+    # on the subclass: per argument, None where it gets NoTangent(), else (the partial, its unit
+    # sign, the projector of a number or None for an array); and per argument the projector of
+    # a number, None for an array.
+    lanes: tuple[tuple[Callable[..., Any], int, Any] | None, ...]
+    scalar_projectors: tuple[Any, ...]
+
+    @property  # _SingleOutputPullback's slot, which this class never sets
+    def projectors(self) -> tuple[Any, ...]:  # type: ignore[override]
+        """Every argument's projector, found when a cotangent takes the general way."""
+        return tuple(
+            array_projector(self.argument_shape(i), FLOAT64) if project is None else project
+            for i, project in enumerate(self.scalar_projectors)
+        )
+
+    @property  # as the rule would set it: see LAZY_FROM
+    def lazy(self) -> bool:  # type: ignore[override]
+        return math.prod(self.shape) >= LAZY_FROM
+
+    def argument_shape(self, i: int) -> tuple[int, ...]:
+        """The shape of array argument ``i``."""
+        shapes = self.shapes
+        return self.shape if shapes is None else shapes[i]
+
+    def __call__(self, dy: Any) -> tuple[Any, ...]:
+        if type(dy) is not np.ndarray or dy.dtype is not FLOAT64 or dy.shape != self.shape:
+            return CheckedPullback.__call__(self, dy)
+        cotangent = self.cotangent
+        if not self.released and dy.size >= LAZY_FROM and not thunks_are_eager():
+            grads: list[Any] = [NO_TANGENT]  # as _SingleOutputPullback.cotangents
+            for i, lane in enumerate(self.lanes):
+                if lane is None:
+                    grads.append(NO_TANGENT)
+                    continue
+                thunk = _new(_Cotangent)
+                thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, True
+                grads.append(thunk)
+            return tuple(grads)
+        if len(self.lanes) == 2:
+            return NO_TANGENT, cotangent(0, dy, True), cotangent(1, dy, True)
+        return (NO_TANGENT, *[cotangent(i, dy, True) for i in self.indices])
+
+    def cotangent(self, i: int, dy: Any, real: bool) -> Any:
+        lane = self.lanes[i]
+        if lane is None:
+            return NO_TANGENT
+        if i in self.released:
+            return self.unasked(i)
+        if not real or type(dy) is not np.ndarray or dy.dtype is not FLOAT64:
+            return _SingleOutputPullback.cotangent(self, i, dy, real)
+        partial, sign, project = lane
+        if project is not None:  # a number's: summed
+            if sign:
+                return unit_cotangent(sign, project, dy)
+            return project(partial(*self.args, self.y) * dy)
+        shapes = self.shapes
+        shape = self.shape if shapes is None else shapes[i]
+        if sign:
+            if dy.shape == shape:
+                return dy if sign > 0 else -dy
+            return unit_cotangent(sign, array_projector(shape, FLOAT64), dy)
+        dx = partial(*self.args, self.y) * dy
+        if type(dx) is np.ndarray and dx.dtype is FLOAT64 and dx.shape == shape:
+            return dx
+        return array_projector(shape, FLOAT64)(dx)
 
 
 # Combinations of argument types a rule keeps a pullback class for (beyond, none is kept).

@@ -268,13 +268,23 @@ def _defers(other: Any) -> bool:
 
 
 def _binary(f: Any, name: str) -> tuple[Any, Any]:
+    # With a Python float, the operand of ``x * 1.01``, this value's level applies ``f`` at
+    # once: what ``dispatch`` would decide, without its call.
     def forward_op(self: Tracked, other: Any) -> Any:
-        if type(other) is not float and _defers(other):
+        if type(other) is float:
+            level = self.level
+            if not level.closed:
+                return level.apply(f, (self, other), _NO_KEYWORDS)
+        elif _defers(other):
             return NotImplemented
         return dispatch(f, (self, other), _NO_KEYWORDS)
 
     def reflected_op(self: Tracked, other: Any) -> Any:
-        if type(other) is not float and _defers(other):
+        if type(other) is float:
+            level = self.level
+            if not level.closed:
+                return level.apply(f, (other, self), _NO_KEYWORDS)
+        elif _defers(other):
             return NotImplemented
         return dispatch(f, (other, self), _NO_KEYWORDS)
 
@@ -294,6 +304,10 @@ class Tracked(Tripwires):
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         if method == "__call__":
+            if len(inputs) == 1 and not kwargs:  # f(x), x this value: as forward_op's float
+                level = self.level
+                if not level.closed:
+                    return level.apply(ufunc, inputs, kwargs)
             return dispatch(ufunc, inputs, kwargs)
         if method == "at":
             raise in_place_error(f"{function_name(ufunc)}.at on a tracked value")

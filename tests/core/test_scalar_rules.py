@@ -253,15 +253,22 @@ def test_0d_float64_arrays_beside_real_scalars_give_what_their_partials_give(f, 
     assert type(y) is type(expected) and np.array_equal(y, expected, equal_nan=True)
     if np.shape(y):
         dy = np.broadcast_to(dy, np.shape(y))
-    for c, arg, partial in zip(pullback(dy)[1:], (a, b), type(pullback).row, strict=True):
+    _assert_partials_times(pullback(dy)[1:], pullback, (a, b), y, dy)
+    assert np.array_equal(a, 0.625) and np.all(dy == 1.375)
+
+
+def _assert_partials_times(cotangents, pullback, args, y, dy):
+    """Each cotangent (unthunked): its partial on ``args`` themselves times ``dy``, projected
+    onto its argument, of the argument's type, shape and dtype; none for an integer."""
+    for c, arg, partial in zip(cotangents, args, type(pullback).row, strict=True):
+        c = cr.unthunk(c)
         if type(arg) is int:
             assert c is NO_TANGENT
             continue
-        reference = cr.ProjectTo(arg)(partial(a, b, y) * dy)
+        reference = cr.ProjectTo(arg)(partial(*args, y) * dy)
         assert type(c) is type(arg) and np.shape(c) == np.shape(arg)
         assert np.result_type(c) == np.result_type(arg)
         assert np.array_equal(c, reference, equal_nan=True)
-    assert np.array_equal(a, 0.625) and np.all(dy == 1.375)
 
 
 def test_0d_float64_several_input_pullbacks_take_any_cotangent():
@@ -300,3 +307,91 @@ def test_unary_float64_arrays_give_what_their_partial_gives(f):
     with pytest.raises(cr.ChainRulesError, match=rf"numpy\.{f.__name__}"):
         pullback(np.ones(3))
     assert np.array_equal(x, np.linspace(0.25, 0.75, 5)) and np.array_equal(dy[0], -1.0)
+
+
+ARRAY_PARTNERS = [
+    np.linspace(-1.5, 1.75, 12).reshape(3, 4),  # the same shape
+    np.linspace(0.5, 2.0, 4),  # broadcast along the first axis
+    np.array([[0.5], [1.25], [2.0]]),  # and along the second
+    np.array(1.75),  # a 0-d float64 array
+    1.75,
+    np.float64(-0.5),
+    3,
+    np.full(4, 1.5, np.float32),  # not float64: the general way
+]
+
+
+@pytest.mark.parametrize("f", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("b", ARRAY_PARTNERS, ids=lambda b: f"{type(b).__name__}{np.shape(b)}")
+@pytest.mark.parametrize("large", [False, True], ids=["numbers", "thunks"])
+def test_float64_arrays_beside_real_scalars_give_what_their_partials_give(f, b, large):
+    # A float64 array first, beside float64 arrays (broadcast or not) and real scalars, takes a
+    # class of its own per combination of types. Each cotangent: the partial on the arguments
+    # themselves times the cotangent, projected (un-broadcast) onto its argument, computed as
+    # the general way computes it, so equal bit for bit; unthunked where the output is large.
+    a = np.linspace(0.25, 3.0, 12).reshape(3, 4)
+    if large:  # rows repeated until the output has LAZY_FROM elements
+        reps = (LAZY_FROM // a.size + 1, 1)
+        a, b = np.tile(a, reps), (np.tile(b, reps) if np.ndim(b) == 2 else b)
+    y, pullback = cr.rrule(f, a, b)
+    assert np.array_equal(y, f(a, b), equal_nan=True)
+    general = np.result_type(b) != np.float64 or type(b) is int
+    if not general:
+        assert type(pullback).__mro__[1].__name__ == "_RealArraySingleOutputPullback"
+    dy = np.linspace(-2.0, 2.0, y.size).reshape(y.shape)
+    cotangents = pullback(dy)[1:]
+    if large:
+        assert all(isinstance(c, Thunk) for c in cotangents if c is not NO_TANGENT)
+    _assert_partials_times(cotangents, pullback, (a, b), y, dy)
+    assert np.array_equal(dy[0, 0], -2.0) and np.array_equal(a[0, 0], 0.25)
+
+
+def test_float64_array_several_input_pullbacks_take_any_cotangent():
+    # The class of float64 arrays takes a float64 cotangent of the output's shape straight
+    # through; a zero, a thunk, float32 and complex cotangents the general way, and a wrong
+    # shape is refused naming the function. What an engine will not ask for is let go of.
+    m, v = np.linspace(0.5, 3.0, 6).reshape(2, 3), np.array([0.5, 1.0, 2.0])
+    _, pullback = cr.rrule(np.multiply, m, v)
+    assert type(pullback).__mro__[1].__name__ == "_RealArraySingleOutputPullback"
+    zeros = pullback(cr.ZeroTangent())[1:]
+    assert all(isinstance(z, cr.ZeroTangent) for z in zeros)
+    dy = np.full((2, 3), 2.0)
+    expected = (dy * v, np.sum(dy * m, axis=0))
+    for given in (dy, Thunk(lambda: dy), dy.astype(np.float32), dy + 0.25j):
+        for c, reference in zip(pullback(given)[1:], expected, strict=True):
+            assert type(c) is np.ndarray and c.dtype == np.float64
+            assert np.array_equal(c, reference)
+    with pytest.raises(cr.ChainRulesError, match=r"numpy\.multiply"):
+        pullback(np.ones(3))
+    pullback.needed((2,))  # v's cotangent only: m's partial (v) is let go of
+    assert pullback.args[1] is None and pullback.args[0] is m
+    dm, dv = pullback(dy)[1:]
+    assert isinstance(dm, NotImplementedTangent) and np.array_equal(dv, expected[1])
+
+
+def test_subtract_of_float64_arrays_negates_exactly():
+    # The sign of a unit partial is applied after un-broadcasting: -sum(dy), exactly.
+    m, v = np.ones((4, 3)), np.ones(3)
+    dy = np.array([[0.1, 0.2, 0.3]] * 4)
+    dm, dv = cr.rrule(np.subtract, m, v)[1](dy)[1:]
+    assert np.array_equal(dm, dy) and np.array_equal(dv, -np.sum(dy, axis=0))
+    dm, dv = cr.rrule(np.subtract, v, m)[1](dy)[1:]
+    assert np.array_equal(dm, np.sum(dy, axis=0)) and np.array_equal(dv, -dy)
+
+
+def test_float64_arrays_whose_result_is_not_float64_take_the_general_way():
+    # The class of float64 arrays is for float64 results: a function giving float32 of them
+    # gets the general pullback, projected onto each float64 argument.
+    from chainrules.core.several_input_rules import single_output_rrule
+
+    def mul32(a, b):
+        return np.multiply(a, b).astype(np.float32)
+
+    rule = single_output_rrule(mul32, (lambda a, b, y: b, lambda a, b, y: a))
+    m, v = np.linspace(0.5, 3.0, 6).reshape(2, 3), np.array([0.5, 1.0, 2.0])
+    y, pullback = rule(m, v)
+    assert y.dtype == np.float32 and np.array_equal(y, (m * v).astype(np.float32))
+    assert "_RealArraySingleOutputPullback" not in [c.__name__ for c in type(pullback).__mro__]
+    dm, dv = pullback(np.full((2, 3), 2.0, np.float32))[1:]
+    assert dm.dtype == np.float64 and np.array_equal(dm, 2.0 * np.broadcast_to(v, (2, 3)))
+    assert dv.dtype == np.float64 and np.array_equal(dv, np.sum(2.0 * m, axis=0))
