@@ -23,6 +23,8 @@ array([3., 1.])
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -32,14 +34,13 @@ from .dtypes import cast, has_tangent, is_complex, value_dtype
 from .fast_paths import (
     FastPullback,
     no_tangents,
-    onto,
     plain_parameters,
     register_fast_path,
 )
 from .lazy import is_lazy, lazy_like
 from .names import short_name
 from .namespace import array_namespace
-from .projection import projector
+from .projection import array_projector, projector
 from .registry import frule, rrule
 from .sequences import argument_projector, tangent_value
 from .shapes import shape_of
@@ -80,6 +81,7 @@ def linear_rule(
     forward: Callable[..., Any] | None = None,
     primal: Callable[..., Any] | None = None,
     supports: Callable[..., bool] | None = None,
+    method: tuple[str, int] | None = None,
 ) -> None:
     """Register the rrule and frule of ``f(x, *params, **kwargs)``, a map linear in ``x``.
 
@@ -91,7 +93,11 @@ def linear_rule(
     ``primal`` computes ``f`` when ``f`` is not callable itself (an attribute such as
     ``ndarray.T``). ``supports(*params, **kwargs)``, when given, says whether the rule
     applies to a call; where it does not, the rules return ``None`` (no rule: engines trace
-    into ``f``).
+    into ``f``). ``method=(name, n)`` says that ``f`` is NumPy's function around the array
+    method ``name``, which takes ``f``'s first ``n`` parameters in the same places
+    (``np.transpose``: ``("transpose", 1)``): the fast path calls the method on a NumPy array
+    directly, without the Python that NumPy's function runs first. ``f`` that is a method of
+    ``np.ndarray`` itself is called so without being told.
     """
     run = f if primal is None else primal
     push = run if forward is None else forward
@@ -124,7 +130,23 @@ def linear_rule(
 
     register_rules(f, linear_rrule, linear_frule, keywords=keywords)
     if supports is None:
-        register_fast_path(f, _fast_linear(run), _LinearPullback, adjoint=adjoint)
+        direct, most = _direct_call(f, run, method)
+        register_fast_path(f, _fast_linear(run, direct, most), _LinearPullback, adjoint=adjoint)
+
+
+def _direct_call(
+    f: Any, run: Callable[..., Any], method: tuple[str, int] | None
+) -> tuple[Callable[..., Any], int]:
+    """What computes ``f`` on a NumPy array on the fast path, and for at most how many
+    positional parameters without keywords (beyond, ``run`` does)."""
+    if method is not None:
+        name, most = method
+        return getattr(np.ndarray, name), most
+    if isinstance(f, types.MethodDescriptorType | types.WrapperDescriptorType) and (
+        f.__objclass__ is np.ndarray
+    ):
+        return f, sys.maxsize  # np.ndarray.transpose: the method itself, whatever it is given
+    return run, sys.maxsize
 
 
 class _LinearPullback(FastPullback):
@@ -143,13 +165,19 @@ class _LinearPullback(FastPullback):
             dx = self.adjoint(dy, x_shape, *params, **kwargs)
         else:  # without unpacking empty ones: 0.1 us of a call
             dx = self.adjoint(dy, x_shape)
-        return (NO_TANGENT, onto(x_shape, self.dtype, dx), *self.rest)
+        dtype = self.dtype  # onto(x_shape, dtype, dx), inlined
+        if type(dx) is not np.ndarray or dx.dtype is not dtype or dx.shape != x_shape:
+            dx = array_projector(x_shape, dtype)(dx)
+        return (NO_TANGENT, dx, *self.rest)
 
 
-def _fast_linear(run: Callable[..., Any]) -> Callable[..., Any]:
-    """The fast path of a linear map computed by ``run``: a float array and parameters of the
-    plain kinds, giving an array or number of a floating dtype (anything else, a tuple or an
-    integer cast, is handed to the rule, which computes the map again)."""
+def _fast_linear(
+    run: Callable[..., Any], direct: Callable[..., Any], most: int
+) -> Callable[..., Any]:
+    """The fast path of a linear map computed by ``run``, or by ``direct`` with at most
+    ``most`` parameters and no keywords: a float array and parameters of the plain kinds,
+    giving an array or number of a floating dtype (anything else, a tuple or an integer cast,
+    is handed to the rule, which computes the map again)."""
 
     def make(general: Any, pullback_class: Any) -> Any:
         new = object.__new__
@@ -160,7 +188,10 @@ def _fast_linear(run: Callable[..., Any]) -> Callable[..., Any]:
                 return general(x, *params, **kwargs)
             if params and not plain_parameters(params):
                 return general(x, *params, **kwargs)
-            y = run(x, *params, **kwargs) if params or kwargs else run(x)  # see cotangents
+            if kwargs or len(params) > most:
+                y = run(x, *params, **kwargs)
+            else:  # without unpacking empty ones: see cotangents
+                y = direct(x, *params) if params else direct(x)
             cls = type(y)
             if cls is np.ndarray:
                 if y.dtype.kind not in "fc":

@@ -4,9 +4,9 @@ output (``multiply``, ``arctan2``, ``xlogy``): see ``chainrules.core.scalar_rule
 The pullback is one small object of a class per function. Large outputs give their cotangents
 as thunks (``LAZY_FROM``), so that a caller computes only those it asks for; an engine that
 says which arguments it tracks (``needed``) gets numbers, and the pullback lets go of what only
-the others would read. Real scalars, and float64 arrays beside real scalars, take a class per
-function and combination of argument types, which knows that nothing is complex and the
-scalars' projectors.
+the others would read (or, all tracked, nothing). Real scalars, and float64 arrays beside real
+scalars, take a class per function and combination of argument types, which knows that
+nothing is complex and the scalars' projectors.
 
 >>> import numpy as np
 >>> rule = single_output_rrule(np.multiply, (lambda x1, x2, y: x2, lambda x1, x2, y: x1))
@@ -63,6 +63,11 @@ __all__ = ["LAZY_FROM", "single_output_rrule"]
 # of ``x * c`` an engine tracking ``x`` then never computes ``sum(x * dy)`` for the constant
 # ``c``; below it a thunk costs more than it could save.
 LAZY_FROM = 256
+
+# ``released`` once an engine said it will ask for every cotangent (see ``needed``): nothing is
+# let go of (no argument has the index -1), and the cotangents come as numbers at once, not as
+# thunks the engine would unthunk at once.
+ASKED_FOR_ALL = (-1,)
 
 
 def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
@@ -327,7 +332,8 @@ class _SingleOutputPullback(CheckedPullback):
         if plan is None:  # decided once per function and tracked positions
             plan = self.plans[positions] = _release_plan(self.reading, positions)
         released, keep_args, keep_y = plan
-        if not released:
+        if not released:  # every cotangent will be asked for: numbers at once, not thunks
+            self.released = ASKED_FOR_ALL
             return
         args = self.args
         if len(args) == 2:  # the arithmetic operators: no loop to set up

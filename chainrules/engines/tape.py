@@ -172,9 +172,10 @@ class ReverseLevel(Level):
         cls = type(y)
         if cls is np.ndarray:  # the frequent results, told by their type
             recorded = y.dtype.kind in "fc"
-            if recorded and len(parents) < 3 * len(values):
-                # Constant arguments among them: the pullback may let go of what only their
-                # cotangents need (an array kept alive until the backward pass).
+            if recorded and len(values) > 1:
+                # Several arguments: the pullback may let go of what only the constants'
+                # cotangents need (an array kept alive until the backward pass), or, with every
+                # argument tracked, give numbers rather than thunks the sweep would unthunk.
                 needed = getattr(pullback, "needed", None)
                 if needed is not None:
                     needed(tuple(parents[0::3]))

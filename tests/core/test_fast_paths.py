@@ -89,6 +89,17 @@ CALLS = [
     (np.ndarray.__getitem__, (k[::2], np.array([0, 0, 5])), {}),
     (np.reshape, (m, (20,)), {}),
     (np.reshape, (m, (2, -1)), {"order": "F"}),
+    (np.reshape, (m, (2, -1), "F"), {}),  # an order by position: NumPy's function, not the method
+    (np.ndarray.reshape, (m, 4, 5), {}),
+    (np.ravel, (m.T,), {}),
+    (np.ravel, (m, "F"), {}),
+    (np.squeeze, (m[None], 0), {}),
+    (np.swapaxes, (t3, 0, 2), {}),
+    (np.ndarray.swapaxes, (t3, 2, 1), {}),
+    (np.diagonal, (m,), {}),
+    (np.diagonal, (t3, 1, 2, 1), {}),
+    (np.repeat, (k, 2), {}),
+    (np.repeat, (m, 2, 1), {}),
     (np.transpose, (m,), {}),
     (np.transpose, (t3, (1, 2, 0)), {}),
     (np.transpose, (t3,), {"axes": (2, 0, 1)}),
@@ -171,7 +182,12 @@ def test_a_fast_pullback_is_differentiable_in_its_cotangent(call) -> None:
 
 @pytest.mark.parametrize(
     "call",
-    [c for c in CALLS if c[0] in (np.sum, np.mean, np.max, np.matmul, np.transpose)],
+    [
+        c
+        for c in CALLS
+        if c[0] in (np.sum, np.mean, np.max, np.matmul, np.transpose, np.reshape, np.ravel)
+        or c[0] in (np.squeeze, np.swapaxes, np.diagonal, np.repeat, np.ndarray.swapaxes)
+    ],
     ids=_ids,
 )
 def test_a_fast_path_takes_its_calls(call) -> None:

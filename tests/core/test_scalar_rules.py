@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import chainrules as cr
+from chainrules.core import several_input_rules
 from chainrules.core.several_input_rules import LAZY_FROM
 from chainrules.core.tangents import NO_TANGENT, NotImplementedTangent
 from chainrules.core.thunks import Thunk, eager_thunks
@@ -55,6 +56,48 @@ def test_what_an_engine_will_not_ask_for_is_let_go_of_and_never_a_number():
     assert isinstance(result[2], NotImplementedTangent)
     assert "argument 2 of numpy.multiply" in result[2].info
     assert result[0] is NO_TANGENT
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (np.linspace(0.1, 1.0, LAZY_FROM), np.full(LAZY_FROM, 2.0)),  # float64: a class of its own
+        (np.linspace(0.1, 1.0, LAZY_FROM), 2.0),
+        (np.linspace(0.1, 1.0, LAZY_FROM, dtype=np.float32), np.full(LAZY_FROM, 2.0)),  # general
+    ],
+    ids=["arrays", "array and float", "float32 and float64"],
+)
+def test_told_every_cotangent_is_asked_for_a_pullback_gives_numbers(args):
+    dy = np.linspace(-1.0, 1.0, LAZY_FROM)
+    _, lazy = cr.rrule(np.multiply, *args)
+    thunks = lazy(dy)
+    assert all(isinstance(c, Thunk) for c in thunks[1:])
+    _, pullback = cr.rrule(np.multiply, *args)
+    pullback.needed((1, 2))
+    assert pullback.args[0] is args[0] and pullback.args[1] is args[1]  # nothing let go of
+    numbers = pullback(dy)
+    assert numbers[0] is NO_TANGENT
+    for number, thunk in zip(numbers[1:], thunks[1:], strict=True):
+        expected = cr.unthunk(thunk)
+        assert type(number) is type(expected) and np.array_equal(number, expected)
+
+
+def test_the_reverse_engine_gets_numbers_where_it_tracks_every_argument(monkeypatch):
+    unthunked = []
+    original = several_input_rules._Cotangent.unthunk
+
+    def counted(self):
+        unthunked.append(self.i)
+        return original(self)
+
+    monkeypatch.setattr(several_input_rules._Cotangent, "unthunk", counted)
+    x, c = np.linspace(0.1, 1.0, LAZY_FROM), np.full(LAZY_FROM, 3.0)
+    dx, dc = reverse.grad(lambda x, c: np.sum(x * c), argnums=(0, 1))(x, c)
+    assert unthunked == []  # no thunk made, none unthunked
+    assert np.array_equal(dx, c) and np.array_equal(dc, x)
+    _, pullback = cr.rrule(np.multiply, x, c)
+    cr.unthunk(pullback(np.ones(LAZY_FROM))[1])
+    assert unthunked == [0]  # the counting sees a thunk unthunked
 
 
 def test_the_reverse_engine_lets_constant_arguments_cotangents_go():

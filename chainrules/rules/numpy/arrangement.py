@@ -133,7 +133,7 @@ def _repeat_adjoint(dy: Any, x_shape: tuple[int, ...], repeats: Any, axis: Any =
 
 
 linear_rule(np.tile, _tile_adjoint, keywords=("reps",))
-linear_rule(np.repeat, _repeat_adjoint, keywords=("repeats", "axis"))
+linear_rule(np.repeat, _repeat_adjoint, keywords=("repeats", "axis"), method=("repeat", 2))
 linear_rule(np.ndarray.repeat, _repeat_adjoint, keywords=("axis",), primal=call_method("repeat"))
 
 # ---- diagonals: the adjoint embeds the cotangent on the diagonal ----------------------------
@@ -178,7 +178,12 @@ def _diagflat_adjoint(dy: Any, x_shape: tuple[int, ...], k: int = 0) -> Any:
     return array_namespace(dy).reshape(np.diagonal(dy, k), x_shape)
 
 
-linear_rule(np.diagonal, _diagonal_adjoint, keywords=("offset", "axis1", "axis2"))
+linear_rule(
+    np.diagonal,
+    _diagonal_adjoint,
+    keywords=("offset", "axis1", "axis2"),
+    method=("diagonal", 3),
+)
 linear_rule(
     np.ndarray.diagonal,
     _diagonal_adjoint,

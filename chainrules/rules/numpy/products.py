@@ -30,7 +30,7 @@ import numpy as np
 from ..._compat import matvec, vecmat
 from ...core.algebra import add
 from ...core.dtypes import has_tangent
-from ...core.fast_paths import FastPullback, float_array, onto, register_fast_path
+from ...core.fast_paths import FastPullback, onto, register_fast_path
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
 from ...core.sequences import argument_projector, tangent_value
@@ -150,6 +150,8 @@ def _matmul_cotangent_a(xp: Any, b: Any, dy: Any, n1: int, n2: int) -> Any:
     """The cotangent of ``a`` in ``matmul(a, b)`` (real ``b``, or conjugated), before
     projection: ``n1`` and ``n2`` are the factors' numbers of dimensions."""
     if n1 == 1:
+        if n2 == 2:  # a vector times a matrix
+            return xp.matmul(b, dy)
         return dy * b if n2 == 1 else xp.matmul(b, dy[..., None])[..., 0]
     return dy[..., :, None] * b if n2 == 1 else xp.matmul(dy, _mT(xp, b))
 
@@ -157,6 +159,8 @@ def _matmul_cotangent_a(xp: Any, b: Any, dy: Any, n1: int, n2: int) -> Any:
 def _matmul_cotangent_b(xp: Any, a: Any, dy: Any, n1: int, n2: int) -> Any:
     """The cotangent of ``b`` in ``matmul(a, b)``, as ``_matmul_cotangent_a``."""
     if n2 == 1:
+        if n1 == 2:  # a matrix times a vector
+            return xp.matmul(_mT(xp, a), dy)
         return a * dy if n1 == 1 else xp.matmul(_mT(xp, a), dy[..., None])[..., 0]
     return a[:, None] * dy[..., None, :] if n1 == 1 else xp.matmul(_mT(xp, a), dy)
 
@@ -188,11 +192,15 @@ class _MatmulPullback(FastPullback):
     def cotangents(self, dy: Any) -> tuple[Any, ...]:
         a, b = self.a, self.b
         n1, n2 = a.ndim, b.ndim
-        if n1 == 2 and n2 == 2:  # matrices, the frequent case: the products themselves
-            da, db = np.matmul(dy, b.mT), np.matmul(a.mT, dy)
-        else:
-            da = _matmul_cotangent_a(np, b, dy, n1, n2)
-            db = _matmul_cotangent_b(np, a, dy, n1, n2)
+        if n1 == 2 and type(dy) is np.ndarray and dy.dtype is a.dtype:
+            # the frequent cases, with the operator (cheaper to call than np.matmul): products
+            # of the factors' shapes (dy has the output's) and dtype, as the helpers below
+            if n2 == 2:
+                return NO_TANGENT, dy @ b.T, a.T @ dy
+            if n2 == 1:
+                return NO_TANGENT, np.multiply.outer(dy, b), a.T @ dy
+        da = _matmul_cotangent_a(np, b, dy, n1, n2)
+        db = _matmul_cotangent_b(np, a, dy, n1, n2)
         return NO_TANGENT, onto(a.shape, a.dtype, da), onto(b.shape, b.dtype, db)
 
     def zeros(self) -> tuple[Any, ...]:
@@ -208,13 +216,14 @@ def _fast_matmul(general: Any, pullback_class: Any) -> Any:
         if (
             rest
             or kwargs
-            or not float_array(a)
+            or type(a) is not np.ndarray  # float_array(a), inlined with the next line
+            or a.dtype.kind != "f"
             or type(b) is not np.ndarray
             or b.dtype is not a.dtype
             or a.size + b.size > EAGER_UP_TO
         ):
             return general(a, b, *rest, **kwargs)
-        y = np.matmul(a, b)
+        y = a @ b  # exact arrays: np.matmul, by the operator (cheaper to call)
         pullback = new(pullback_class)
         pullback.a, pullback.b, pullback.shape = a, b, y.shape
         return y, pullback

@@ -55,9 +55,15 @@ def _reshape_adjoint(dy: Any, x_shape: tuple[int, ...], *params: Any, **kwargs: 
     return array_namespace(dy).reshape(dy, x_shape)
 
 
-linear_rule(np.reshape, _reshape_adjoint, keywords=("shape", "order", "copy"))
-linear_rule(np.ravel, _reshape_adjoint, keywords=("order",))
-linear_rule(np.squeeze, _reshape_adjoint, keywords=("axis",))
+# The order comes second to np.reshape, by keyword only to the method: one parameter at most.
+linear_rule(
+    np.reshape,
+    _reshape_adjoint,
+    keywords=("shape", "order", "copy"),
+    method=("reshape", 1),
+)
+linear_rule(np.ravel, _reshape_adjoint, keywords=("order",), method=("ravel", 1))
+linear_rule(np.squeeze, _reshape_adjoint, keywords=("axis",), method=("squeeze", 1))
 linear_rule(np.expand_dims, _reshape_adjoint, keywords=("axis",))
 for _name, _keywords in (
     ("reshape", ("order", "copy")),
@@ -116,9 +122,9 @@ def _matrix_transpose_adjoint(dy: Any, x_shape: tuple[int, ...]) -> Any:
     return np.swapaxes(dy, -1, -2)
 
 
-linear_rule(np.transpose, _transpose_adjoint, keywords=("axes",))
+linear_rule(np.transpose, _transpose_adjoint, keywords=("axes",), method=("transpose", 1))
 linear_rule(np.ndarray.transpose, _transpose_adjoint, primal=call_method("transpose"))
-linear_rule(np.swapaxes, _swapaxes_adjoint)
+linear_rule(np.swapaxes, _swapaxes_adjoint, method=("swapaxes", 2))
 linear_rule(np.ndarray.swapaxes, _swapaxes_adjoint, primal=call_method("swapaxes"))
 # NumPy's moveaxis and rollaxis call a tensor's transpose with NumPy's meaning: computed with
 # NumPy's own functions (``call``), other arrays go to the adapters' NumPy copies.
