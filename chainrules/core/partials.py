@@ -3,8 +3,8 @@
 A partial is a function of the arguments and the output, ``(x1, ..., xn, y) -> df/dxi``,
 ``constant(c)`` for one that is the same number everywhere, or ``None`` where ``f`` has no
 derivative in that argument. The rules ``scalar_rule`` builds (``chainrules.core.scalar_rules``)
-read these to keep alive only what the partials use and to pass the cotangent through the
-partials 1 and -1.
+read these to keep alive only what the partials use, to pass the cotangent through the
+partials 1 and -1, and to multiply it by an argument where the partial is that argument.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Partial", "constant", "reads", "unit_sign"]
+__all__ = ["Partial", "constant", "picked", "reads", "unit_sign"]
 
 Partial = Callable[..., Any] | None
 
@@ -77,3 +77,34 @@ def reads(partial: Partial, arity: int) -> tuple[bool, ...]:
         value = instruction.argval
         used.update(value if isinstance(value, tuple) else (value,))
     return tuple(name in used for name in names)
+
+
+# What a function's code may hold besides its work (set-up, padding).
+_QUIET = frozenset({"RESUME", "NOP", "CACHE", "COPY_FREE_VARS", "MAKE_CELL"})
+
+
+def picked(partial: Partial, arity: int) -> int | None:
+    """The index of the argument ``x1 .. xn`` that a partial is, read from its code (``lambda
+    x1, x2, y: x2``, ``multiply``'s partial in ``x1``, gives 1); ``None`` for any other
+    partial. A pullback multiplies the cotangent by that argument without calling the partial.
+
+    >>> picked(lambda x1, x2, y: x2, 2), picked(lambda x1, x2, y: -x2, 2), picked(abs, 1)
+    (1, None, None)
+    """
+    code = getattr(partial, "__code__", None)
+    if (
+        not isinstance(partial, types.FunctionType)
+        or code is None
+        or code.co_argcount != arity + 1
+        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    ):
+        return None
+    steps = [i for i in dis.get_instructions(code) if i.opname not in _QUIET]
+    if (
+        len(steps) == 2
+        and steps[0].opname.startswith("LOAD_FAST")
+        and steps[1].opname == "RETURN_VALUE"
+    ):
+        index = code.co_varnames.index(steps[0].argval)
+        return index if index < arity else None
+    return None

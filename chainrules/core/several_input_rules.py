@@ -28,7 +28,7 @@ from .caches import Bounded
 from .dtypes import conj
 from .lazy import lazily, lazy_pullback
 from .names import function_name, short_name
-from .partials import Partial, reads, unit_sign
+from .partials import Partial, picked, reads, unit_sign
 from .primals import (
     FLOAT64,
     FLOAT64_OPERATORS,
@@ -41,7 +41,6 @@ from .primals import (
 )
 from .projection import (
     array_projector,
-    onto_real_scalar,
     plain_projectors,
     projector,
     unit_cotangent,
@@ -88,6 +87,7 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     # with a real scalar result: a class per combination of argument types, whose projectors
     # the types decide.
     real_classes = Bounded(_CACHED_TYPES)
+    picks = tuple(picked(p, len(row)) for p in row)  # multiply's: the other argument
 
     def real_class(types: tuple) -> Any:
         if len(types) != len(row):
@@ -98,11 +98,11 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             return False
         projectors = tuple(projector(_zero_of(t)) for t in types)
         lanes = tuple(
-            (np.array if t is REAL_0D else t, project, partial, sign)
+            (np.array if t is REAL_0D else t, project, partial, sign, pick)
             if partial is not None and project.has_tangent_space
             else None
-            for t, project, partial, sign in zip(
-                types, projectors, row, map(unit_sign, row), strict=True
+            for t, project, partial, sign, pick in zip(
+                types, projectors, row, map(unit_sign, row), picks, strict=True
             )
         )
         floats = np.float64 in types or float in types or REAL_0D in types
@@ -122,11 +122,11 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             return False
         scalar_projectors = tuple(None if t is REAL_ARRAY else projector(t(0)) for t in types)
         lanes = tuple(
-            (partial, sign, project)
+            (partial, sign, project, pick)
             if partial is not None and (project is None or project.has_tangent_space)
             else None
-            for project, partial, sign in zip(
-                scalar_projectors, row, map(unit_sign, row), strict=True
+            for project, partial, sign, pick in zip(
+                scalar_projectors, row, map(unit_sign, row), picks, strict=True
             )
         )
         return named(
@@ -388,8 +388,9 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
     released = ()
     # on the subclass, with ``projectors``: per argument, None where it gets NoTangent(), else
     # (its type, np.array for a 0-d float64 array, its projector, the partial, the partial's
-    # unit sign). The rule computes with, and the pullback keeps, a 0-d array's scalar.
-    lanes: tuple[tuple[Callable[..., Any], Any, Callable[..., Any], int] | None, ...]
+    # unit sign, the argument the partial is or None: see partials.picked). The rule computes
+    # with, and the pullback keeps, a 0-d array's scalar.
+    lanes: tuple[tuple[Callable[..., Any], Any, Callable[..., Any], int, Any] | None, ...]
     arrays = False  # (see _RealArraySingleOutputPullback)
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
@@ -404,12 +405,17 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
             if lane is None:
                 grads.append(NO_TANGENT)
                 continue
-            convert, project, partial, sign = lane
-            if not sign:
-                dx = partial(*args, y) * dy
-            else:  # as unit_cotangent: projected, then negated (exact for real numbers)
+            convert, project, partial, sign, pick = lane
+            if sign:  # as unit_cotangent: projected, then negated (exact for real numbers)
                 dx = dy if sign > 0 else -dy
-            grads.append(onto_real_scalar(dx, convert, project))
+            elif pick is not None:
+                dx = args[pick] * dy
+            else:
+                dx = partial(*args, y) * dy
+            kind = type(dx)  # onto_real_scalar(dx, convert, project), inlined
+            if kind is not convert:
+                dx = convert(dx) if kind is float or kind is np.float64 else project(dx)
+            grads.append(dx)
         return tuple(grads)
 
     def needed(self, positions: tuple[int, ...]) -> None:
@@ -431,9 +437,9 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
     arrays = True  # the rule tells this class from _RealSingleOutputPullback by it
     complex_case = False
     # on the subclass: per argument, None where it gets NoTangent(), else (the partial, its unit
-    # sign, the projector of a number or None for an array); and per argument the projector of
-    # a number, None for an array.
-    lanes: tuple[tuple[Callable[..., Any], int, Any] | None, ...]
+    # sign, the projector of a number or None for an array, the argument the partial is or
+    # None); and per argument the projector of a number, None for an array.
+    lanes: tuple[tuple[Callable[..., Any], int, Any, Any] | None, ...]
     scalar_projectors: tuple[Any, ...]
 
     @property  # _SingleOutputPullback's slot, which this class never sets
@@ -479,18 +485,19 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
             return self.unasked(i)
         if not real or type(dy) is not np.ndarray or dy.dtype is not FLOAT64:
             return _SingleOutputPullback.cotangent(self, i, dy, real)
-        partial, sign, project = lane
-        if project is not None:  # a number's: summed
+        partial, sign, project, pick = lane
+        if project is None:  # an array's
+            shapes = self.shapes
+            shape = self.shape if shapes is None else shapes[i]
             if sign:
-                return unit_cotangent(sign, project, dy)
-            return project(partial(*self.args, self.y) * dy)
-        shapes = self.shapes
-        shape = self.shape if shapes is None else shapes[i]
-        if sign:
-            if dy.shape == shape:
-                return dy if sign > 0 else -dy
-            return unit_cotangent(sign, array_projector(shape, FLOAT64), dy)
-        dx = partial(*self.args, self.y) * dy
+                if dy.shape == shape:
+                    return dy if sign > 0 else -dy
+                return unit_cotangent(sign, array_projector(shape, FLOAT64), dy)
+        elif sign:  # a number's: summed
+            return unit_cotangent(sign, project, dy)
+        dx = (self.args[pick] if pick is not None else partial(*self.args, self.y)) * dy
+        if project is not None:
+            return project(dx)
         if type(dx) is np.ndarray and dx.dtype is FLOAT64 and dx.shape == shape:
             return dx
         return array_projector(shape, FLOAT64)(dx)
