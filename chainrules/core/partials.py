@@ -63,13 +63,8 @@ def reads(partial: Partial, arity: int) -> tuple[bool, ...]:
     """
     if isinstance(partial, constant):
         return (False,) * (arity + 1)
-    code = getattr(partial, "__code__", None)
-    if (
-        not isinstance(partial, types.FunctionType)
-        or code is None
-        or code.co_argcount != arity + 1
-        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
-    ):
+    code = _plain_code(partial, arity)
+    if code is None:
         return (True,) * (arity + 1)
     names = code.co_varnames[: arity + 1]
     used = set(code.co_cellvars)  # captured by a function inside: read there
@@ -91,13 +86,8 @@ def picked(partial: Partial, arity: int) -> int | None:
     >>> picked(lambda x1, x2, y: x2, 2), picked(lambda x1, x2, y: -x2, 2), picked(abs, 1)
     (1, None, None)
     """
-    code = getattr(partial, "__code__", None)
-    if (
-        not isinstance(partial, types.FunctionType)
-        or code is None
-        or code.co_argcount != arity + 1
-        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
-    ):
+    code = _plain_code(partial, arity)
+    if code is None:
         return None
     steps = [i for i in dis.get_instructions(code) if i.opname not in _QUIET]
     if (
@@ -108,3 +98,16 @@ def picked(partial: Partial, arity: int) -> int | None:
         index = code.co_varnames.index(steps[0].argval)
         return index if index < arity else None
     return None
+
+
+def _plain_code(partial: Partial, arity: int) -> types.CodeType | None:
+    """The code of a partial that is a plain function of ``(x1, ..., xn, y)``, else ``None``."""
+    code = getattr(partial, "__code__", None)
+    if (
+        not isinstance(partial, types.FunctionType)
+        or code is None
+        or code.co_argcount != arity + 1
+        or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
+    ):
+        return None
+    return code
