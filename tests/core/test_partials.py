@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from chainrules.core.partials import constant, reads, unit_sign
+from chainrules.core.partials import constant, picked, reads, unit_sign
 
 
 def test_reads_follows_the_code_of_a_partial():
@@ -14,6 +14,19 @@ def test_reads_follows_the_code_of_a_partial():
     assert reads(np.cos, 1) == (True, True)  # not a plain function: taken to read all
     assert reads(lambda *a: a[0], 1) == (True, True)
     assert reads(lambda x, y: x, 2) == (True, True, True)  # the wrong arity: taken to read all
+
+
+def test_picked_finds_a_partial_that_is_one_of_the_arguments():
+    assert picked(lambda x1, x2, y: x2, 2) == 1  # multiply's partial in x1
+    assert picked(lambda a, b, c, y: a, 3) == 0
+    assert picked(lambda x1, x2, y: y, 2) is None  # the output: not an argument
+    assert picked(lambda x1, x2, y: +x2, 2) is None  # any work on it
+    assert picked(lambda x1, x2, y: (x2, x1)[0], 2) is None
+    assert picked(constant(1.0), 2) is None
+    assert picked(np.positive, 1) is None  # not a plain function
+    assert picked(lambda x, y: x, 2) is None  # the wrong arity
+    outer = 2.0
+    assert picked(lambda x1, x2, y: outer, 2) is None  # a captured value, not an argument
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ from ...core.linear import (
     source_map,
 )
 from ...core.namespace import array_namespace
+from ...core.primals import FLOAT64
 from ...core.projection import ProjectTo
 from ...core.sequences import argument_projector, dense_tangents, nest_like
 from ...core.shapes import shape_of
@@ -93,7 +94,7 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
         return dx
     if (
         type(dy) is np.ndarray
-        and dy.dtype == np.float64
+        and dy.dtype is FLOAT64  # NumPy's own float64 dtype: 0.1 us less than == np.float64
         and dy.size <= ADD_AT_UP_TO
         and math.prod(x_shape) <= ADD_AT_UP_TO * 64
     ):
