@@ -180,8 +180,6 @@ def _fast_linear(
     is handed to the rule, which computes the map again)."""
 
     def make(general: Any, pullback_class: Any) -> Any:
-        new = object.__new__
-
         def linear_rrule(x: Any, *params: Any, **kwargs: Any) -> Any:
             # float_array(x), inlined: a call is a tenth of this path's cost
             if type(x) is not np.ndarray or x.dtype.kind != "f":
@@ -198,7 +196,7 @@ def _fast_linear(
                     return general(x, *params, **kwargs)
             elif cls is not np.float64 and cls is not float and not isinstance(y, np.inexact):
                 return general(x, *params, **kwargs)
-            pullback = new(pullback_class)
+            pullback = pullback_class()
             pullback.x_shape, pullback.dtype, pullback.params, pullback.kwargs = (
                 x.shape,
                 x.dtype,

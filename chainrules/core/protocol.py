@@ -235,7 +235,6 @@ def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
     """``rule`` wrapped in the protocol above; ``with_config``: the rule takes a config first."""
     skip = int(with_config)
     pullback_class = named_pullback_class(_ProtocolPullback, f, f=f, skip=skip)
-    new = object.__new__
 
     def rrule_with_protocol(*args: Any, **kwargs: Any) -> Any:
         lazy = check_arguments(f, args, skip)
@@ -243,7 +242,7 @@ def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
         if type(result) is not tuple or len(result) != 2 or not callable(result[1]):
             return result  # None (no rule here), or not a rule's answer: not ours to change
         y, author = result
-        pullback: Any = new(pullback_class)
+        pullback: Any = pullback_class()
         pullback.args, pullback.author, pullback.y = args, author, y
         pullback.shape = y.shape if type(y) is np.ndarray else output_shape(y)
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))

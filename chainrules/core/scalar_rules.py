@@ -85,7 +85,6 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     }
     real_0d_class = named(_RealUnaryPullback, f, convert=np.array, project=projector(np.array(0.0)))
     real_array_class = named(_RealArrayUnaryPullback, f)
-    new = object.__new__
     keep_x, keep_y = reads(partial, 1)
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
@@ -95,7 +94,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             # without keywords, without **{}: an empty dictionary costs the ufunc's call 0.14 us
             y = direct(x, **kwargs) if kwargs else direct(x)
             if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
-                pullback: Any = new(real_classes[cls])
+                pullback: Any = real_classes[cls]()
                 pullback.x = x if keep_x else None
                 pullback.y = y if keep_y else None
                 return y, pullback
@@ -105,13 +104,13 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             y = direct(x, **kwargs) if kwargs else direct(x)
             if x.dtype is FLOAT64:
                 if type(y) is np.ndarray and y.dtype is FLOAT64:
-                    pullback = new(real_array_class)
+                    pullback = real_array_class()
                     pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
                     pullback.x = x if keep_x else None
                     pullback.y = y if keep_y else None
                     return y, pullback
                 if type(y) is np.float64 and not x.shape:
-                    pullback = new(real_0d_class)
+                    pullback = real_0d_class()
                     pullback.x = x[()] if keep_x else None  # see _UnaryPullback.cotangents
                     pullback.y = y if keep_y else None
                     return y, pullback
@@ -130,7 +129,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
                 y = apply(x, **kwargs) if not lazy else lazily(f, apply, (x,), kwargs)
             shape = output_shape(y)
             complex_case = is_complex(x) or is_complex(y)
-        pullback = new(pullback_class)
+        pullback = pullback_class()
         pullback.shape = shape
         pullback.project, pullback.complex_case = projector(x), complex_case
         if keep_x and cls is np.ndarray and not shape:

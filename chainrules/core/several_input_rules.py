@@ -43,6 +43,7 @@ from .projection import (
     array_projector,
     plain_projectors,
     projector,
+    unbroadcast_axes,
     unit_cotangent,
 )
 from .protocol import (
@@ -53,7 +54,7 @@ from .protocol import (
     output_shape,
 )
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
-from .thunks import Thunk, thunks_are_eager
+from .thunks import Thunk, is_eager, thunks_are_eager
 
 __all__ = ["LAZY_FROM", "single_output_rrule"]
 
@@ -137,15 +138,74 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             compute=direct,
         )
 
-    new = object.__new__
     read = [reads(p, len(row)) for p in row if p is not None]
     keep = [any(r[i] for r in read) for i in range(len(row) + 1)]
     keep_args, keep_y = keep[:-1], keep[-1]
     keep_all_args = all(keep_args)
     nothing_kept = (None,) * len(row) if not any(keep_args) else None
 
+    # Beside a float64 array (first) and a 0-d one, the second argument's type (REAL_ARRAY: a
+    # float64 array, REAL_0D: a 0-d one) -> the class of the pair, False where there is none:
+    # the arithmetic operators' calls, whose way below is inlined here.
+    array_pairs: dict[Any, Any] = {}
+    scalar_pairs: dict[Any, Any] = {}
+
+    def pair_class(first: Any, second: Any) -> Any:
+        found = second is not None and len(row) == 2 and real_class((first, second))
+        (array_pairs if first is REAL_ARRAY else scalar_pairs)[second] = found
+        return found
+
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
-        real: Any = False
+        real: Any
+        pullback: Any
+        scalars: Any
+        if len(args) == 2 and not kwargs and type(args[0]) is np.ndarray:
+            a, b = args
+            second: Any = type(b)
+            if second is np.ndarray:
+                second = REAL_ARRAY if b.dtype is FLOAT64 else None
+            if a.dtype is not FLOAT64:
+                pass
+            elif a.ndim:  # a float64 array, and a float64 array or a real number
+                real = array_pairs.get(second)
+                if real is None:
+                    real = pair_class(REAL_ARRAY, second)
+                if real:
+                    y = direct(a, b)
+                    if type(y) is np.ndarray and y.dtype is FLOAT64:  # (else computed again)
+                        pullback = real()
+                        pullback.args = (
+                            args if keep_all_args else nothing_kept or _kept(args, keep_args)
+                        )
+                        pullback.y = y if keep_y else None
+                        pullback.shape = y.shape
+                        plan = None  # a number beside an array, or two of one shape
+                        if second is REAL_ARRAY:
+                            shapes = a.shape, b.shape
+                            if shapes[0] != shapes[1]:
+                                plan = _pair_plans.get(shapes)
+                                if plan is None:
+                                    plan = _pair_plan(shapes, y.shape)
+                        pullback.plan = plan
+                        pullback.released = ()
+                        return y, pullback
+            else:  # a 0-d float64 array, and one or a real number: computed and kept as
+                if second is REAL_ARRAY:  # NumPy's scalars (see cotangent)
+                    second = None if b.shape else REAL_0D
+                real = scalar_pairs.get(second)
+                if real is None:
+                    real = pair_class(REAL_0D, second)
+                if real:
+                    scalars = a[()], (b if second is not REAL_0D else b[()])
+                    y = real.compute(*scalars)
+                    if type(y) is np.float64 or type(y) is float:  # (else computed again)
+                        pullback = real()
+                        pullback.args = (
+                            scalars if keep_all_args else nothing_kept or _kept(scalars, keep_args)
+                        )
+                        pullback.y = y if keep_y else None
+                        return y, pullback
+        real = False
         types: Any = None
         scalars = None
         if not args or type(args[0]) is not np.ndarray:  # numbers: the scalars' way
@@ -164,10 +224,9 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
             if scalars is not None:
                 args = scalars  # 0-d arrays computed and kept as NumPy's scalars (see cotangent)
             y = real.compute(*args)
-            pullback: Any
             if not real.arrays:  # real scalars
                 if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
-                    pullback = new(real)
+                    pullback = real()
                     pullback.args = (
                         args if keep_all_args else nothing_kept or _kept(args, keep_args)
                     )
@@ -175,11 +234,11 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
                     return y, pullback
                 kind, projectors = 0, real.projectors
             elif type(y) is np.ndarray and y.dtype is FLOAT64:  # real arrays: the same
-                pullback = new(real)
+                pullback = real()
                 pullback.args = args if keep_all_args else nothing_kept or _kept(args, keep_args)
                 pullback.y = y if keep_y else None
                 pullback.shape = shape = y.shape
-                pullback.shapes = _other_shapes(args, shape)
+                pullback.plan = _broadcast_plan(args, shape)
                 pullback.released = ()
                 return y, pullback
             else:
@@ -193,7 +252,7 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
                 lazy = check_arguments(f, args)
                 y = apply(*args, **kwargs) if not lazy else lazily(f, apply, args, kwargs)
                 kind, projectors = -1, tuple(map(projector, args))
-        pullback = new(pullback_class)
+        pullback = pullback_class()
         # What no partial reads is not kept alive (``add`` keeps neither inputs nor output).
         if keep_all_args:
             pullback.args = args
@@ -258,21 +317,57 @@ def _real_array_types(args: tuple) -> tuple:
     )
 
 
-def _other_shapes(args: tuple, shape: tuple[int, ...]) -> tuple | None:
-    """``None`` when every array among ``args`` has the output's ``shape``; else each
-    argument's shape (``None`` for a number), for un-broadcasting its cotangent."""
+def _broadcast_plan(args: tuple, shape: tuple[int, ...]) -> tuple | None:
+    """``None`` when every array among ``args`` has the output's ``shape``; else, per argument,
+    ``None`` for a number or an array of that shape, and ``(its shape, the axes of the output
+    that sum onto it)`` for a broadcast array: decided once per combination of shapes, so that
+    a pullback un-broadcasts without working it out again."""
     if len(args) == 2:  # the arithmetic operators' case, without a loop
         a, b = args
         a_shape = a.shape
         if type(b) is not np.ndarray:
-            return None if a_shape == shape else (a_shape, None)
+            return None if a_shape == shape else _plan((a_shape, None), shape)
         b_shape = b.shape
-        return None if a_shape == shape and b_shape == shape else (a_shape, b_shape)
+        if a_shape == shape and b_shape == shape:
+            return None
+        return _plan((a_shape, b_shape), shape)
     shapes = tuple([a.shape if type(a) is np.ndarray else None for a in args])
     for s in shapes:
         if s is not None and s != shape:
-            return shapes
+            return _plan(shapes, shape)
     return None
+
+
+def _plan(shapes: tuple, shape: tuple[int, ...]) -> tuple:
+    """``_broadcast_plan`` for arguments of ``shapes`` (``None`` for a number) and an output of
+    ``shape``, kept per combination."""
+    key = (shapes, shape)
+    found = _plans.get(key)
+    if found is None:
+        found = _plans.keep(
+            key,
+            tuple(
+                None if s is None or s == shape else (s, unbroadcast_axes(s, shape)) for s in shapes
+            ),
+        )
+    return found
+
+
+def _pair_plan(shapes: tuple[tuple[int, ...], tuple[int, ...]], shape: tuple[int, ...]) -> tuple:
+    """``_broadcast_plan`` of two arrays of different ``shapes``, kept per pair of shapes."""
+    return _pair_plans.keep(shapes, _plan(shapes, shape))
+
+
+def _summed(dx: np.ndarray, fit: tuple, sign: int) -> np.ndarray:
+    """``sign * dx`` (``sign`` 1 or -1) summed onto an argument broadcast to ``dx``'s shape,
+    where ``fit`` is its entry in ``_broadcast_plan``: negated after the sum, which is exact."""
+    shape, axes = fit
+    summed = np.add.reduce(dx, axis=axes)
+    if sign < 0:
+        summed = -summed
+    if type(summed) is np.ndarray and summed.shape == shape:
+        return summed
+    return np.asarray(summed).reshape(shape)  # a summed axis of length 1 kept, or 0-d
 
 
 def _zero_of(t: type) -> Any:
@@ -426,14 +521,13 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
     """The pullback of a several-input elementwise function at float64 arrays (the first
     argument one, not 0-d) and real scalars with a float64 array result: the absence of complex
     numbers and the scalars' projectors known from the class (one per function and combination
-    of argument types), so that a float64 cotangent of the output's shape goes straight
-    through, and a cotangent that fits its array argument needs no projector's call. Anything
-    else takes ``_SingleOutputPullback``'s way."""
+    of argument types), and how each array argument's cotangent is un-broadcast from the rule
+    (``plan``), so that a float64 cotangent of the output's shape goes straight through, and a
+    cotangent that fits its array argument needs no projector's call. Anything else takes
+    ``_SingleOutputPullback``'s way."""
 
-    __slots__ = ("shapes",)
-    # None when every array argument has the output's shape, else each argument's shape (None
-    # for a number)
-    shapes: tuple[Any, ...] | None
+    __slots__ = ("plan",)
+    plan: tuple[Any, ...] | None  # see _broadcast_plan
     arrays = True  # the rule tells this class from _RealSingleOutputPullback by it
     complex_case = False
     # on the subclass: per argument, None where it gets NoTangent(), else (the partial, its unit
@@ -456,26 +550,33 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
 
     def argument_shape(self, i: int) -> tuple[int, ...]:
         """The shape of array argument ``i``."""
-        shapes = self.shapes
-        return self.shape if shapes is None else shapes[i]
+        plan = self.plan
+        fit = None if plan is None else plan[i]
+        return self.shape if fit is None else fit[0]
 
     def __call__(self, dy: Any) -> tuple[Any, ...]:
         if type(dy) is not np.ndarray or dy.dtype is not FLOAT64 or dy.shape != self.shape:
             return CheckedPullback.__call__(self, dy)
-        cotangent = self.cotangent
-        if not self.released and dy.size >= LAZY_FROM and not thunks_are_eager():
-            grads: list[Any] = [NO_TANGENT]  # as _SingleOutputPullback.cotangents
-            for i, lane in enumerate(self.lanes):
-                if lane is None:
-                    grads.append(NO_TANGENT)
-                    continue
+        if self.released or dy.size < LAZY_FROM or is_eager():
+            cotangent = self.cotangent
+            if len(self.lanes) == 2:
+                return NO_TANGENT, cotangent(0, dy, True), cotangent(1, dy, True)
+            return (NO_TANGENT, *[cotangent(i, dy, True) for i in self.indices])
+        # Large arrays: thunks, as _SingleOutputPullback.cotangents makes them, but for a
+        # cotangent that is ``dy`` itself (``add``'s of an argument of the output's shape),
+        # which costs nothing to give.
+        plan = self.plan
+        grads: list[Any] = [NO_TANGENT]
+        for i, lane in enumerate(self.lanes):
+            if lane is None:
+                grads.append(NO_TANGENT)
+            elif lane[1] > 0 and lane[2] is None and (plan is None or plan[i] is None):
+                grads.append(dy)
+            else:
                 thunk = _new(_Cotangent)
                 thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, True
                 grads.append(thunk)
-            return tuple(grads)
-        if len(self.lanes) == 2:
-            return NO_TANGENT, cotangent(0, dy, True), cotangent(1, dy, True)
-        return (NO_TANGENT, *[cotangent(i, dy, True) for i in self.indices])
+        return tuple(grads)
 
     def cotangent(self, i: int, dy: Any, real: bool) -> Any:
         lane = self.lanes[i]
@@ -486,25 +587,30 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
         if not real or type(dy) is not np.ndarray or dy.dtype is not FLOAT64:
             return _SingleOutputPullback.cotangent(self, i, dy, real)
         partial, sign, project, pick = lane
-        if project is None:  # an array's
-            shapes = self.shapes
-            shape = self.shape if shapes is None else shapes[i]
+        if project is None:  # an array's: un-broadcast as the rule's plan says
+            plan = self.plan
+            fit = None if plan is None else plan[i]
             if sign:
-                if dy.shape == shape:
+                if fit is None:
                     return dy if sign > 0 else -dy
-                return unit_cotangent(sign, array_projector(shape, FLOAT64), dy)
+                return _summed(dy, fit, sign)
         elif sign:  # a number's: summed
             return unit_cotangent(sign, project, dy)
         dx = (self.args[pick] if pick is not None else partial(*self.args, self.y)) * dy
         if project is not None:
             return project(dx)
-        if type(dx) is np.ndarray and dx.dtype is FLOAT64 and dx.shape == shape:
-            return dx
-        return array_projector(shape, FLOAT64)(dx)
+        if type(dx) is np.ndarray and dx.dtype is FLOAT64 and dx.shape == self.shape:
+            return dx if fit is None else _summed(dx, fit, 1)
+        return array_projector(self.shape if fit is None else fit[0], FLOAT64)(dx)
 
 
 # Combinations of argument types a rule keeps a pullback class for (beyond, none is kept).
 _CACHED_TYPES = 64
+
+# Combinations of argument shapes whose un-broadcasting is kept (see _broadcast_plan), and
+# pairs of shapes, the arithmetic operators' (see _pair_plan).
+_plans = Bounded(256)
+_pair_plans = Bounded(256)
 
 
 _new = object.__new__

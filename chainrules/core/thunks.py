@@ -45,6 +45,10 @@ def thunks_are_eager() -> bool:
     return _EAGER.get()
 
 
+# thunks_are_eager without a Python function's call around it: for the hottest paths.
+is_eager = _EAGER.get
+
+
 @contextlib.contextmanager
 def eager_thunks(eager: bool = True) -> Iterator[None]:
     """Within this block, thunks are evaluated as they are made.

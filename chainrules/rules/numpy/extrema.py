@@ -211,8 +211,6 @@ def _fast_extremum(method: Any) -> Any:
     array, without keywords; a NaN result takes the rule's way."""
 
     def make(general: Any, pullback_class: Any) -> Any:
-        new = object.__new__
-
         def extremum_rrule(a: Any, *params: Any, **kwargs: Any) -> Any:
             whole = not params or (len(params) == 1 and params[0] is None)
             if kwargs or not whole or not float_array(a):
@@ -220,7 +218,7 @@ def _fast_extremum(method: Any) -> Any:
             y = method(a)
             if y != y:  # NaN: selected where the input is NaN
                 return general(a, *params)
-            pullback = new(pullback_class)
+            pullback = pullback_class()
             pullback.x, pullback.y = a, y
             pullback.shape, pullback.rest = (), no_tangents(len(params))
             return y, pullback

@@ -210,7 +210,6 @@ class _MatmulPullback(FastPullback):
 def _fast_matmul(general: Any, pullback_class: Any) -> Any:
     """The fast path of ``matmul``: two float arrays of one dtype, small enough for the
     cotangents to be computed at once (``EAGER_UP_TO``), as the rule would."""
-    new = object.__new__
 
     def matmul_rrule(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Any:
         if (
@@ -224,7 +223,7 @@ def _fast_matmul(general: Any, pullback_class: Any) -> Any:
         ):
             return general(a, b, *rest, **kwargs)
         y = a @ b  # exact arrays: np.matmul, by the operator (cheaper to call)
-        pullback = new(pullback_class)
+        pullback = pullback_class()
         pullback.a, pullback.b, pullback.shape = a, b, y.shape
         return y, pullback
 

@@ -330,8 +330,6 @@ def _fast_reduction(method: Any, mean: bool) -> Any:
     ``keepdims`` at most; ``method`` is the ndarray's."""
 
     def make(general: Any, pullback_class: Any) -> Any:
-        new = object.__new__
-
         def reduction_rrule(a: Any, *params: Any, **kwargs: Any) -> Any:
             keepdims = kwargs.get("keepdims", False) if kwargs else False
             if (
@@ -345,7 +343,7 @@ def _fast_reduction(method: Any, mean: bool) -> Any:
             shape = a.shape
             axes = reduced_axes(axis, len(shape))
             y = method(a, axis, keepdims=True) if keepdims else method(a, axis)
-            pullback = new(pullback_class)
+            pullback = pullback_class()
             pullback.axes, pullback.keepdims, pullback.x_shape = axes, keepdims, shape
             pullback.dtype, pullback.shape = a.dtype, y.shape
             pullback.rest = no_tangents(len(params))
