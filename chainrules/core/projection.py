@@ -28,7 +28,6 @@ NoTangent()
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -53,7 +52,6 @@ from .thunks import AbstractThunk
 __all__ = [
     "ProjectTo",
     "array_projector",
-    "onto_real_scalar",
     "plain_projectors",
     "projector",
     "unbroadcast_axes",
@@ -256,24 +254,6 @@ def unit_cotangent(sign: int, project: Any, dy: Any) -> Any:
     """
     dx = project(dy)
     return dx if sign > 0 else project(-dx)
-
-
-def onto_real_scalar(dx: Any, convert: Callable[[Any], Any], project: Any) -> Any:
-    """``project(dx)`` for ``project`` the projector of a real scalar of type ``convert``
-    (``float`` or NumPy's ``float64``; ``np.array`` for a 0-d float64 array), without the
-    projector's call where ``dx`` is a real float already: the hot path of pullbacks of scalar
-    code.
-
-    >>> to_float = projector(1.0)
-    >>> onto_real_scalar(np.float64(2.0), float, to_float), onto_real_scalar(1j, float, to_float)
-    (2.0, 0.0)
-    """
-    kind = type(dx)
-    if kind is convert:
-        return dx
-    if kind is float or kind is np.float64:
-        return convert(dx)
-    return project(dx)
 
 
 def unbroadcast_axes(shape: tuple[int, ...], dx_shape: tuple[int, ...]) -> tuple[int, ...]:

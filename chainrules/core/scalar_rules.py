@@ -34,7 +34,7 @@ from .lazy import lazily, lazy_pullback
 from .names import short_name
 from .partials import Partial, reads, unit_sign
 from .primals import FLOAT64, TAKEN, direct_and_apply, has_complex, plain
-from .projection import array_projector, onto_real_scalar, projector, unit_cotangent
+from .projection import array_projector, projector, unit_cotangent
 from .protocol import (
     CheckedPullback,
     check_arguments,
@@ -196,7 +196,12 @@ class _RealUnaryPullback(_UnaryPullback):
             dx = self.partial(self.x, self.y) * dy
         else:  # as unit_cotangent: projected, then negated (exact for real numbers)
             dx = dy if sign > 0 else -dy
-        return NO_TANGENT, onto_real_scalar(dx, self.convert, self.project)
+        # onto the argument's kind: a real float converted, anything else projected
+        convert = self.convert
+        kind = type(dx)
+        if kind is not convert:
+            dx = convert(dx) if kind is float or kind is np.float64 else self.project(dx)
+        return NO_TANGENT, dx
 
 
 class _RealArrayUnaryPullback(_UnaryPullback):

@@ -507,7 +507,7 @@ class _RealSingleOutputPullback(_SingleOutputPullback):
                 dx = args[pick] * dy
             else:
                 dx = partial(*args, y) * dy
-            kind = type(dx)  # onto_real_scalar(dx, convert, project), inlined
+            kind = type(dx)  # onto the argument's kind: a real float converted, else projected
             if kind is not convert:
                 dx = convert(dx) if kind is float or kind is np.float64 else project(dx)
             grads.append(dx)

@@ -426,6 +426,24 @@ def test_subtract_of_float64_arrays_negates_exactly():
     assert np.array_equal(dm, np.sum(dy, axis=0)) and np.array_equal(dv, -dy)
 
 
+def test_float64_arrays_are_un_broadcast_as_planned_once_per_pair_of_shapes():
+    # The rule decides which axes each argument's cotangent sums over, once per pair of shapes:
+    # None for an argument of the output's shape (or a number), else its shape and the axes.
+    m, v = np.linspace(0.5, 3.0, 12).reshape(3, 4), np.linspace(1.0, 2.0, 4)
+    _, first = cr.rrule(np.multiply, m, v)
+    _, again = cr.rrule(np.multiply, m + 1.0, v * 2.0)
+    assert first.plan is again.plan and first.plan == (None, ((4,), (0,)))
+    assert cr.rrule(np.multiply, m, m)[1].plan is None
+    assert cr.rrule(np.multiply, m, 2.0)[1].plan is None
+    column, row = np.linspace(1.0, 2.0, 3).reshape(3, 1), np.linspace(-1.0, 1.0, 4)
+    _, both = cr.rrule(np.subtract, column, row)  # each argument broadcast
+    assert both.plan == (((3, 1), (1,)), ((4,), (0,)))
+    dy = np.linspace(-2.0, 2.0, 12).reshape(3, 4)
+    d_column, d_row = both(dy)[1:]
+    assert d_column.shape == (3, 1) and np.array_equal(d_column, np.sum(dy, axis=1, keepdims=True))
+    assert d_row.shape == (4,) and np.array_equal(d_row, -np.sum(dy, axis=0))
+
+
 def test_float64_arrays_whose_result_is_not_float64_take_the_general_way():
     # The class of float64 arrays is for float64 results: a function giving float32 of them
     # gets the general pullback, projected onto each float64 argument.

@@ -53,6 +53,11 @@ __all__ = ["getitem_adjoint"]
 # ---- x[key] --------------------------------------------------------------------------------
 
 
+def _parts(key: Any) -> tuple:
+    """The parts of an index: ``key`` itself when it is a tuple, else ``(key,)``."""
+    return key if isinstance(key, tuple) else (key,)
+
+
 def _integer_arrays(key: tuple) -> list[Any]:
     return [
         k
@@ -79,13 +84,12 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
     >>> getitem_adjoint(np.ones(2), (3,), np.array([1, 1]))
     array([0., 2., 0.])
     """
-    parts = key if isinstance(key, tuple) else (key,)
     if type(key) is int:  # x[3]
         arrays = []
     elif type(key) is np.ndarray:  # x[idx] or x[mask]: the key's dtype says which
         arrays = [key] if key.dtype.kind in "iu" else []
     else:
-        arrays = _integer_arrays(parts)
+        arrays = _integer_arrays(_parts(key))
     if not arrays and isinstance(dy, _NUMPY_VALUES):
         # Basic and boolean keys read each element at most once: write into fresh zeros
         # (NumPy cotangents only; others take the scatter below, which engines can record).
@@ -103,7 +107,7 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
         dx = np.zeros(x_shape)
         np.add.at(dx, key, dy)
         return dx
-    if len(parts) == 1 and arrays and x_shape:
+    if arrays and x_shape and len(parts := _parts(key)) == 1:
         return _scatter_rows(np.asarray(parts[0]), dy, x_shape)
     return scatter_add(source_map(_getitem, x_shape, key), dy, x_shape)
 
