@@ -6,7 +6,10 @@ as thunks (``LAZY_FROM``), so that a caller computes only those it asks for; an 
 says which arguments it tracks (``needed``) gets numbers, and the pullback lets go of what only
 the others would read (or, all tracked, nothing). Real scalars, and float64 arrays beside real
 scalars, take a class per function and combination of argument types, which knows that
-nothing is complex and the scalars' projectors.
+nothing is complex and the scalars' projectors; the rule plans, once per pair of shapes, how
+each float64 array's cotangent is un-broadcast (``_broadcast_plan``), and gives a cotangent
+that is the output's cotangent itself (``add``'s of an argument of the output's shape) as it
+is, never as a thunk.
 
 >>> import numpy as np
 >>> rule = single_output_rrule(np.multiply, (lambda x1, x2, y: x2, lambda x1, x2, y: x1))
