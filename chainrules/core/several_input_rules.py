@@ -150,13 +150,12 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
     # Beside a float64 array (first) and a 0-d one, the second argument's type (REAL_ARRAY: a
     # float64 array, REAL_0D: a 0-d one) -> the class of the pair, False where there is none:
     # the arithmetic operators' calls, whose way below is inlined here.
-    array_pairs: dict[Any, Any] = {}
-    scalar_pairs: dict[Any, Any] = {}
+    array_pairs = Bounded(_CACHED_TYPES)
+    scalar_pairs = Bounded(_CACHED_TYPES)
 
     def pair_class(first: Any, second: Any) -> Any:
         found = second is not None and len(row) == 2 and real_class((first, second))
-        (array_pairs if first is REAL_ARRAY else scalar_pairs)[second] = found
-        return found
+        return (array_pairs if first is REAL_ARRAY else scalar_pairs).keep(second, found)
 
     def scalar_rrule(*args: Any, **kwargs: Any) -> tuple[Any, Callable]:
         real: Any
