@@ -174,7 +174,7 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
                     real = pair_class(REAL_ARRAY, second)
                 if real:
                     y = direct(a, b)
-                    if type(y) is np.ndarray and y.dtype is FLOAT64:  # (else computed again)
+                    if type(y) is np.ndarray and y.dtype is FLOAT64:
                         pullback = real()
                         pullback.args = (
                             args if keep_all_args else nothing_kept or _kept(args, keep_args)
@@ -191,6 +191,9 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
                         pullback.plan = plan
                         pullback.released = ()
                         return y, pullback
+                    # Not a float64 result: the general way, which computes it again, now and
+                    # for this pair's later calls (a ufunc's result type is the same for all).
+                    array_pairs.keep(second, False)
             else:  # a 0-d float64 array, and one or a real number: computed and kept as
                 if second is REAL_ARRAY:  # NumPy's scalars (see cotangent)
                     second = None if b.shape else REAL_0D
@@ -200,19 +203,20 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
                 if real:
                     scalars = a[()], (b if second is not REAL_0D else b[()])
                     y = real.compute(*scalars)
-                    if type(y) is np.float64 or type(y) is float:  # (else computed again)
+                    if type(y) is np.float64 or type(y) is float:
                         pullback = real()
                         pullback.args = (
                             scalars if keep_all_args else nothing_kept or _kept(scalars, keep_args)
                         )
                         pullback.y = y if keep_y else None
                         return y, pullback
+                    scalar_pairs.keep(second, False)  # not a real result: as above
         real = False
         types: Any = None
         scalars = None
         if not args or type(args[0]) is not np.ndarray:  # numbers: the scalars' way
             types = tuple(map(type, args))
-        elif args[0].dtype is FLOAT64:
+        elif len(args) != 2 and not kwargs and args[0].dtype is FLOAT64:  # (two: the pairs')
             if args[0].ndim:  # float64 arrays: the real arrays' way (ndim: no tuple made)
                 types = _real_array_types(args)
             else:  # a 0-d float64 array's: the scalars'
@@ -295,12 +299,7 @@ def _scalars(args: tuple) -> tuple:
 def _real_0d_types(args: tuple) -> tuple[tuple, tuple]:
     """For arguments the first of which is a 0-d float64 array: their types (``REAL_0D`` for
     a 0-d float64 array), and the arguments with each 0-d float64 array replaced by its
-    scalar. Two arguments, the arithmetic operators' case, without a loop."""
-    if len(args) == 2:
-        a, b = args
-        if type(b) is np.ndarray and b.dtype is FLOAT64 and not b.shape:
-            return (REAL_0D, REAL_0D), (a[()], b[()])
-        return (REAL_0D, type(b)), (a[()], b)
+    scalar. (Two arguments take the pairs' way of ``single_output_rrule``.)"""
     real = [type(a) is np.ndarray and a.dtype is FLOAT64 and not a.shape for a in args]
     types = tuple([REAL_0D if r else type(a) for a, r in zip(args, real, strict=True)])
     return types, tuple([a[()] if r else a for a, r in zip(args, real, strict=True)])
@@ -308,12 +307,7 @@ def _real_0d_types(args: tuple) -> tuple[tuple, tuple]:
 
 def _real_array_types(args: tuple) -> tuple:
     """For arguments the first of which is a float64 array: their types, ``REAL_ARRAY`` for a
-    float64 array. Two arguments, the arithmetic operators' case, without a loop."""
-    if len(args) == 2:
-        b = args[1]
-        if type(b) is np.ndarray and b.dtype is FLOAT64:
-            return REAL_ARRAY, REAL_ARRAY
-        return REAL_ARRAY, type(b)
+    float64 array. (Two arguments take the pairs' way of ``single_output_rrule``.)"""
     return tuple(
         [REAL_ARRAY if type(a) is np.ndarray and a.dtype is FLOAT64 else type(a) for a in args]
     )
@@ -323,16 +317,7 @@ def _broadcast_plan(args: tuple, shape: tuple[int, ...]) -> tuple | None:
     """``None`` when every array among ``args`` has the output's ``shape``; else, per argument,
     ``None`` for a number or an array of that shape, and ``(its shape, the axes of the output
     that sum onto it)`` for a broadcast array: decided once per combination of shapes, so that
-    a pullback un-broadcasts without working it out again."""
-    if len(args) == 2:  # the arithmetic operators' case, without a loop
-        a, b = args
-        a_shape = a.shape
-        if type(b) is not np.ndarray:
-            return None if a_shape == shape else _plan((a_shape, None), shape)
-        b_shape = b.shape
-        if a_shape == shape and b_shape == shape:
-            return None
-        return _plan((a_shape, b_shape), shape)
+    a pullback un-broadcasts without working it out again. (Two arguments: ``_pair_plan``.)"""
     shapes = tuple([a.shape if type(a) is np.ndarray else None for a in args])
     for s in shapes:
         if s is not None and s != shape:

@@ -460,3 +460,23 @@ def test_float64_arrays_whose_result_is_not_float64_take_the_general_way():
     dm, dv = pullback(np.full((2, 3), 2.0, np.float32))[1:]
     assert dm.dtype == np.float64 and np.array_equal(dm, 2.0 * np.broadcast_to(v, (2, 3)))
     assert dv.dtype == np.float64 and np.array_equal(dv, np.sum(2.0 * m, axis=0))
+
+
+def test_a_pair_of_float64_arrays_with_another_result_is_computed_once_after_the_first_call():
+    # The pairs' way computes, finds a result that is not float64, and hands the call to the
+    # general way, which computes again; it remembers, so that later calls compute once.
+    from chainrules.core.several_input_rules import single_output_rrule
+
+    calls = []
+
+    def mul32(a, b):
+        calls.append(1)
+        return np.multiply(a, b).astype(np.float32)
+
+    rule = single_output_rrule(mul32, (lambda a, b, y: b, lambda a, b, y: a))
+    m, v = np.linspace(0.5, 3.0, 6).reshape(2, 3), np.array([0.5, 1.0, 2.0])
+    first, _ = rule(m, v)
+    assert len(calls) <= 2
+    calls.clear()
+    again, _ = rule(m, v)
+    assert len(calls) == 1 and np.array_equal(first, again)
