@@ -16,6 +16,7 @@ any Python rule costs at least.
     python benchmarks/dispatch.py sin sum    # only the rows whose name contains these
     python benchmarks/dispatch.py --large    # arrays of 10^6 elements, 300 x 300 matrices
     python benchmarks/dispatch.py --floor    # a minimal Python rule beside chainrules' rule
+    python benchmarks/dispatch.py --torch    # the rules on PyTorch's tensors, against torch
 
 To compare two versions of chainrules in one sitting, run it under each:
 ``PYTHONPATH=<a checkout of the other commit> python benchmarks/dispatch.py``.
@@ -185,6 +186,46 @@ def cases(large: bool) -> list[tuple]:
         )
         return arrays
     return numbers + arrays
+
+
+# ---- the rules on PyTorch's tensors -------------------------------------------------------
+#
+# A rule that computes through the array namespace (``np.sin``'s, ``np.multiply``'s) computes on
+# tensors in torch: PyTorch's adapter runs it so (``chainrules.adapters.torch``), and so does any
+# engine over tensors. Against the same torch calls written by hand.
+
+
+def torch_cases() -> list[tuple]:
+    """(name, input, hand-written in torch, through the rule), float64 tensors."""
+    import torch
+
+    torch.set_num_threads(1)
+
+    def tensor(values):
+        return torch.as_tensor(values, dtype=torch.float64)
+
+    one, d1 = tensor([0.7]), tensor([1.3])
+    k, s = tensor(np.linspace(0.1, 1.0, 1000)), tensor(np.linspace(-1.0, 1.0, 1000))
+    m, v = tensor(np.full((100, 10), 0.5)), tensor(np.full(10, 0.25))
+    dm = tensor(np.ones((100, 10)))
+    a4, b4, d4 = tensor(np.eye(4) + 0.5), tensor(np.eye(4) * 2.0), tensor(np.ones((4, 4)))
+    dsum = tensor(1.0)
+    return [
+        ("sin", "1 element", lambda: (torch.sin(one), d1 * torch.cos(one)),
+         by_rule(np.sin, one, dy=d1)),
+        ("sin", "1,000", lambda: (torch.sin(k), s * torch.cos(k)), by_rule(np.sin, k, dy=s)),
+        ("exp", "1,000", lambda: (y := torch.exp(k), s * y), by_rule(np.exp, k, dy=s)),
+        ("multiply", "1,000 * 1,000", lambda: (k * s, s * s, s * k),
+         by_rule(np.multiply, k, s, dy=s)),
+        ("multiply", "1,000 * 1.01", lambda: (k * 1.01, s * 1.01, torch.sum(s * k)),
+         by_rule(np.multiply, k, 1.01, dy=s)),
+        ("multiply", "(100,10) * (10,)", lambda: (m * v, dm * v, torch.sum(dm * m, dim=0)),
+         by_rule(np.multiply, m, v, dy=dm)),
+        ("sum", "1,000", lambda: (torch.sum(k), dsum.expand(k.shape)),
+         by_rule(np.sum, k, dy=dsum)),
+        ("matmul", "4x4 @ 4x4", lambda: (a4 @ b4, d4 @ b4.T, a4.T @ d4),
+         by_rule(np.matmul, a4, b4, dy=d4)),
+    ]  # fmt: skip
 
 
 # ---- the floor: a minimal rule in Python ---------------------------------------------------
@@ -386,7 +427,7 @@ def main(argv: list[str]) -> None:
         return
     print("| rule | input | hand-written | rrule + pullback | overhead | ratio |")
     print("|---|---|---:|---:|---:|---:|")
-    for name, what, by_hand, through_rule in cases(large):
+    for name, what, by_hand, through_rule in torch_cases() if "--torch" in argv else cases(large):
         if only and not any(o in f"{name} {what}" for o in only):
             continue
         base, timed = best_times((by_hand, through_rule), number, rounds, timer)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from .caches import Bounded
 from .namespace import array_namespace
 from .tangents import AbstractZero
 
@@ -19,12 +20,25 @@ __all__ = ["cast", "conj", "has_tangent", "is_complex", "is_complex_dtype", "val
 
 def is_complex_dtype(dtype: Any) -> bool:
     """Whether a dtype of NumPy, PyTorch or another array library is complex."""
+    try:
+        return _complex_dtypes[dtype]
+    except (KeyError, TypeError):  # not met yet, or a dtype that cannot be hashed
+        pass
     if isinstance(dtype, np.dtype):
-        return dtype.kind == "c"
-    flag = getattr(dtype, "is_complex", None)  # torch
-    if flag is not None:
-        return bool(flag)
-    return "complex" in str(dtype)
+        found = dtype.kind == "c"
+    else:
+        flag = getattr(dtype, "is_complex", None)  # torch
+        found = bool(flag) if flag is not None else "complex" in str(dtype)
+    try:
+        _complex_dtypes.keep(dtype, found)
+    except TypeError:
+        pass
+    return found
+
+
+# The dtypes met, and whether each is complex: a rule on another library's arrays asks several
+# times a call.
+_complex_dtypes = Bounded(256)
 
 
 def is_complex(x: Any) -> bool:
@@ -32,12 +46,12 @@ def is_complex(x: Any) -> bool:
     cls = type(x)
     if cls is float:
         return False
-    if cls is np.ndarray or isinstance(x, np.generic):
+    if cls is np.ndarray:
         return x.dtype.kind == "c"
-    if isinstance(x, complex):
-        return True
-    dtype = getattr(x, "dtype", None)
-    return dtype is not None and is_complex_dtype(dtype)
+    dtype = getattr(x, "dtype", None)  # NumPy's scalars and every library's arrays
+    if dtype is None:
+        return isinstance(x, complex)
+    return is_complex_dtype(dtype)
 
 
 def conj(x: Any) -> Any:

@@ -16,6 +16,7 @@ from .thunks import AbstractThunk
 
 __all__ = [
     "array_namespace",
+    "is_compat_array_type",
     "namespace_of",
     "is_numpy",
     "numpy_dispatches",
@@ -43,6 +44,9 @@ _NEUTRAL = {
 _NEUTRAL_BASES = (np.ndarray, np.generic, AbstractZero, AbstractThunk, NotImplementedTangent)
 
 _registered: dict[type, Callable[[Any], Any]] = {}
+# What array_api_compat answered, by type: its answer depends on the type alone (it asks
+# ``isinstance``), and asking costs microseconds, several times in each rule on such arrays.
+_compat_namespaces: dict[type, Any] = {}
 _lock = threading.Lock()
 
 
@@ -54,6 +58,7 @@ def register_array_namespace(cls: type, namespace: Callable[[Any], Any]) -> None
     """
     with _lock:
         _registered[cls] = namespace
+        _compat_namespaces.clear()  # a registered namespace comes before array_api_compat's
 
 
 def array_namespace(*arrays: Any) -> Any:
@@ -109,7 +114,17 @@ def namespace_of(x: Any) -> Any:
     return np if type(x) in _NEUTRAL else array_namespace(x)
 
 
+def is_compat_array_type(cls: type) -> bool:
+    """Whether ``array_namespace`` met arrays of type ``cls`` and found their namespace through
+    array_api_compat (PyTorch's, JAX's, dask's, CuPy's arrays): what a cache keyed by such
+    arrays' type, shape and dtype may rely on."""
+    return cls in _compat_namespaces
+
+
 def _namespace_of(x: Any, cls: type) -> Any:
+    xp = _compat_namespaces.get(cls)
+    if xp is not None:
+        return xp
     for klass in cls.__mro__:
         factory = _registered.get(klass)
         if factory is not None:
@@ -122,9 +137,11 @@ def _namespace_of(x: Any, cls: type) -> Any:
     import array_api_compat
 
     try:
-        return array_api_compat.array_namespace(x)
+        xp = array_api_compat.array_namespace(x)
     except TypeError:
         return None
+    _compat_namespaces[cls] = xp
+    return xp
 
 
 def is_numpy(*values: Any) -> bool:

@@ -61,13 +61,19 @@ def primal_of(f: Any) -> Callable:
     own = getattr(np, f.__name__, None) is f  # SciPy's ufuncs have no namesake elsewhere
     several = f.nout > 1  # dask applies these to no array: chunk by chunk, exactly
 
+    namesakes: dict[Any, Any] = {}  # namespace -> f's namesake there, or None
+
     def ufunc_or_namesake(*args: Any, **kwargs: Any) -> Any:
         if all(map(numpy_dispatches, args)):
             if several and any(map(is_lazy, args)):
                 return per_chunk(f, args, kwargs)
             return f(*args, **kwargs)
         xp = array_namespace(*args)
-        namesake = next((getattr(xp, n) for n in names if hasattr(xp, n)), None) if own else None
+        try:
+            namesake = namesakes[xp]
+        except KeyError:
+            found = (getattr(xp, n) for n in names if hasattr(xp, n))
+            namesake = namesakes[xp] = next(found, None) if own else None
         if namesake is None:
             kinds = sorted({type(a).__name__ for a in args if not numpy_dispatches(a)})
             raise ArrayTypeError(
@@ -75,7 +81,8 @@ def primal_of(f: Any) -> Callable:
                 f"of {', '.join(kinds)}"
             )
         # A NumPy constant beside them (ldexp's integer exponents) as an array of theirs.
-        args = tuple(xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
+        if any(isinstance(a, np.ndarray) for a in args):
+            args = tuple(xp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
         return namesake(*args, **kwargs)
 
     return ufunc_or_namesake

@@ -36,7 +36,7 @@ from .caches import Bounded
 from .dtypes import is_complex_dtype
 from .errors import ProjectionError
 from .lazy import is_lazy
-from .namespace import array_namespace
+from .namespace import array_namespace, is_compat_array_type
 from .primals import TAKEN
 from .structure import Fields, decompose, has_tangent_space, is_differentiable_leaf
 from .tangents import (
@@ -209,6 +209,8 @@ class _ProjectArray(_ProjectLeaf):
             if not self.complex and dx.dtype.kind == "c":
                 dx = dx.real
             return dx if dx.dtype == self.dtype else dx.astype(self.dtype)
+        if self.chunks is None and dx.dtype == self.dtype and dx.shape == self.shape:
+            return dx  # another library's array that fits: as below, with nothing to change
         xp = array_namespace(dx)
         dx_shape = tuple(dx.shape)
         if dx_shape != self.shape:
@@ -391,6 +393,7 @@ def _projector_of(x: Any, memo: dict[int, Any], known: dict[int, bool], pending:
 # chainrules.core.caches).
 _CACHED_SHAPES = 1024
 _array_projectors: Bounded = Bounded(_CACHED_SHAPES)
+_foreign_projectors: Bounded = Bounded(_CACHED_SHAPES)
 
 
 _NO_TANGENT_PROJECTOR = _ProjectNoTangent._blank()
@@ -437,7 +440,17 @@ def projector(x: Any) -> ProjectTo:
         found = _array_projectors.get((x.shape, dtype))  # inlined: the hot path of every rule
         return found if found is not None else array_projector(x.shape, dtype)
     shared = _SHARED.get(cls)
-    return shared if shared is not None else _project_to(x, {})
+    if shared is not None:
+        return shared
+    if is_compat_array_type(cls):  # PyTorch's, JAX's arrays: shared by type, shape and dtype
+        key = (cls, tuple(x.shape), x.dtype)
+        found = _foreign_projectors.get(key)
+        if found is None:
+            found = _project_to(x, {})
+            if not isinstance(found, _ProjectArray) or found.chunks is None:  # not dask's
+                found = _foreign_projectors.keep(key, found)
+        return found
+    return _project_to(x, {})
 
 
 # The scalars ufuncs take directly: each one's projector and whether it is complex.

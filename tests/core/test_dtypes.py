@@ -58,3 +58,16 @@ def test_cast_copies_only_when_the_dtype_changes():
 def test_value_dtype():
     assert value_dtype(2) == np.dtype(int) and value_dtype([1.5]) == np.float64
     assert value_dtype(np.ones(1, dtype=np.complex64)) == np.complex64
+
+
+def test_is_complex_dtype_answers_the_same_when_asked_again():
+    class Unhashable:  # a dtype-like object that cannot key a dictionary
+        __hash__ = None
+
+        def __str__(self):
+            return "complex64"
+
+    for _ in range(2):
+        assert is_complex_dtype(np.dtype("c16")) and not is_complex_dtype(np.dtype("f8"))
+        assert is_complex_dtype(Unhashable()) and not is_complex_dtype("float32")
+        assert is_complex(np.complex64(1j)) and not is_complex(np.float32(1.0))

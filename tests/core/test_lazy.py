@@ -94,6 +94,16 @@ def test_projection_gives_a_cotangent_the_primals_chunks(x):
     assert dx.chunks == x.chunks
 
 
+def test_the_rules_projectors_of_dask_arrays_keep_each_arrays_chunks(x):
+    from chainrules.core.projection import projector
+
+    other = da.from_array(np.ones(x.shape), chunks=(3, 1))  # x's shape and dtype, not its chunks
+    for _ in range(2):  # the second time, the namespace of dask arrays is known
+        array_namespace(x, other)
+        assert projector(x)(da.ones(x.shape, chunks=x.shape)).chunks == x.chunks
+        assert projector(other)(da.ones(x.shape, chunks=x.shape)).chunks == other.chunks
+
+
 def test_the_engines_namespace_computes_with_dask_arrays():
     from chainrules.engines.tracked import NAMESPACE
 

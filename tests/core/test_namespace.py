@@ -89,3 +89,28 @@ def test_numpy_dispatches_on_what_it_computes_with_or_hands_on():
     require_numpy(np.sin, np.ones(2), 1.0, OwnUfuncs())  # nothing to say
     with pytest.raises(ArrayTypeError, match=r"numpy\.sin .*Foreign"):
         require_numpy(np.sin, np.ones(2), 1.0, Foreign())
+
+
+def test_array_api_compat_is_asked_once_per_type_and_a_registration_comes_first(monkeypatch):
+    import array_api_compat
+
+    from chainrules.core.namespace import is_compat_array_type
+
+    class CompatArray:  # an array type array_api_compat knows (as it knows torch's)
+        shape, dtype, ndim = (2,), np.dtype("f8"), 1
+
+    asked = []
+
+    def compat_namespace(*arrays, **options):
+        asked.append(arrays)
+        return FAKE_XP
+
+    monkeypatch.setattr(array_api_compat, "array_namespace", compat_namespace)
+    assert not is_compat_array_type(CompatArray)
+    assert array_namespace(CompatArray()) is FAKE_XP
+    assert array_namespace(1.0, CompatArray()) is FAKE_XP
+    assert len(asked) == 1 and is_compat_array_type(CompatArray)
+    # A namespace registered afterwards for the type is its namespace from then on.
+    register_array_namespace(CompatArray, lambda x: OTHER_XP)
+    assert array_namespace(CompatArray()) is OTHER_XP and not is_compat_array_type(CompatArray)
+    assert len(asked) == 1

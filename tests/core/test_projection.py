@@ -101,6 +101,26 @@ def test_matching_array_passes_through_unchanged():
     assert ProjectTo(np.zeros((2, 2)))(dx) is dx
 
 
+def test_the_projectors_of_torch_tensors_are_shared_by_shape_and_dtype():
+    torch = pytest.importorskip("torch")
+    from chainrules.core.namespace import array_namespace
+
+    def tensor(*shape, dtype=torch.float64):
+        return torch.ones(shape, dtype=dtype)
+
+    array_namespace(tensor(3))  # tensors met, as every rule on them meets them
+    p = projector(tensor(3))
+    assert projector(torch.zeros(3, dtype=torch.float64)) is p
+    assert projector(tensor(4)) is not p and projector(tensor(3, dtype=torch.float32)) is not p
+    assert not projector(tensor(3, dtype=torch.int64)).has_tangent_space
+    dy = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+    assert p(dy) is dy  # a cotangent that fits comes as it is
+    assert p(tensor(2, 3)).tolist() == [2.0, 2.0, 2.0]
+    assert p(tensor(3, dtype=torch.float32)).dtype == torch.float64
+    real = p(torch.full((3,), 1 + 2j, dtype=torch.complex128))
+    assert real.dtype == torch.float64 and real.tolist() == [1.0, 1.0, 1.0]
+
+
 def test_projector_keeps_no_reference_to_the_primal():
     x = np.ones((3, 3))
     project = ProjectTo(x)
