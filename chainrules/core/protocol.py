@@ -342,7 +342,9 @@ def output_shape(y: Any) -> Any:
     if cls is float or cls is complex:
         return ()
     shape = getattr(y, "shape", None)
-    return shape if type(shape) is tuple else None
+    if type(shape) is tuple:
+        return shape
+    return tuple(shape) if isinstance(shape, tuple) else None  # torch.Size: a tuple's subclass
 
 
 def check_cotangent(f: Any, y: Any, dy: Any) -> None:

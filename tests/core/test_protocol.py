@@ -228,6 +228,25 @@ def test_a_cotangent_of_the_output_shape_still_passes(f, args, kwargs):
         assert len(pullback(dy)) == len(args) + 1
 
 
+# The calls above whose rules compute in the arguments' namespace: on PyTorch's tensors too.
+TORCH_CALLS = [
+    call for call in CALLS if call[0] in (np.sin, np.multiply, np.add, np.sum, np.matmul)
+]
+
+
+@pytest.mark.parametrize(
+    ("f", "args", "kwargs"), TORCH_CALLS, ids=[cr.core.names.short_name(c[0]) for c in TORCH_CALLS]
+)
+def test_a_batched_cotangent_of_a_tensor_output_is_refused(f, args, kwargs):
+    torch = pytest.importorskip("torch")
+    tensors = [torch.from_numpy(a) if type(a) is np.ndarray else a for a in args]
+    y, pullback = cr.rrule(f, *tensors, **kwargs)
+    name = cr.core.names.function_name(f)
+    with pytest.raises(ProjectionError, match=rf"{name}.*\(2, {y.shape[0]}"):
+        pullback(torch.ones((2, *y.shape), dtype=y.dtype))
+    assert len(pullback(torch.ones(y.shape, dtype=y.dtype))) == len(args) + 1
+
+
 def test_a_number_is_a_cotangent_of_a_number_and_of_a_zero_dimensional_array():
     _, pullback = cr.rrule(np.sin, 0.5)
     assert pullback(2.0)[1] == pytest.approx(2 * np.cos(0.5), rel=1e-15)
