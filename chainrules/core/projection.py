@@ -167,7 +167,8 @@ class _ProjectArray(_ProjectLeaf):
     array's projector holds its chunks too, which its cotangents take.
     """
 
-    __slots__ = ("axes", "chunks", "complex", "dtype", "scalar_type", "shape")
+    __slots__ = ("array_type", "axes", "chunks", "complex", "dtype", "scalar_type", "shape")
+    array_type: type | None  # the primal's type when another library's in-memory array
     axes: Bounded  # cotangent shape -> the axes that sum it to shape
     chunks: Any  # a dask array's chunks, which its cotangents take; None for other arrays
     complex: bool
@@ -177,7 +178,11 @@ class _ProjectArray(_ProjectLeaf):
 
     @classmethod
     def of(cls, x: Any) -> _ProjectArray:
-        return cls.made(tuple(x.shape), x.dtype, x.chunks if is_lazy(x) else None)
+        lazy = is_lazy(x)
+        self = cls.made(tuple(x.shape), x.dtype, x.chunks if lazy else None)
+        if not lazy and type(x) is not np.ndarray:
+            self.array_type = type(x)
+        return self
 
     @classmethod
     def made(cls, shape: tuple[int, ...], dtype: Any, chunks: Any = None) -> _ProjectArray:
@@ -186,6 +191,7 @@ class _ProjectArray(_ProjectLeaf):
         self.dtype = dtype
         self.complex = is_complex_dtype(dtype)
         self.scalar_type = dtype.type if isinstance(dtype, np.dtype) else None
+        self.array_type = None
         self.axes = Bounded(_CACHED_SHAPES)
         self.chunks = chunks
         return self
@@ -198,6 +204,8 @@ class _ProjectArray(_ProjectLeaf):
                 return dx if dx.shape == self.shape else self._summed(dx)
         elif cls is self.scalar_type and not self.shape:  # ufuncs give 0-d results as scalars
             return np.array(dx)  # a new 0-d array, as np.asarray would make, in half the time
+        elif cls is self.array_type and dx.dtype == self.dtype and dx.shape == self.shape:
+            return dx  # the primal's library's array, that fits: as _project gives it
         return self._apply(dx, {})
 
     def _project(self, dx: Any) -> Any:
