@@ -20,6 +20,11 @@ with the collector switched off for comparison.
 JAX runs the recurrence compiled (``jit``, compilation excluded): the compiled limit, which
 no eager engine is expected to reach.
 
+``--floor`` prints instead the recurrences beside the least a Python engine over NumPy can do
+(``minimal_engine.py``: the operators and NumPy's hooks, a tape of two lists, pullbacks
+written by hand, no checks) and the same arithmetic written by hand in NumPy: the bound under
+the aim of PyTorch's time.
+
 ``--phases`` prints instead where the recurrences' gradient time goes: the forward pass and
 the backward pass of chainrules and of PyTorch, each beside hand-written NumPy doing the same
 arithmetic (the value alone; the value keeping each step's input alive, as a tape must for
@@ -29,6 +34,7 @@ arithmetic (the value alone; the value keeping each step's input alive, as a tap
     python benchmarks/engines.py          # wall-clock time (a quiet machine)
     python benchmarks/engines.py --cpu    # CPU time of this process (a loaded machine)
     python benchmarks/engines.py --cpu --phases
+    python benchmarks/engines.py --cpu --floor
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ import time  # noqa: E402
 
 import autograd  # noqa: E402
 import autograd.numpy as anp  # noqa: E402
+import minimal_engine  # noqa: E402  (beside this script)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
@@ -338,6 +345,50 @@ def phases_report(timer, rounds: int) -> None:
             print(f"| {case} | {phase} | {' | '.join(ms)} | {above} |")
 
 
+def floor_report(timer, rounds: int) -> None:
+    """The recurrences' gradient under chainrules, the minimal engine and PyTorch, beside the
+    same arithmetic written by hand in NumPy; the forward pass alone as well."""
+    print(
+        "| case | phase | hand-written NumPy | minimal engine | chainrules | PyTorch "
+        "| minimal / PyTorch | chainrules / PyTorch | chainrules above minimal, per op |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    vector = np.random.default_rng(0).uniform(0.0, 1.0, 1000)
+
+    def f(x):
+        return recurrence(np, x)
+
+    def torch_forward(x0):
+        return recurrence(torch, torch.tensor(np.asarray(x0), requires_grad=True))
+
+    for case, x0, number in (("(a) scalar", 0.5, 10), ("(b) vector", vector, 5)):
+        minimal = minimal_engine.value_and_grad(f, x0)[1]
+        ours = reverse.value_and_grad(f)(x0)[1]
+        np.testing.assert_allclose(minimal, ours, rtol=1e-12)  # the same gradient
+        contenders = {
+            "forward": {
+                "hand": lambda x0=x0: hand_forward(x0),
+                "minimal": lambda x0=x0: minimal_engine.vjp(f, x0),
+                "ours": lambda x0=x0: reverse.vjp(f, x0),
+                "torch": lambda x0=x0: torch_forward(x0),
+            },
+            "value and gradient": {
+                "hand": lambda x0=x0: hand_backward(hand_forward(x0)[1]),
+                "minimal": lambda x0=x0: minimal_engine.value_and_grad(f, x0),
+                "ours": lambda x0=x0: reverse.value_and_grad(f)(x0),
+                "torch": torch_value_and_grad(lambda x: recurrence(torch, x), np.asarray(x0)),
+            },
+        }
+        for phase, fns in contenders.items():
+            t = interleaved_best(fns, number, rounds, timer)
+            ms = " | ".join(f"{t[k] * 1e3:.2f} ms" for k in ("hand", "minimal", "ours", "torch"))
+            print(
+                f"| {case} | {phase} | {ms} | {t['minimal'] / t['torch']:.2f} "
+                f"| {t['ours'] / t['torch']:.2f} "
+                f"| {(t['ours'] - t['minimal']) / OPS * 1e6:.2f} us |"
+            )
+
+
 def prepared_best(contenders, number, rounds, timer):
     """The best time per call of ``run(state)`` for each contender's ``(prepare, run)``, in
     turns, with ``number`` states prepared (untimed) before each timed round."""
@@ -362,6 +413,9 @@ def main(argv: list[str]) -> None:
     print()
     if "--phases" in argv:
         phases_report(timer, rounds)
+        return
+    if "--floor" in argv:
+        floor_report(timer, rounds)
         return
     print(
         "| case | value (NumPy) | chainrules value_and_grad | autograd | PyTorch | JAX (jit) "

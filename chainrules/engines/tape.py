@@ -142,6 +142,67 @@ class ReverseLevel(Level):
     def apply(self, f: Any, args: tuple, kwargs: dict) -> Any:
         if kwargs:
             args, kwargs = rule_keywords(f, args, kwargs, self)
+        # The frequent calls told at once: one or two arguments, each a value of this level or
+        # a plain number (``sin(x)``, ``x * 1.01``, ``x + y``); any other, ``_arguments``.
+        values: Any = None
+        parents: tuple
+        if len(args) == 1:
+            a = args[0]
+            if type(a) is ReverseTracked and a.level is self:
+                values, parents = (a.value,), (1, None, a.index)
+        elif len(args) == 2:
+            a, b = args
+            if type(a) is ReverseTracked and a.level is self:
+                if type(b) is ReverseTracked and b.level is self:
+                    values, parents = (a.value, b.value), (1, None, a.index, 2, None, b.index)
+                elif type(b) in PLAIN:
+                    values, parents = (a.value, b), (1, None, a.index)
+            elif type(b) is ReverseTracked and b.level is self and type(a) in PLAIN:
+                values, parents = (a, b.value), (2, None, b.index)
+        if values is None:
+            values, parents = self._arguments(args)
+        result = rrule._run(f, values, kwargs, self.config, ())
+        if result is None:
+            return without_rule(self, f, args, kwargs, values)
+        y, pullback = result
+        cls = type(y)
+        if cls is np.ndarray:  # the frequent results, told by their type
+            recorded = y.dtype.kind in "fc"
+            if recorded and len(values) > 1:
+                # Several arguments: the pullback may let go of what only the constants'
+                # cotangents need (an array kept alive until the backward pass), or, with every
+                # argument tracked, give numbers rather than thunks the sweep would unthunk.
+                needed = getattr(pullback, "needed", None)
+                if needed is not None:
+                    needed(parents[0::3])
+        elif cls is np.float64 or cls is float:
+            recorded = True
+        else:
+            recorded = inexact(y)
+            if recorded and isinstance(y, Tracked) and y.level is self:
+                raise ChainRulesError(
+                    f"the rule for {function_name(f)} computed with values of the "
+                    f"differentiation that called it, hidden where the engine could not "
+                    f"unwrap them; their derivative would be lost"
+                )
+        if recorded:
+            tape = self.tape  # as tape.record(...), inlined: once per operation
+            tracked = _new(ReverseTracked)
+            tracked.value, tracked.level, tracked.index = y, self, len(tape.pullbacks)
+            tape.pullbacks.append(pullback)
+            tape.parents.append(parents)
+            tape.functions.append(f)
+            return tracked
+        if isinstance(y, tuple | list):
+            return self._outputs(y, self.tape.record(pullback, parents, f), f)
+        if has_tangent_space(y):
+            raise untracked_structure_error(f)
+        return taint(y)  # no tangent space: nothing to record
+
+    def _arguments(self, args: tuple) -> tuple[Any, tuple]:
+        """The arguments as the rule takes them, this level's tracked values replaced by their
+        values (also inside lists, tuples and the structures ``unwrap`` walks), and the flat
+        ``parents`` of the tape (see ``Tape``)."""
         parents: list = []
         values: Any = args
         i = 0
@@ -165,43 +226,7 @@ class ReverseLevel(Level):
             if values is args:
                 values = list(args)
             values[i - 1] = new
-        result = rrule._run(f, values, kwargs, self.config, ())
-        if result is None:
-            return without_rule(self, f, args, kwargs, values)
-        y, pullback = result
-        cls = type(y)
-        if cls is np.ndarray:  # the frequent results, told by their type
-            recorded = y.dtype.kind in "fc"
-            if recorded and len(values) > 1:
-                # Several arguments: the pullback may let go of what only the constants'
-                # cotangents need (an array kept alive until the backward pass), or, with every
-                # argument tracked, give numbers rather than thunks the sweep would unthunk.
-                needed = getattr(pullback, "needed", None)
-                if needed is not None:
-                    needed(tuple(parents[0::3]))
-        elif cls is np.float64 or cls is float:
-            recorded = True
-        else:
-            recorded = inexact(y)
-            if recorded and isinstance(y, Tracked) and y.level is self:
-                raise ChainRulesError(
-                    f"the rule for {function_name(f)} computed with values of the "
-                    f"differentiation that called it, hidden where the engine could not "
-                    f"unwrap them; their derivative would be lost"
-                )
-        if recorded:
-            tape = self.tape  # as tape.record(...), inlined: once per operation
-            tracked = _new(ReverseTracked)
-            tracked.value, tracked.level, tracked.index = y, self, len(tape.pullbacks)
-            tape.pullbacks.append(pullback)
-            tape.parents.append(tuple(parents))
-            tape.functions.append(f)
-            return tracked
-        if isinstance(y, tuple | list):
-            return self._outputs(y, self.tape.record(pullback, tuple(parents), f), f)
-        if has_tangent_space(y):
-            raise untracked_structure_error(f)
-        return taint(y)  # no tangent space: nothing to record
+        return values, tuple(parents)
 
     def _outputs(self, y: tuple | list, index: int, f: Any) -> Any:
         """The outputs of call ``index`` of ``f``, each tracked by an entry of its own."""

@@ -180,3 +180,43 @@ def test_the_collector_visits_one_object_per_recorded_call(x0, monkeypatch):
     assert seen["calls"] == 1 + 3 * steps  # the input, then sin, multiply and add per step
     assert seen["tracked parents"] == 0
     assert seen["tracked objects the pullbacks hold"] <= 3  # shared, not one per call
+
+
+# Per call, where its tracked arguments' cotangents go: (position, path inside the argument,
+# index of the call that produced it) for each, given the indices of x and y. One or two
+# arguments, each a value of the level or a plain number, are told at once (ReverseLevel.apply);
+# the others go through the general walk: both must record the same.
+_PARENTS = {
+    "sin(x)": (lambda x, y: np.sin(x), lambda i, j: (1, None, i)),
+    "x * 2.0": (lambda x, y: x * 2.0, lambda i, j: (1, None, i)),
+    "2.0 * x": (lambda x, y: 2.0 * x, lambda i, j: (2, None, i)),
+    "x * y": (lambda x, y: x * y, lambda i, j: (1, None, i, 2, None, j)),
+    "y - x": (lambda x, y: y - x, lambda i, j: (1, None, j, 2, None, i)),
+    "float64 * x": (lambda x, y: np.float64(2.0) * x, lambda i, j: (2, None, i)),
+    "where(True, x, y)": (lambda x, y: np.where(True, x, y), lambda i, j: (2, None, i, 3, None, j)),
+    "stack([x, y])": (
+        lambda x, y: np.stack([x, y]),
+        lambda i, j: (1, ((0, 0),), i, 1, ((1, 1),), j),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_PARENTS))
+def test_the_tape_records_where_each_arguments_cotangent_goes(name):
+    call, expected = _PARENTS[name]
+    seen = {}
+
+    def f(x, y):
+        out = call(x, y)
+        seen["parents"], seen["expected"] = out.level.tape.parents[-1], expected(x.index, y.index)
+        return np.sum(out)
+
+    value, grads = reverse.value_and_grad(f, argnums=(0, 1))(0.5, 0.25)
+    assert seen["parents"] == seen["expected"]
+    h = 1e-6  # central differences of these smooth functions: error about h**2, far below 1e-8
+    plain = [
+        (np.sum(call(0.5 + h, 0.25)) - np.sum(call(0.5 - h, 0.25))) / (2 * h),
+        (np.sum(call(0.5, 0.25 + h)) - np.sum(call(0.5, 0.25 - h))) / (2 * h),
+    ]
+    assert value == np.sum(call(0.5, 0.25))
+    np.testing.assert_allclose(grads, plain, rtol=0, atol=1e-8)
