@@ -25,6 +25,9 @@ no eager engine is expected to reach.
 written by hand, no checks) and the same arithmetic written by hand in NumPy: the bound under
 the aim of PyTorch's time.
 
+``--forward`` prints instead the recurrences' forward mode: ``forward.jvp`` of chainrules
+against ``torch.func.jvp`` and the value and tangent written by hand in NumPy.
+
 ``--phases`` prints instead where the recurrences' gradient time goes: the forward pass and
 the backward pass of chainrules and of PyTorch, each beside hand-written NumPy doing the same
 arithmetic (the value alone; the value keeping each step's input alive, as a tape must for
@@ -35,6 +38,7 @@ arithmetic (the value alone; the value keeping each step's input alive, as a tap
     python benchmarks/engines.py --cpu    # CPU time of this process (a loaded machine)
     python benchmarks/engines.py --cpu --phases
     python benchmarks/engines.py --cpu --floor
+    python benchmarks/engines.py --cpu --forward
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ import minimal_engine  # noqa: E402  (beside this script)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from chainrules.engines import reverse  # noqa: E402
+from chainrules.engines import forward, reverse  # noqa: E402
 
 torch.set_num_threads(1)
 STEPS = 1000
@@ -389,6 +393,45 @@ def floor_report(timer, rounds: int) -> None:
             )
 
 
+def hand_jvp(x, dx):
+    """The recurrence's value and tangent in NumPy: the products the frules compute."""
+    for _ in range(STEPS):
+        x, dx = np.sin(x) * 1.01 + 0.1, np.cos(x) * dx * 1.01
+    return np.sum(x), np.sum(dx)
+
+
+def forward_report(timer, rounds: int) -> None:
+    """The recurrences' value and tangent (forward mode) under chainrules and PyTorch."""
+    from torch.func import jvp
+
+    print("| case | hand-written NumPy | chainrules `forward.jvp` | PyTorch `torch.func.jvp` "
+          "| chainrules / PyTorch | chainrules per op |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|")
+    vector = np.random.default_rng(0).uniform(0.0, 1.0, 1000)
+    for case, x0, number in (("(a) scalar", 0.5, 10), ("(b) vector", vector, 5)):
+        dx0 = np.ones_like(x0) if np.ndim(x0) else 1.0
+        t0, dt0 = torch.tensor(np.asarray(x0)), torch.tensor(np.asarray(dx0))
+        ours = forward.jvp(lambda x: recurrence(np, x), (x0,), (dx0,))[1]
+        np.testing.assert_allclose(ours, hand_jvp(x0, dx0)[1], rtol=1e-12)
+        t = interleaved_best(
+            {
+                "hand": lambda x0=x0, dx0=dx0: hand_jvp(x0, dx0),
+                "ours": lambda x0=x0, dx0=dx0: forward.jvp(
+                    lambda x: recurrence(np, x), (x0,), (dx0,)
+                ),
+                "torch": lambda t0=t0, dt0=dt0: jvp(lambda x: recurrence(torch, x), (t0,), (dt0,)),
+            },
+            number,
+            rounds,
+            timer,
+        )
+        print(
+            f"| {case} | {t['hand'] * 1e3:.2f} ms | {t['ours'] * 1e3:.2f} ms "
+            f"| {t['torch'] * 1e3:.2f} ms | {t['ours'] / t['torch']:.2f} "
+            f"| {t['ours'] / OPS * 1e6:.2f} us |"
+        )
+
+
 def prepared_best(contenders, number, rounds, timer):
     """The best time per call of ``run(state)`` for each contender's ``(prepare, run)``, in
     turns, with ``number`` states prepared (untimed) before each timed round."""
@@ -416,6 +459,9 @@ def main(argv: list[str]) -> None:
         return
     if "--floor" in argv:
         floor_report(timer, rounds)
+        return
+    if "--forward" in argv:
+        forward_report(timer, rounds)
         return
     print(
         "| case | value (NumPy) | chainrules value_and_grad | autograd | PyTorch | JAX (jit) "
