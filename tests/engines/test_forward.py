@@ -154,3 +154,29 @@ def test_jvp_takes_no_tangent_for_an_integer_argument():
 def test_jacobian_of_a_result_without_derivative_raises(f):
     with pytest.raises(TypeError, match=r"jacobian of .* needs a float result"):
         forward.jacobian(f)(np.array([0.1, 0.5]))
+
+
+# One or two arguments, each a dual of the level or a Python float, are told at once
+# (ForwardLevel.apply); the others (a NumPy scalar, three arguments, duals inside a list) go
+# through the general split: both must give the directional derivative.
+_CALLS = {
+    "sin(x)": lambda x, y: np.sin(x),
+    "x * 2.0": lambda x, y: x * 2.0,
+    "2.0 * x": lambda x, y: 2.0 * x,
+    "x * y": lambda x, y: x * y,
+    "y - x": lambda x, y: y - x,
+    "float64 * x": lambda x, y: np.float64(2.0) * x,
+    "where(True, x, y)": lambda x, y: np.where(True, x, y),
+    "stack([x, y])": lambda x, y: np.stack([x, y]),
+}
+
+
+@pytest.mark.parametrize("name", list(_CALLS))
+def test_frequent_and_general_calls_give_the_directional_derivative(name):
+    call = _CALLS[name]
+    x, y, dx, dy = 0.5, 0.25, 1.5, -0.75
+    value, tangent = forward.jvp(lambda a, b: np.sum(call(a, b)), (x, y), (dx, dy))
+    h = 1e-6  # central differences of these smooth functions: error about h**2, far below 1e-8
+    plain = (np.sum(call(x + h * dx, y + h * dy)) - np.sum(call(x - h * dx, y - h * dy))) / (2 * h)
+    assert value == np.sum(call(x, y))
+    np.testing.assert_allclose(tangent, plain, rtol=0, atol=1e-8)
