@@ -52,9 +52,7 @@ def elementwise_frule(
             cls = type(y)
             if cls is float or cls is np.float64 or (cls is np.ndarray and y.dtype is FLOAT64):
                 return y, real_tangent(tangents, args, y)
-            if not has_tangent(y):
-                return y, NO_TANGENT
-            return y, fit_to_output(_output_tangent(row, tangents, args, y), y)
+            return y, _fitted_tangent(row, tangents, args, y, y)
         if check_arguments(f, args):  # dask arrays: a failure names f
             return lazily(f, frule_eagerly, (tangents, *args), kwargs, "frule")
         return frule_eagerly(tangents, *args, **kwargs)
@@ -64,10 +62,7 @@ def elementwise_frule(
         y = (direct if plain(args) else apply)(*args, **kwargs)
         outputs = y if multi else (y,)
         dys = [
-            fit_to_output(_output_tangent(r, tangents, args, y), y_r)
-            if has_tangent(y_r)
-            else NO_TANGENT
-            for r, y_r in zip(rows, outputs, strict=True)
+            _fitted_tangent(r, tangents, args, y, y_r) for r, y_r in zip(rows, outputs, strict=True)
         ]
         return y, (Tangent(tuple, *dys) if multi else dys[0])
 
@@ -90,6 +85,16 @@ def elementwise_frule(
         return fit_to_output(total, y)
 
     return scalar_frule
+
+
+def _fitted_tangent(
+    row: tuple[Partial, ...], tangents: tuple, args: tuple, y: Any, y_r: Any
+) -> Any:
+    """The tangent of output ``y_r`` of ``y`` (``y`` itself for one output), fitted to it;
+    ``NoTangent()`` for an output without one."""
+    if not has_tangent(y_r):
+        return NO_TANGENT
+    return fit_to_output(_output_tangent(row, tangents, args, y), y_r)
 
 
 def _output_tangent(row: tuple[Partial, ...], tangents: tuple, args: tuple, y: Any) -> Any:
@@ -119,21 +124,16 @@ def _real(args: tuple, tangents: tuple) -> bool:
     NumPy float, for an array a float64 array of its shape (an int's tangent must be a zero):
     the arguments whose frule needs no projection of the tangents or check of their shapes."""
     for a, t in zip(args, tangents[1:]):  # noqa: B905 (the rule checked the lengths)
-        if t is None or type(t) in _ZEROS:
-            cls = type(a)
-            if cls is float or cls is np.float64 or cls is int:
-                continue
-            if cls is np.ndarray and a.dtype is FLOAT64:
-                continue
-            return False
-        cls = type(a)
+        cls, zero = type(a), t is None or type(t) in _ZEROS
         if cls is float or cls is np.float64:
-            if type(t) not in _REAL_SCALARS:
+            if not zero and type(t) not in _REAL_SCALARS:
                 return False
         elif cls is np.ndarray and a.dtype is FLOAT64:
-            if type(t) is not np.ndarray or t.dtype is not FLOAT64 or t.shape != a.shape:
+            if not zero and (
+                type(t) is not np.ndarray or t.dtype is not FLOAT64 or t.shape != a.shape
+            ):
                 return False
-        else:
+        elif not (cls is int and zero):
             return False
     return True
 
