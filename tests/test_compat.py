@@ -79,3 +79,39 @@ def test_numpy_cpu_features_are_what_numpy_dispatches_on():
 
     assert set(_multiarray_umath.__cpu_baseline__) <= features
     assert features <= set(_multiarray_umath.__cpu_features__)
+
+
+def test_the_torch_namespace_multiplies_tensors_of_one_dtype_without_converting_them(monkeypatch):
+    torch = pytest.importorskip("torch")
+    import array_api_compat.torch as compat_torch
+
+    from chainrules.core.namespace import array_namespace
+
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)
+    b = torch.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=torch.float64)
+    v32 = torch.tensor([1.0, -2.0], dtype=torch.float32)
+    xp = array_namespace(a)
+    assert xp.__name__ == "array_api_compat.torch"
+    assert xp.sin is compat_torch.sin and xp.linalg is compat_torch.linalg
+    expected = {  # array_api_compat's own products, before any conversion is watched
+        "a @ b": compat_torch.matmul(a, b),
+        "v @ a": compat_torch.matmul(a[0], a),
+        "a @ v32": compat_torch.matmul(a, v32),
+    }
+    converted = []
+    to = torch.Tensor.to
+
+    def watched_to(self, *args, **kwargs):
+        converted.append(args)
+        return to(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.Tensor, "to", watched_to)
+    # One dtype: torch's product itself, with no conversion.
+    assert torch.equal(xp.matmul(a, b), expected["a @ b"])
+    assert torch.equal(xp.matmul(a[0], a), expected["v @ a"])
+    assert converted == []
+    # Two dtypes: promoted as array_api_compat promotes them (float32 to float64).
+    mixed = xp.matmul(a, v32)
+    assert mixed.dtype == torch.float64 and torch.equal(mixed, expected["a @ v32"])
+    assert converted
+    assert compat.compat_namespace(np) is np  # any other namespace as it is

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import compat_namespace
 from .errors import ArrayTypeError
 from .lazy import is_lazy
 from .names import function_name
@@ -137,7 +138,7 @@ def _namespace_of(x: Any, cls: type) -> Any:
     import array_api_compat
 
     try:
-        xp = array_api_compat.array_namespace(x)
+        xp = compat_namespace(array_api_compat.array_namespace(x))
     except TypeError:
         return None
     _compat_namespaces[cls] = xp
