@@ -225,6 +225,8 @@ def torch_cases() -> list[tuple]:
          by_rule(np.sum, k, dy=dsum)),
         ("matmul", "4x4 @ 4x4", lambda: (a4 @ b4, d4 @ b4.T, a4.T @ d4),
          by_rule(np.matmul, a4, b4, dy=d4)),
+        ("inv", "4x4", lambda: (y := torch.linalg.inv(a4), -(y.mT @ d4 @ y.mT)),
+         by_rule(np.linalg.inv, a4, dy=d4)),
     ]  # fmt: skip
 
 
