@@ -6,8 +6,9 @@ one thread for BLAS, PyTorch and XLA, against the op of the same framework:
 
 * PyTorch 2.13: ``cr_torch.wrap(f)`` and the routed ``chainrules.scipy`` function for ``sin``
   (``np.sin``: its rule runs on the tensors), ``lgamma`` (``scipy.special.gammaln``: on NumPy
-  copies) and ``matrix_exp`` (``scipy.linalg.expm``, n = 64), forward (the graph recorded)
-  and forward + backward (``torch.autograd.grad`` of the sum);
+  copies), ``matrix_exp`` (``scipy.linalg.expm``, n = 64) and ``inv`` (``np.linalg.inv``,
+  n = 4: its rule runs on the tensors), forward (the graph recorded) and forward + backward
+  (``torch.autograd.grad`` of the sum);
 * JAX with x64 on, under ``jit``: ``jit(f)``, ``jit(grad(sum of f))`` (where ``jit`` drops
   the value) and ``jit(value_and_grad(sum of f))`` for ``gammaln`` (a host callback) and
   ``sin`` (traced natively);
@@ -19,7 +20,8 @@ function's, their ratio and difference (the overhead per call); where the rule r
 beside the last mode, the time of ``rrule`` and its pullback on the NumPy values alone: the
 rule's own cost within the wrapped function's. A library that is not installed is left out.
 
-    python benchmarks/adapters.py
+    python benchmarks/adapters.py            # every library installed
+    python benchmarks/adapters.py torch      # only these of torch, jax, autograd
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ os.environ.setdefault(
 )
 
 import importlib.util  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
@@ -105,14 +108,18 @@ def torch_rows() -> list[Row]:
         ("sin", torch.sin, np.sin, None, SIZES),
         ("lgamma", torch.lgamma, sc.gammaln, special.gammaln, SIZES),
         ("matrix_exp", torch.linalg.matrix_exp, sl.expm, linalg.expm, (MATRIX_N,)),
+        # a rule that runs on the tensors and multiplies matrices in its pullback
+        ("inv", torch.linalg.inv, np.linalg.inv, None, (4,)),
     ]
     rows = []
     for name, peer, f, routed, sizes in cases:
         for size in sizes:
-            if name == "matrix_exp":
+            if name in ("matrix_exp", "inv"):
                 gen = torch.Generator().manual_seed(0)
                 x = torch.randn(size, size, dtype=torch.float64, generator=gen) / size
-                label, number = f"{size} x {size}", 20
+                if name == "inv":
+                    x += torch.eye(size, dtype=torch.float64)  # well away from singular
+                label, number = f"{size} x {size}", 20 if size == MATRIX_N else 300
             else:
                 x = torch.linspace(0.5, 4.0, size, dtype=torch.float64)
                 label, number = f"{size:,}", _number(size)
@@ -121,7 +128,8 @@ def torch_rows() -> list[Row]:
                 ("forward", lambda g, x=x: lambda: g(x)),
                 ("forward + backward", lambda g, x=x: lambda: torch.autograd.grad(g(x).sum(), x)),
             )
-            rule = None if name == "sin" else _rule_on_numpy(f, x.detach().numpy())
+            on_tensors = name in ("sin", "inv")  # the rule's own cost is in the wrapped time
+            rule = None if on_tensors else _rule_on_numpy(f, x.detach().numpy())
             fns = (peer, cr_torch.wrap(f), routed)
             rows += _case_rows("PyTorch", name, label, fns, modes, number, rule)
     return rows
@@ -195,12 +203,12 @@ def _us(t: float | None) -> str:
     return f"{t * 1e6:,.1f} us" if t < 1e-2 else f"{t * 1e3:,.2f} ms"
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
     versions = library_versions("numpy", "scipy", "torch", "jax", "autograd")
     print(f"{versions}; one thread; CPU time, best of {ROUNDS} rounds taking turns")
     rows: list[Row] = []
     for library, make in (("torch", torch_rows), ("jax", jax_rows), ("autograd", autograd_rows)):
-        if importlib.util.find_spec(library):
+        if importlib.util.find_spec(library) and (not only or library in only):
             rows += make()
     print()
     print(
@@ -218,4 +226,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
