@@ -84,59 +84,66 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
         for t in (float, np.float64)
     }
     real_0d_class = named(_RealUnaryPullback, f, convert=np.array, project=projector(np.array(0.0)))
-    real_array_class = named(_RealArrayUnaryPullback, f)
+    real_array_class = named(_RealArraySignedPullback if sign else _RealArrayUnaryPullback, f)
     keep_x, keep_y = reads(partial, 1)
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
-        lazy = False
+        pullback: Any
         if cls is float or cls is np.float64:
             # without keywords, without **{}: an empty dictionary costs the ufunc's call 0.14 us
             y = direct(x, **kwargs) if kwargs else direct(x)
             if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
-                pullback: Any = real_classes[cls]()
+                pullback = real_classes[cls]()
                 pullback.x = x if keep_x else None
                 pullback.y = y if keep_y else None
                 return y, pullback
-            shape: Any = ()  # elementwise: the output has the input's shape
-            complex_case = is_complex(y)
-        elif cls is np.ndarray and x.dtype.kind != "O":
+            return general(x, y, (), is_complex(y))  # elementwise: the input's shape
+        if cls is np.ndarray and x.dtype is FLOAT64:  # the hot path of array code
             y = direct(x, **kwargs) if kwargs else direct(x)
-            if x.dtype is FLOAT64:
-                if type(y) is np.ndarray and y.dtype is FLOAT64:
+            if type(y) is np.ndarray:
+                if y.dtype is FLOAT64:
                     pullback = real_array_class()
                     pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
                     pullback.x = x if keep_x else None
                     pullback.y = y if keep_y else None
                     return y, pullback
-                if type(y) is np.float64 and not x.shape:
-                    pullback = real_0d_class()
-                    pullback.x = x[()] if keep_x else None  # see _UnaryPullback.cotangents
-                    pullback.y = y if keep_y else None
-                    return y, pullback
-            shape = x.shape
+                return general(x, y, x.shape, y.dtype.kind == "c")
+            if type(y) is np.float64 and not x.shape:
+                pullback = real_0d_class()
+                pullback.x = x[()] if keep_x else None  # see _UnaryPullback.cotangents
+                pullback.y = y if keep_y else None
+                return y, pullback
+            return general(x, y, x.shape, type(y) is not np.float64 and has_complex(y))
+        if cls is np.ndarray and x.dtype.kind != "O":
+            y = direct(x, **kwargs) if kwargs else direct(x)
             kind = x.dtype.kind
             if type(y) is np.ndarray:
                 complex_case = kind == "c" or y.dtype.kind == "c"
             else:
                 complex_case = kind == "c" or (type(y) is not np.float64 and has_complex(y))
-        else:  # NumPy scalars, ints and complex go straight on; arrays of objects are refused
-            if cls is np.ndarray or cls not in TAKEN:
-                lazy = check_arguments(f, (x,))
-            if cls in TAKEN:
-                y = direct(x, **kwargs)
-            else:
-                y = apply(x, **kwargs) if not lazy else lazily(f, apply, (x,), kwargs)
-            shape = output_shape(y)
-            complex_case = is_complex(x) or is_complex(y)
+            return general(x, y, x.shape, complex_case)
+        # NumPy scalars, ints and complex go straight on; arrays of objects are refused
+        lazy = False
+        if cls is np.ndarray or cls not in TAKEN:
+            lazy = check_arguments(f, (x,))
+        if cls in TAKEN:
+            y = direct(x, **kwargs)
+        else:
+            y = apply(x, **kwargs) if not lazy else lazily(f, apply, (x,), kwargs)
+        y, pullback = general(x, y, output_shape(y), is_complex(x) or is_complex(y))
+        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
+
+    def general(x: Any, y: Any, shape: Any, complex_case: bool) -> tuple[Any, Any]:
+        """The pullback of any other call: the argument's projector, and its complex case."""
         pullback = pullback_class()
         pullback.shape = shape
         pullback.project, pullback.complex_case = projector(x), complex_case
-        if keep_x and cls is np.ndarray and not shape:
+        if keep_x and type(x) is np.ndarray and not shape:
             x = x[()]  # 0-d: the partial evaluated on NumPy's scalar (see _UnaryPullback)
         pullback.x = x if keep_x else None  # what the partial never reads is not kept alive
         pullback.y = y if keep_y else None
-        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
+        return y, pullback
 
     scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
     return scalar_rrule
@@ -207,9 +214,9 @@ class _RealUnaryPullback(_UnaryPullback):
 class _RealArrayUnaryPullback(_UnaryPullback):
     """The pullback of a one-input elementwise function at a float64 array (not 0-d) with a
     float64 result: the absence of complex numbers known from the class (one per function), so
-    that a float64 cotangent of the output's shape goes straight through, and a product that
-    fits the argument needs no projector's call. Anything else takes ``_UnaryPullback``'s
-    way."""
+    that a float64 cotangent of the output's shape goes straight through, and a float64 product
+    needs no projector's call (an elementwise partial times the cotangent has the cotangent's
+    shape). Anything else takes ``_UnaryPullback``'s way."""
 
     __slots__ = ()
     complex_case = False
@@ -221,16 +228,23 @@ class _RealArrayUnaryPullback(_UnaryPullback):
         return array_projector(self.shape, FLOAT64)
 
     def __call__(self, dy: Any) -> tuple[Any, Any]:
-        if type(dy) is np.ndarray and dy.dtype is FLOAT64:
-            shape = self.shape
-            if dy.shape == shape:
-                sign = self.sign
-                if sign > 0:  # as unit_cotangent: the cotangent itself, which fits
-                    return NO_TANGENT, dy
-                dx = -dy if sign else self.partial(self.x, self.y) * dy
-                if type(dx) is np.ndarray and dx.dtype is FLOAT64 and dx.shape == shape:
-                    return NO_TANGENT, dx
-                return NO_TANGENT, self.project(dx)
+        if type(dy) is np.ndarray and dy.dtype is FLOAT64 and dy.shape == self.shape:
+            dx = self.partial(self.x, self.y) * dy
+            if type(dx) is np.ndarray and dx.dtype is FLOAT64:
+                return NO_TANGENT, dx
+            return NO_TANGENT, self.project(dx)
+        return CheckedPullback.__call__(self, dy)
+
+
+class _RealArraySignedPullback(_RealArrayUnaryPullback):
+    """``_RealArrayUnaryPullback`` for the partials ``constant(1)`` and ``constant(-1)``
+    (``sign``): the cotangent itself, or negated."""
+
+    __slots__ = ()
+
+    def __call__(self, dy: Any) -> tuple[Any, Any]:
+        if type(dy) is np.ndarray and dy.dtype is FLOAT64 and dy.shape == self.shape:
+            return NO_TANGENT, (dy if self.sign > 0 else -dy)
         return CheckedPullback.__call__(self, dy)
 
 

@@ -413,6 +413,10 @@ def identity_by_product(x):
     return x + 0.0
 
 
+def negation_minus(x):
+    return -x - 0.0
+
+
 def _constant_partials():
     from chainrules.core.define import constant
 
@@ -420,6 +424,7 @@ def _constant_partials():
     scalar_rule(difference_by_products, lambda x, y, z: 1.0, lambda x, y, z: -1.0)
     scalar_rule(identity_plus, constant(1.0))
     scalar_rule(identity_by_product, lambda x, y: 1.0)
+    scalar_rule(negation_minus, constant(-1.0))
 
 
 _constant_partials()
@@ -463,6 +468,12 @@ def test_a_unit_partial_passes_the_cotangent_through():
     _, pullback = rrule(difference, np.zeros(2), 0.0)
     assert pullback(dz)[1] is dz
     assert pullback(dz)[2] == 1.0
+    # a partial of -1: the cotangent negated, also when it takes the general way (float32)
+    _, pullback = rrule(negation_minus, np.zeros(2))
+    for given in (dz, dz.astype(np.float32), Thunk(lambda: dz)):
+        dx = pullback(given)[1]
+        assert type(dx) is np.ndarray and dx.dtype == np.float64
+        assert dx.tobytes() == np.array([-1.0, 2.0]).tobytes()
 
 
 def test_a_ufunc_rule_computes_with_the_namesake_of_other_arrays_or_says_it_cannot():

@@ -10,6 +10,7 @@ import pytest
 
 import chainrules as cr
 from chainrules.core import several_input_rules
+from chainrules.core.define import scalar_rule
 from chainrules.core.several_input_rules import LAZY_FROM
 from chainrules.core.tangents import NO_TANGENT, NotImplementedTangent
 from chainrules.core.thunks import Thunk, eager_thunks
@@ -351,6 +352,27 @@ def test_unary_float64_arrays_give_what_their_partial_gives(f):
     with pytest.raises(cr.ChainRulesError, match=rf"numpy\.{f.__name__}"):
         pullback(np.ones(3))
     assert np.array_equal(x, np.linspace(0.25, 0.75, 5)) and np.array_equal(dy[0], -1.0)
+
+
+def _turned(x):
+    return 2.0 * x
+
+
+# a real function whose partial is written in complex numbers, not real at real points
+scalar_rule(_turned, lambda x, y: (2.0 + 1.5j) + 0.0 * x)
+
+
+def test_a_complex_partial_at_real_points_gives_its_real_part():
+    # On float64 arrays the partial's product with the cotangent is complex; the cotangent of
+    # the real argument is that product's real part, as projection makes it on every path.
+    x, dy = np.linspace(0.25, 0.75, 5), np.linspace(-1.0, 1.0, 5)
+    y, pullback = cr.rrule(_turned, x)
+    assert np.array_equal(y, 2.0 * x) and type(pullback).__mro__[1].__name__ == (
+        "_RealArrayUnaryPullback"
+    )
+    dx = pullback(dy)[1]
+    assert type(dx) is np.ndarray and dx.dtype == np.float64 and dx.shape == x.shape
+    assert np.array_equal(dx, 2.0 * dy)
 
 
 ARRAY_PARTNERS = [
