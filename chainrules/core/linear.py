@@ -40,6 +40,7 @@ from .fast_paths import (
 from .lazy import is_lazy, lazy_like
 from .names import short_name
 from .namespace import array_namespace
+from .primals import FLOAT64
 from .projection import array_projector, projector
 from .registry import frule, rrule
 from .sequences import argument_projector, tangent_value
@@ -161,10 +162,10 @@ class _LinearPullback(FastPullback):
 
     def cotangents(self, dy: Any) -> tuple[Any, ...]:
         x_shape, params, kwargs = self.x_shape, self.params, self.kwargs
-        if params or kwargs:
+        if kwargs:
             dx = self.adjoint(dy, x_shape, *params, **kwargs)
         else:  # without unpacking empty ones: 0.1 us of a call
-            dx = self.adjoint(dy, x_shape)
+            dx = self.adjoint(dy, x_shape, *params) if params else self.adjoint(dy, x_shape)
         dtype = self.dtype  # onto(x_shape, dtype, dx), inlined
         if type(dx) is not np.ndarray or dx.dtype is not dtype or dx.shape != x_shape:
             dx = array_projector(x_shape, dtype)(dx)
@@ -181,8 +182,12 @@ def _fast_linear(
 
     def make(general: Any, pullback_class: Any) -> Any:
         def linear_rrule(x: Any, *params: Any, **kwargs: Any) -> Any:
-            # float_array(x), inlined: a call is a tenth of this path's cost
-            if type(x) is not np.ndarray or x.dtype.kind != "f":
+            # float_array(x), inlined: a call is a tenth of this path's cost; float64 told
+            # without reading the dtype's kind
+            if type(x) is not np.ndarray:
+                return general(x, *params, **kwargs)
+            dtype = x.dtype
+            if dtype is not FLOAT64 and dtype.kind != "f":
                 return general(x, *params, **kwargs)
             if params and not plain_parameters(params):
                 return general(x, *params, **kwargs)
@@ -192,14 +197,14 @@ def _fast_linear(
                 y = direct(x, *params) if params else direct(x)
             cls = type(y)
             if cls is np.ndarray:
-                if y.dtype.kind not in "fc":
+                if y.dtype is not dtype and y.dtype.kind not in "fc":  # x's dtype: a float
                     return general(x, *params, **kwargs)
             elif cls is not np.float64 and cls is not float and not isinstance(y, np.inexact):
                 return general(x, *params, **kwargs)
             pullback = pullback_class()
             pullback.x_shape, pullback.dtype, pullback.params, pullback.kwargs = (
                 x.shape,
-                x.dtype,
+                dtype,
                 params,
                 kwargs,
             )
