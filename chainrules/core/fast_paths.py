@@ -37,6 +37,7 @@ import numpy as np
 
 from .errors import RuleDefinitionError
 from .names import function_name
+from .primals import FLOAT64
 from .projection import array_projector
 from .protocol import CheckedPullback, named_pullback_class
 from .registry import rrule
@@ -59,7 +60,8 @@ def float_array(x: Any) -> bool:
     >>> float_array(np.ones(2)), float_array(np.ones(2, int)), float_array(np.ma.ones(2))
     (True, False, False)
     """
-    return type(x) is np.ndarray and x.dtype.kind == "f"
+    # float64 told without reading the dtype's kind (a third of this test's time)
+    return type(x) is np.ndarray and (x.dtype is FLOAT64 or x.dtype.kind == "f")
 
 
 # The parameters a fast path takes as they are: what the protocol's argument check lets through

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..core.errors import ChainRulesError, ProjectionError
 from ..core.names import function_name
+from ..core.primals import FLOAT64
 from ..core.registry import rrule
 from ..core.structure import has_tangent_space
 from ..core.tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent, Tangent
@@ -167,7 +168,7 @@ class ReverseLevel(Level):
         y, pullback = result
         cls = type(y)
         if cls is np.ndarray:  # the frequent results, told by their type
-            recorded = y.dtype.kind in "fc"
+            recorded = y.dtype is FLOAT64 or y.dtype.kind in "fc"
             if recorded and len(values) > 1:
                 # Several arguments: the pullback may let go of what only the constants'
                 # cotangents need (an array kept alive until the backward pass), or, with every

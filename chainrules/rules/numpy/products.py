@@ -33,6 +33,7 @@ from ...core.dtypes import has_tangent
 from ...core.fast_paths import FastPullback, onto, register_fast_path
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace
+from ...core.primals import FLOAT64
 from ...core.sequences import argument_projector, tangent_value
 from ...core.shapes import normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
@@ -216,7 +217,7 @@ def _fast_matmul(general: Any, pullback_class: Any) -> Any:
             rest
             or kwargs
             or type(a) is not np.ndarray  # float_array(a), inlined with the next line
-            or a.dtype.kind != "f"
+            or (a.dtype is not FLOAT64 and a.dtype.kind != "f")
             or type(b) is not np.ndarray
             or b.dtype is not a.dtype
             or a.size + b.size > EAGER_UP_TO
