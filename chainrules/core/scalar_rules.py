@@ -89,61 +89,57 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
-        pullback: Any
+        lazy = False
         if cls is float or cls is np.float64:
             # without keywords, without **{}: an empty dictionary costs the ufunc's call 0.14 us
             y = direct(x, **kwargs) if kwargs else direct(x)
             if type(y) is np.float64 or type(y) is float:  # the hot path of scalar code
-                pullback = real_classes[cls]()
+                pullback: Any = real_classes[cls]()
                 pullback.x = x if keep_x else None
                 pullback.y = y if keep_y else None
                 return y, pullback
-            return general(x, y, (), is_complex(y))  # elementwise: the input's shape
-        if cls is np.ndarray and x.dtype is FLOAT64:  # the hot path of array code
+            shape: Any = ()  # elementwise: the output has the input's shape
+            complex_case = is_complex(y)
+        elif cls is np.ndarray and x.dtype is FLOAT64:  # the hot path of array code
             y = direct(x, **kwargs) if kwargs else direct(x)
-            if type(y) is np.ndarray:
-                if y.dtype is FLOAT64:
-                    pullback = real_array_class()
-                    pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
-                    pullback.x = x if keep_x else None
-                    pullback.y = y if keep_y else None
-                    return y, pullback
-                return general(x, y, x.shape, y.dtype.kind == "c")
+            if type(y) is np.ndarray and y.dtype is FLOAT64:
+                pullback = real_array_class()
+                pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
+                pullback.x = x if keep_x else None
+                pullback.y = y if keep_y else None
+                return y, pullback
             if type(y) is np.float64 and not x.shape:
                 pullback = real_0d_class()
                 pullback.x = x[()] if keep_x else None  # see _UnaryPullback.cotangents
                 pullback.y = y if keep_y else None
                 return y, pullback
-            return general(x, y, x.shape, type(y) is not np.float64 and has_complex(y))
-        if cls is np.ndarray and x.dtype.kind != "O":
+            shape = x.shape
+            complex_case = has_complex(y)
+        elif cls is np.ndarray and x.dtype.kind != "O":
             y = direct(x, **kwargs) if kwargs else direct(x)
+            shape = x.shape
             kind = x.dtype.kind
             if type(y) is np.ndarray:
                 complex_case = kind == "c" or y.dtype.kind == "c"
             else:
                 complex_case = kind == "c" or (type(y) is not np.float64 and has_complex(y))
-            return general(x, y, x.shape, complex_case)
-        # NumPy scalars, ints and complex go straight on; arrays of objects are refused
-        lazy = False
-        if cls is np.ndarray or cls not in TAKEN:
-            lazy = check_arguments(f, (x,))
-        if cls in TAKEN:
-            y = direct(x, **kwargs)
-        else:
-            y = apply(x, **kwargs) if not lazy else lazily(f, apply, (x,), kwargs)
-        y, pullback = general(x, y, output_shape(y), is_complex(x) or is_complex(y))
-        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
-
-    def general(x: Any, y: Any, shape: Any, complex_case: bool) -> tuple[Any, Any]:
-        """The pullback of any other call: the argument's projector, and its complex case."""
+        else:  # NumPy scalars, ints and complex go straight on; arrays of objects are refused
+            if cls is np.ndarray or cls not in TAKEN:
+                lazy = check_arguments(f, (x,))
+            if cls in TAKEN:
+                y = direct(x, **kwargs)
+            else:
+                y = apply(x, **kwargs) if not lazy else lazily(f, apply, (x,), kwargs)
+            shape = output_shape(y)
+            complex_case = is_complex(x) or is_complex(y)
         pullback = pullback_class()
         pullback.shape = shape
         pullback.project, pullback.complex_case = projector(x), complex_case
-        if keep_x and type(x) is np.ndarray and not shape:
+        if keep_x and cls is np.ndarray and not shape:
             x = x[()]  # 0-d: the partial evaluated on NumPy's scalar (see _UnaryPullback)
         pullback.x = x if keep_x else None  # what the partial never reads is not kept alive
         pullback.y = y if keep_y else None
-        return y, pullback
+        return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
     scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
     return scalar_rrule
