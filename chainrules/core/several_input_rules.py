@@ -545,34 +545,43 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
         if type(dy) is not np.ndarray or dy.dtype is not FLOAT64 or dy.shape != self.shape:
             return CheckedPullback.__call__(self, dy)
         if self.released or dy.size < LAZY_FROM or is_eager():
-            cotangent = self.cotangent
-            if len(self.lanes) == 2:
-                return NO_TANGENT, cotangent(0, dy, True), cotangent(1, dy, True)
-            return (NO_TANGENT, *[cotangent(i, dy, True) for i in self.indices])
-        # Large arrays: thunks, as _SingleOutputPullback.cotangents makes them, but for a
-        # cotangent that is ``dy`` itself (``add``'s of an argument of the output's shape),
-        # which costs nothing to give.
-        plan = self.plan
-        grads: list[Any] = [NO_TANGENT]
-        for i, lane in enumerate(self.lanes):
-            if lane is None:
-                grads.append(NO_TANGENT)
-            elif lane[1] > 0 and lane[2] is None and (plan is None or plan[i] is None):
-                grads.append(dy)
-            else:
-                thunk = _new(_Cotangent)
-                thunk.pullback, thunk.i, thunk.dy, thunk.real = self, i, dy, True
-                grads.append(thunk)
-        return tuple(grads)
+            cotangent = self.real_cotangent
+        else:  # large arrays: thunks, as _SingleOutputPullback.cotangents makes them
+            cotangent = self.deferred
+        if len(self.lanes) == 2:
+            return NO_TANGENT, cotangent(0, dy), cotangent(1, dy)
+        return (NO_TANGENT, *[cotangent(i, dy) for i in self.indices])
+
+    def deferred(self, i: int, dy: np.ndarray) -> Any:
+        """``real_cotangent(i, dy)`` as a thunk, but for a cotangent that is ``dy`` itself
+        (``add``'s of an argument of the output's shape), which costs nothing to give."""
+        lane = self.lanes[i]
+        if lane is None:
+            return NO_TANGENT
+        if lane[1] > 0 and lane[2] is None:
+            plan = self.plan
+            if plan is None or plan[i] is None:
+                return dy
+        thunk = _new(_RealCotangent)
+        thunk.pullback, thunk.i, thunk.dy = self, i, dy
+        return thunk
 
     def cotangent(self, i: int, dy: Any, real: bool) -> Any:
+        if not real or type(dy) is not np.ndarray or dy.dtype is not FLOAT64:
+            if self.lanes[i] is None:
+                return NO_TANGENT
+            if i in self.released:
+                return self.unasked(i)
+            return _SingleOutputPullback.cotangent(self, i, dy, real)
+        return self.real_cotangent(i, dy)
+
+    def real_cotangent(self, i: int, dy: np.ndarray) -> Any:
+        """The cotangent of argument ``i`` for a float64 ``dy`` of the output's shape."""
         lane = self.lanes[i]
         if lane is None:
             return NO_TANGENT
         if i in self.released:
             return self.unasked(i)
-        if not real or type(dy) is not np.ndarray or dy.dtype is not FLOAT64:
-            return _SingleOutputPullback.cotangent(self, i, dy, real)
         partial, sign, project, pick = lane
         if project is None:  # an array's: un-broadcast as the rule's plan says
             plan = self.plan
@@ -618,6 +627,17 @@ class _Cotangent(Thunk):
 
     def __repr__(self) -> str:
         return f"Thunk(the cotangent of argument {self.i + 1} of {type(self.pullback).__name__})"
+
+
+class _RealCotangent(_Cotangent):
+    """A ``_Cotangent`` of a pullback at float64 arrays, whose ``dy`` (float64, of the output's
+    shape) the pullback checked when it made the thunk."""
+
+    __slots__ = ()
+    pullback: _RealArraySingleOutputPullback
+
+    def unthunk(self) -> Any:
+        return self.pullback.real_cotangent(self.i, self.dy)
 
 
 def _release_plan(

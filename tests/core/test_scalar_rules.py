@@ -86,13 +86,13 @@ def test_told_every_cotangent_is_asked_for_a_pullback_gives_numbers(args):
 
 def test_the_reverse_engine_gets_numbers_where_it_tracks_every_argument(monkeypatch):
     unthunked = []
-    original = several_input_rules._Cotangent.unthunk
+    for thunk_class in (several_input_rules._Cotangent, several_input_rules._RealCotangent):
 
-    def counted(self):
-        unthunked.append(self.i)
-        return original(self)
+        def counted(self, original=thunk_class.unthunk):
+            unthunked.append(self.i)
+            return original(self)
 
-    monkeypatch.setattr(several_input_rules._Cotangent, "unthunk", counted)
+        monkeypatch.setattr(thunk_class, "unthunk", counted)
     x, c = np.linspace(0.1, 1.0, LAZY_FROM), np.full(LAZY_FROM, 3.0)
     dx, dc = reverse.grad(lambda x, c: np.sum(x * c), argnums=(0, 1))(x, c)
     assert unthunked == []  # no thunk made, none unthunked
