@@ -568,10 +568,6 @@ class _RealArraySingleOutputPullback(_SingleOutputPullback):
 
     def cotangent(self, i: int, dy: Any, real: bool) -> Any:
         if not real or type(dy) is not np.ndarray or dy.dtype is not FLOAT64:
-            if self.lanes[i] is None:
-                return NO_TANGENT
-            if i in self.released:
-                return self.unasked(i)
             return _SingleOutputPullback.cotangent(self, i, dy, real)
         return self.real_cotangent(i, dy)
 
