@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 
 from .errors import RuleDefinitionError
-from .names import function_name
+from .names import function_name, short_name
 from .primals import FLOAT64
 from .projection import array_projector
-from .protocol import CheckedPullback, named_pullback_class
+from .protocol import CheckedPullback, named_pullback_class, own_code
 from .registry import rrule
 from .tangents import NO_TANGENT, ZERO_TANGENT
 
@@ -141,8 +141,10 @@ def register_fast_path(
 
         def fast(general: Callable, key: Any = key) -> Callable:
             pullback_class = named_pullback_class(pullback_base, key, f=key, **attributes)
+            # code of its own: the fast paths of a family (sum, mean) share make's (own_code)
             rule = make(general, pullback_class)
-            rule.__wrapped__ = rule.general_rule = general  # type: ignore[attr-defined]
+            rule = own_code(rule, f"{rule.__name__}[{short_name(key)}]")
+            rule.__wrapped__ = rule.general_rule = general
             return rule
 
         general = rrule.replace_single(key, fast)

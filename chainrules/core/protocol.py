@@ -58,6 +58,7 @@ __all__ = [
     "checked_cotangent",
     "is_all_zero",
     "named_pullback_class",
+    "own_code",
     "output_shape",
     "per_argument",
     "renamed_inner",
@@ -247,7 +248,8 @@ def with_rrule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Ca
         pullback.shape = y.shape if type(y) is np.ndarray else output_shape(y)
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
-    return functools.update_wrapper(rrule_with_protocol, rule)
+    own = own_code(rrule_with_protocol, f"rrule_with_protocol[{short_name(f)}]")
+    return functools.update_wrapper(own, rule)
 
 
 def with_frule_protocol(rule: Callable, f: Any, with_config: bool = False) -> Callable:
@@ -463,17 +465,41 @@ def _renamed_code(code: types.CodeType, names: dict[str, str]) -> types.CodeType
     return code.replace(co_consts=consts, co_name=name, co_qualname=name)
 
 
+def own_code(fn: Any, qualname: str, name: str | None = None) -> Any:
+    """A copy of the function ``fn`` with a code object of its own (``qualname``, and
+    ``name`` for tracebacks, else ``fn``'s).
+
+    CPython (3.11 on) specialises each attribute read and write of a code object for the type
+    it meets there, and takes the slow way while the types it meets change. The rules of many
+    functions share code (a rule's closure, the methods of a pullback base class), and an
+    engine's loop calls them in turn (``sin``, ``multiply``, ``add``), each with a pullback
+    class of its own: a copy per function keeps its code's types the same.
+    """
+    code = fn.__code__.replace(co_qualname=qualname, co_name=name or fn.__code__.co_name)
+    copy = types.FunctionType(
+        code, fn.__globals__, name or fn.__name__, fn.__defaults__, fn.__closure__
+    )
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__qualname__ = qualname
+    return copy
+
+
 def named_pullback_class(base: type, function: Any, **attributes: Any) -> type:
     """A subclass of ``base`` (a pullback class: ``__slots__``, ``__call__``) for
     ``function``, with class ``attributes``: named ``{function}_pullback``, as are its
-    instances (``__name__``) and its ``__call__`` in tracebacks."""
+    instances (``__name__``) and its ``__call__`` in tracebacks. Its methods are copies of the
+    bases' with code of their own (see ``own_code``)."""
     name = f"{short_name(function)}_pullback"
-    call = base.__call__
-    code = call.__code__.replace(co_name=name, co_qualname=name)
-    named_call = types.FunctionType(code, call.__globals__, name, call.__defaults__)
+    methods = {
+        key: own_code(value, f"{name}.{key}")
+        for klass in reversed(base.__mro__)
+        for key, value in vars(klass).items()
+        if type(value) is types.FunctionType
+    }
+    methods["__call__"] = own_code(base.__call__, name, name)
     # Each attribute as it is: a function kept as a class attribute would bind as a method.
     kept = {key: staticmethod(value) for key, value in attributes.items()}
-    namespace = {"__slots__": (), "__call__": named_call, "__name__": name, **kept}
+    namespace = {"__slots__": (), **methods, "__name__": name, **kept}
     cls = type(name, (base,), namespace)
     cls.__qualname__ = name
     cls.__module__ = base.__module__

@@ -41,6 +41,7 @@ from .protocol import (
     check_cotangent,
     named_pullback_class,
     output_shape,
+    own_code,
     renamed_inner,
 )
 from .several_input_rules import single_output_rrule
@@ -141,8 +142,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
         pullback.y = y if keep_y else None
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
-    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
-    return scalar_rrule
+    return own_code(scalar_rrule, f"scalar_rrule[{short_name(f)}]")
 
 
 class _UnaryPullback(CheckedPullback):

@@ -55,6 +55,7 @@ from .protocol import (
     check_arguments,
     named_pullback_class,
     output_shape,
+    own_code,
 )
 from .tangents import NO_TANGENT, ZERO_TANGENT, AbstractZero, NotImplementedTangent
 from .thunks import Thunk, is_eager, thunks_are_eager
@@ -287,8 +288,7 @@ def single_output_rrule(f: Any, row: tuple[Partial, ...]) -> Callable:
         pullback.released = ()
         return y, (pullback if not lazy else lazy_pullback(f, pullback, y))
 
-    scalar_rrule.__qualname__ = f"scalar_rrule[{short_name(f)}]"
-    return scalar_rrule
+    return own_code(scalar_rrule, f"scalar_rrule[{short_name(f)}]")
 
 
 def _scalars(args: tuple) -> tuple:

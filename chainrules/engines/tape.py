@@ -84,6 +84,11 @@ class Tape:
 
 _new = object.__new__
 
+# The positions ``needed`` is told for the calls of two arguments that ``apply`` tells at once.
+_FIRST, _SECOND, _BOTH = (1,), (2,), (1, 2)
+# Where each argument's entry starts among a call's flat parents (see Tape), by their length.
+_STARTS = tuple(tuple(range(0, n, 3)) for n in range(3 * 8 + 1))
+
 
 class ReverseTracked(Tracked):
     """A value tracked by the reverse engine: the index on its level's tape of the call that
@@ -147,6 +152,7 @@ class ReverseLevel(Level):
         # a plain number (``sin(x)``, ``x * 1.01``, ``x + y``); any other, ``_arguments``.
         values: Any = None
         parents: tuple
+        tracked: Any = None  # the positions of the tracked arguments, told to needed
         if len(args) == 1:
             a = args[0]
             if type(a) is ReverseTracked and a.level is self:
@@ -156,10 +162,11 @@ class ReverseLevel(Level):
             if type(a) is ReverseTracked and a.level is self:
                 if type(b) is ReverseTracked and b.level is self:
                     values, parents = (a.value, b.value), (1, None, a.index, 2, None, b.index)
+                    tracked = _BOTH
                 elif type(b) in PLAIN:
-                    values, parents = (a.value, b), (1, None, a.index)
+                    values, parents, tracked = (a.value, b), (1, None, a.index), _FIRST
             elif type(b) is ReverseTracked and b.level is self and type(a) in PLAIN:
-                values, parents = (a, b.value), (2, None, b.index)
+                values, parents, tracked = (a, b.value), (2, None, b.index), _SECOND
         if values is None:
             values, parents = self._arguments(args)
         result = rrule._run(f, values, kwargs, self.config, ())
@@ -175,7 +182,7 @@ class ReverseLevel(Level):
                 # argument tracked, give numbers rather than thunks the sweep would unthunk.
                 needed = getattr(pullback, "needed", None)
                 if needed is not None:
-                    needed(parents[0::3])
+                    needed(parents[0::3] if tracked is None else tracked)
         elif cls is np.float64 or cls is float:
             recorded = True
         else:
@@ -308,7 +315,8 @@ def _sweep(tape: Tape, cotangents: list[Any], start: int) -> None:
         cotangents[index] = None
         grads = pullback(ct)
         parents = all_parents[index]
-        for k in range(0, len(parents), 3):
+        n = len(parents)  # (a range made for each call costs more than the table)
+        for k in _STARTS[n] if n < len(_STARTS) else range(0, n, 3):
             i, path, j = parents[k], parents[k + 1], parents[k + 2]
             g = grads[i] if path is None else _element(grads[i], path)
             cls = type(g)
