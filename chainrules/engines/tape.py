@@ -152,7 +152,7 @@ class ReverseLevel(Level):
         # a plain number (``sin(x)``, ``x * 1.01``, ``x + y``); any other, ``_arguments``.
         values: Any = None
         parents: tuple
-        tracked: Any = None  # the positions of the tracked arguments, told to needed
+        positions: Any = None  # those of the tracked arguments, told to needed
         if len(args) == 1:
             a = args[0]
             if type(a) is ReverseTracked and a.level is self:
@@ -162,11 +162,11 @@ class ReverseLevel(Level):
             if type(a) is ReverseTracked and a.level is self:
                 if type(b) is ReverseTracked and b.level is self:
                     values, parents = (a.value, b.value), (1, None, a.index, 2, None, b.index)
-                    tracked = _BOTH
+                    positions = _BOTH
                 elif type(b) in PLAIN:
-                    values, parents, tracked = (a.value, b), (1, None, a.index), _FIRST
+                    values, parents, positions = (a.value, b), (1, None, a.index), _FIRST
             elif type(b) is ReverseTracked and b.level is self and type(a) in PLAIN:
-                values, parents, tracked = (a, b.value), (2, None, b.index), _SECOND
+                values, parents, positions = (a, b.value), (2, None, b.index), _SECOND
         if values is None:
             values, parents = self._arguments(args)
         result = rrule._run(f, values, kwargs, self.config, ())
@@ -182,7 +182,7 @@ class ReverseLevel(Level):
                 # argument tracked, give numbers rather than thunks the sweep would unthunk.
                 needed = getattr(pullback, "needed", None)
                 if needed is not None:
-                    needed(parents[0::3] if tracked is None else tracked)
+                    needed(parents[0::3] if positions is None else positions)
         elif cls is np.float64 or cls is float:
             recorded = True
         else:

@@ -154,6 +154,7 @@ def test_is_all_zero_and_zero_cotangents():
 # ---- what a rule is given: the cotangent must be the output's, the arrays NumPy's ---------------
 
 import warnings  # noqa: E402
+from types import FunctionType  # noqa: E402
 
 import scipy.linalg  # noqa: E402
 
@@ -351,3 +352,63 @@ def test_every_pullback_class_is_made_by_calling_it_without_arguments():
     assert len(classes) > 100
     for cls in classes:
         assert cls.__init__ is object.__init__ and cls.__new__ is object.__new__, cls
+
+
+def test_own_code_copies_a_function_with_code_of_its_own():
+    from chainrules.core.protocol import own_code
+
+    def scaled(x, c=2.0, *, offset=1.0):
+        return x * c + offset + shift
+
+    shift = 0.5
+    copy = own_code(scaled, "scaled[copy]")
+    assert copy.__code__ is not scaled.__code__
+    assert copy.__qualname__ == copy.__code__.co_qualname == "scaled[copy]"
+    assert copy.__name__ == copy.__code__.co_name == "scaled"
+    assert copy(3.0) == scaled(3.0) == 7.5  # the defaults, the keyword default, the closure
+    assert copy(3.0, 1.0, offset=0.0) == 3.5
+    assert scaled.__code__.co_qualname.endswith(".scaled")  # the original as it was
+    renamed = own_code(scaled, "q", "n")
+    assert renamed.__name__ == renamed.__code__.co_name == "n"
+
+
+@pytest.mark.parametrize(
+    "f, g, args",
+    [
+        (np.sin, np.cos, (0.5,)),
+        (np.sin, np.cos, (np.linspace(0.0, 1.0, 5),)),
+        (np.multiply, np.add, (0.5, 2.0)),
+        (np.multiply, np.add, (np.ones((3, 4)), np.ones(4))),
+        (np.sum, np.mean, (np.ones((3, 4)),)),
+        (scipy.linalg.expm, scipy.linalg.sqrtm, (np.eye(2),)),
+    ],
+    ids=[
+        "sin-cos float",
+        "sin-cos array",
+        "multiply-add float",
+        "multiply-add array",
+        "sum-mean",
+        "expm-sqrtm",
+    ],
+)
+def test_the_rules_and_pullbacks_of_two_functions_share_no_code(f, g, args):
+    # CPython specialises each attribute read of a code object for the types it meets there,
+    # and gives up while they change: an engine's loop calls sin's, multiply's and add's rules
+    # and pullbacks in turn, so the rules and the methods of each function's pullback class
+    # are copies with code of their own (own_code), named after the function.
+    (rule_f,), (rule_g,) = ([m.fn for m in cr.rrule.methods(h)] for h in (f, g))
+    assert rule_f.__code__ is not rule_g.__code__
+    _, p = cr.rrule(f, *args)
+    _, q = cr.rrule(g, *args)
+    P, Q = type(p), type(q)
+    assert P.__name__ == f"{f.__name__}_pullback" and Q.__name__ == f"{g.__name__}_pullback"
+
+    def methods(cls):
+        return {k for c in cls.__mro__[1:] for k, v in vars(c).items() if type(v) is FunctionType}
+
+    shared = methods(P) & methods(Q)
+    assert {"__call__", "needed"} <= shared
+    for key in shared:
+        code_p, code_q = getattr(P, key).__code__, getattr(Q, key).__code__
+        assert code_p is not code_q, key
+        assert code_p.co_qualname == (P.__name__ if key == "__call__" else f"{P.__name__}.{key}")

@@ -220,3 +220,49 @@ def test_the_tape_records_where_each_arguments_cotangent_goes(name):
     ]
     assert value == np.sum(call(0.5, 0.25))
     np.testing.assert_allclose(grads, plain, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize(
+    "call, told, expected",
+    [
+        (lambda x, y: x * 2.0, (1,), lambda x, y: (2.0, 0.0)),  # told at once
+        (lambda x, y: 2.0 * x, (2,), lambda x, y: (2.0, 0.0)),
+        (lambda x, y: x * y, (1, 2), lambda x, y: (y, x)),
+        (lambda x, y: x * np.float64(2.0), (1,), lambda x, y: (2.0, 0.0)),  # the general walk
+        (lambda x, y: np.float64(2.0) * y, (2,), lambda x, y: (0.0, 2.0)),
+    ],
+    ids=["x * 2.0", "2.0 * x", "x * y", "x * float64(2.0)", "float64(2.0) * y"],
+)
+def test_a_pullback_is_told_which_arguments_are_tracked(call, told, expected, monkeypatch):
+    # A pullback of several arguments is told the positions of the tracked ones (needed): it
+    # lets go of what only the others' cotangents need, and gives the asked ones as numbers.
+    x, y = np.linspace(0.5, 1.0, 4), np.linspace(-1.0, 2.0, 4)
+    seen = []
+    pairs = [(x, y), (x, 2.0), (2.0, y), (x, np.float64(2.0)), (np.float64(2.0), y)]
+    for cls in {type(cr.rrule(np.multiply, *pair)[1]) for pair in pairs}:
+
+        def recorded(pullback, positions, needed=cls.needed):
+            seen.append(positions)
+            return needed(pullback, positions)
+
+        monkeypatch.setattr(cls, "needed", recorded)
+    _, grads = reverse.value_and_grad(lambda x, y: np.sum(call(x, y)), argnums=(0, 1))(x, y)
+    assert seen == [told]
+    for grad, want in zip(grads, expected(x, y), strict=True):
+        np.testing.assert_array_equal(grad, np.broadcast_to(want, x.shape))  # exact products
+
+
+@pytest.mark.parametrize("n", [1, 8, 9, 12])
+def test_the_sweep_reaches_every_argument_of_a_call_of_many(n):
+    # The sweep reads where each argument's cotangent goes from a table of starts for calls of
+    # up to 8 tracked arguments (24 entries of parents), and from a range above.
+    seen = {}
+
+    def f(x):
+        out = np.stack([x * float(k) for k in range(1, n + 1)])
+        seen["entries"] = len(out.level.tape.parents[-1])
+        return np.sum(out)
+
+    x = np.linspace(0.0, 1.0, 3)
+    np.testing.assert_array_equal(reverse.grad(f)(x), np.full(3, n * (n + 1) / 2))
+    assert seen["entries"] == 3 * n
