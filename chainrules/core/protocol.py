@@ -484,18 +484,24 @@ def own_code(fn: Any, qualname: str, name: str | None = None) -> Any:
     return copy
 
 
+@functools.cache
+def _methods(base: type) -> tuple[tuple[str, types.FunctionType], ...]:
+    """The plain functions ``base`` has as methods, each as its MRO finds it (a name a subclass
+    gives another kind of value, a ``staticmethod`` or a constant, is not one)."""
+    found: dict[str, Any] = {}
+    for klass in base.__mro__:
+        for key, value in vars(klass).items():
+            found.setdefault(key, value)
+    return tuple((key, value) for key, value in found.items() if type(value) is types.FunctionType)
+
+
 def named_pullback_class(base: type, function: Any, **attributes: Any) -> type:
     """A subclass of ``base`` (a pullback class: ``__slots__``, ``__call__``) for
     ``function``, with class ``attributes``: named ``{function}_pullback``, as are its
     instances (``__name__``) and its ``__call__`` in tracebacks. Its methods are copies of the
     bases' with code of their own (see ``own_code``)."""
     name = f"{short_name(function)}_pullback"
-    methods = {
-        key: own_code(value, f"{name}.{key}")
-        for klass in reversed(base.__mro__)
-        for key, value in vars(klass).items()
-        if type(value) is types.FunctionType
-    }
+    methods = {key: own_code(value, f"{name}.{key}") for key, value in _methods(base)}
     methods["__call__"] = own_code(base.__call__, name, name)
     # Each attribute as it is: a function kept as a class attribute would bind as a method.
     kept = {key: staticmethod(value) for key, value in attributes.items()}

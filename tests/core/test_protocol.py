@@ -372,6 +372,31 @@ def test_own_code_copies_a_function_with_code_of_its_own():
     assert renamed.__name__ == renamed.__code__.co_name == "n"
 
 
+def test_a_pullback_class_keeps_what_its_base_resolves_each_name_to():
+    # The copies are of what the base's MRO finds: a name a subclass gives a value of another
+    # kind (here a staticmethod) keeps it, not a copy of the function further up.
+    from chainrules.core.protocol import NamedPullback, named_pullback_class
+
+    class Doubled(NamedPullback):
+        __slots__ = ()
+
+        def __call__(self, dy):
+            return NO_TANGENT, self.scale(dy)
+
+        def scale(self, dy):
+            return 2.0 * dy
+
+    class Tripled(Doubled):
+        __slots__ = ()
+        scale = staticmethod(lambda dy: 3.0 * dy)
+
+    def fresh(x):
+        return x
+
+    assert named_pullback_class(Doubled, fresh)()(1.0) == (NO_TANGENT, 2.0)
+    assert named_pullback_class(Tripled, fresh)()(1.0) == (NO_TANGENT, 3.0)
+
+
 @pytest.mark.parametrize(
     "f, g, args",
     [
