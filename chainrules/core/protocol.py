@@ -501,8 +501,10 @@ def named_pullback_class(base: type, function: Any, **attributes: Any) -> type:
     instances (``__name__``) and its ``__call__`` in tracebacks. Its methods are copies of the
     bases' with code of their own (see ``own_code``)."""
     name = f"{short_name(function)}_pullback"
-    methods = {key: own_code(value, f"{name}.{key}") for key, value in _methods(base)}
-    methods["__call__"] = own_code(base.__call__, name, name)
+    methods = {
+        key: own_code(value, name, name) if key == "__call__" else own_code(value, f"{name}.{key}")
+        for key, value in _methods(base)
+    }
     # Each attribute as it is: a function kept as a class attribute would bind as a method.
     kept = {key: staticmethod(value) for key, value in attributes.items()}
     namespace = {"__slots__": (), **methods, "__name__": name, **kept}
