@@ -25,6 +25,13 @@ no eager engine is expected to reach.
 written by hand, no checks) and the same arithmetic written by hand in NumPy: the bound under
 the aim of PyTorch's time.
 
+``--memory`` prints instead what the allocator costs each engine: the minor page faults per
+gradient (memory the C library gave back to the system and then took again, each page zeroed
+by the kernel), and the time, first with glibc's defaults and then with freed memory kept in
+the process (``mallopt``: no trimming of the heap, no ``mmap`` below 32 MB), each case in a
+process of its own. NumPy allocates each array with ``malloc``; PyTorch keeps its freed blocks
+in its own cache.
+
 ``--forward`` prints instead the recurrences' forward mode: ``forward.jvp`` of chainrules
 against ``torch.func.jvp`` and the value and tangent written by hand in NumPy.
 
@@ -39,6 +46,7 @@ arithmetic (the value alone; the value keeping each step's input alive, as a tap
     python benchmarks/engines.py --cpu --phases
     python benchmarks/engines.py --cpu --floor
     python benchmarks/engines.py --cpu --forward
+    python benchmarks/engines.py --cpu --memory
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
 
 import gc  # noqa: E402
 import importlib.util  # noqa: E402
+import itertools  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
@@ -142,7 +151,7 @@ def cases():
     )
     inputs, targets = rng.normal(size=(batch, width)), rng.normal(size=(batch, width))
     t_inputs, t_targets = torch.tensor(inputs), torch.tensor(targets)
-    vector, big = rng.uniform(0.0, 1.0, 1000), rng.normal(size=1_000_000)
+    vector = rng.uniform(0.0, 1.0, 1000)
 
     for name, x0, number in (
         ("(a) scalar recurrence", 0.5, 10),
@@ -176,6 +185,9 @@ def cases():
             ),
         },
     )
+    # Drawn last, when (d) is reached: freeing an array this large makes glibc keep the
+    # process's freed memory from then on (see --memory), which a case run before it would see.
+    big = rng.normal(size=1_000_000)
     yield (
         "(d) logsumexp, 10^6 elements",
         5,
@@ -432,6 +444,66 @@ def forward_report(timer, rounds: int) -> None:
         )
 
 
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's <malloc.h>
+
+
+def memory_report(argv: list[str]) -> None:
+    """Page faults per gradient and the time of each engine, each case in a process of its
+    own (glibc adapts its thresholds to the largest blocks a process has freed, so a case
+    run after another would inherit what that one did)."""
+    import json
+    import platform
+    import subprocess
+
+    if platform.libc_ver()[0] != "glibc":
+        print("--memory needs glibc's mallopt; this C library is not glibc")
+        return
+    print(
+        "| case | engine | page faults per gradient | time | with freed memory kept: "
+        "page faults | time |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    for index in range(4):
+        child = [sys.executable, __file__, "--memory-case", str(index), *argv]
+        out = subprocess.run(child, capture_output=True, text=True, check=True).stdout
+        name, default, kept = json.loads(out.splitlines()[-1])
+        for engine, (count, seconds) in default.items():
+            count_kept, seconds_kept = kept[engine]
+            print(
+                f"| {name} | {engine} | {count:,.0f} | {seconds * 1e3:.2f} ms "
+                f"| {count_kept:,.0f} | {seconds_kept * 1e3:.2f} ms |"
+            )
+
+
+def memory_case(index: int, timer, rounds: int) -> None:
+    """``--memory``'s child: one case, with glibc's defaults and then with freed memory kept
+    (``mallopt``: the heap never trimmed, no ``mmap`` below 32 MB), as one line of JSON."""
+    import ctypes
+    import json
+    import resource
+
+    def faults(fn, number):
+        fn()
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        for _ in range(number):
+            fn()
+        return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / number
+
+    def measure(contenders, number):
+        counted = {k: faults(fn, number) for k, fn in contenders.items()}
+        timed = interleaved_best(contenders, number, rounds, timer)
+        return {k: (counted[k], timed[k]) for k in contenders}
+
+    name, number, value, ours, peers = next(itertools.islice(cases(), index, None))
+    contenders = {"NumPy value": value, "chainrules": ours, **peers}
+    default = measure(contenders, number)
+    mallopt = ctypes.CDLL(None).mallopt
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    if not (mallopt(M_TRIM_THRESHOLD, 2**30) and mallopt(M_MMAP_THRESHOLD, 32 * 2**20)):
+        raise SystemExit("mallopt refused the settings")
+    print(json.dumps([name, default, measure(contenders, number)]))
+
+
 def prepared_best(contenders, number, rounds, timer):
     """The best time per call of ``run(state)`` for each contender's ``(prepare, run)``, in
     turns, with ``number`` states prepared (untimed) before each timed round."""
@@ -462,6 +534,12 @@ def main(argv: list[str]) -> None:
         return
     if "--forward" in argv:
         forward_report(timer, rounds)
+        return
+    if "--memory-case" in argv:
+        memory_case(int(argv[argv.index("--memory-case") + 1]), timer, rounds)
+        return
+    if "--memory" in argv:
+        memory_report(["--cpu"] if cpu else [])
         return
     print(
         "| case | value (NumPy) | chainrules value_and_grad | autograd | PyTorch | JAX (jit) "
