@@ -19,6 +19,9 @@ Elementwise functions at 1 and 10^6 elements. Each row gives the peer's time, th
 function's, their ratio and difference (the overhead per call); where the rule runs on NumPy,
 beside the last mode, the time of ``rrule`` and its pullback on the NumPy values alone: the
 rule's own cost within the wrapped function's. A library that is not installed is left out.
+JAX's rows are timed by the wall clock: XLA runs a compiled program on threads of its own, and
+the process's CPU time counts their waiting as well (at 10^6 elements, 1.2 to 2x the wall time
+of JAX's own ``sin`` and ``gammaln``), which the host callback of a wrapped function does not.
 
     python benchmarks/adapters.py            # every library installed
     python benchmarks/adapters.py torch      # only these of torch, jax, autograd
@@ -71,6 +74,7 @@ def _case_rows(
     modes: tuple[tuple[str, Callable], ...],
     number: int,
     rule: Any = None,
+    timer: Callable[[], float] = time.process_time,
 ) -> list[Row]:
     """One row per mode: the peer, the wrapped function and (when given) the namespace's,
     ``modes[k][1](g)`` being the call timed for function ``g``; the rule on NumPy beside the
@@ -80,7 +84,7 @@ def _case_rows(
         last = k == len(modes) - 1
         calls = [timed(g) for g in fns if g is not None]
         extra = [rule] if last and rule is not None else []
-        times = iter(best_times_taking_turns(calls + extra, number, ROUNDS, time.process_time))
+        times = iter(best_times_taking_turns(calls + extra, number, ROUNDS, timer))
         peer, wrapped = next(times), next(times)
         namespace = next(times) if fns[2] is not None else None
         rule_time = next(times) if extra else None
@@ -168,7 +172,9 @@ def jax_rows() -> list[Row]:
             )
             rule = None if name == "sin" else _rule_on_numpy(f, np.asarray(x))
             fns = (peer, cr_jax.wrap(f), routed)
-            rows += _case_rows("JAX jit", name, f"{size:,}", fns, modes, _number(size), rule)
+            rows += _case_rows(
+                "JAX jit", name, f"{size:,}", fns, modes, _number(size), rule, time.perf_counter
+            )
     return rows
 
 
@@ -205,7 +211,7 @@ def _us(t: float | None) -> str:
 
 def main(only: list[str]) -> None:
     versions = library_versions("numpy", "scipy", "torch", "jax", "autograd")
-    print(f"{versions}; one thread; CPU time, best of {ROUNDS} rounds taking turns")
+    print(f"{versions}; one thread; CPU time (JAX: wall clock), best of {ROUNDS} rounds in turns")
     rows: list[Row] = []
     for library, make in (("torch", torch_rows), ("jax", jax_rows), ("autograd", autograd_rows)):
         if importlib.util.find_spec(library) and (not only or library in only):
