@@ -87,6 +87,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     real_0d_class = named(_RealUnaryPullback, f, convert=np.array, project=projector(np.array(0.0)))
     real_array_class = named(_RealArraySignedPullback if sign else _RealArrayUnaryPullback, f)
     keep_x, keep_y = reads(partial, 1)
+    ufunc = direct is f  # a ufunc gives a 0-d array's value as NumPy's scalar: see below
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
@@ -102,16 +103,21 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
             shape: Any = ()  # elementwise: the output has the input's shape
             complex_case = is_complex(y)
         elif cls is np.ndarray and x.dtype is FLOAT64:  # the hot path of array code
-            y = direct(x, **kwargs) if kwargs else direct(x)
-            if type(y) is np.ndarray and y.dtype is FLOAT64:
-                pullback = real_array_class()
-                pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
-                pullback.x = x if keep_x else None
-                pullback.y = y if keep_y else None
-                return y, pullback
-            if type(y) is np.float64 and not x.shape:
+            if x.shape or kwargs or not ufunc:
+                y = direct(x, **kwargs) if kwargs else direct(x)
+                if type(y) is np.ndarray and y.dtype is FLOAT64:
+                    pullback = real_array_class()
+                    pullback.shape = x.shape  # and no projector: see _RealArrayUnaryPullback
+                    pullback.x = x if keep_x else None
+                    pullback.y = y if keep_y else None
+                    return y, pullback
+                scalar = x[()] if not x.shape else None
+            else:  # a 0-d array: the ufunc computes its scalar, with the same loop, sooner
+                scalar = x[()]
+                y = direct(scalar)
+            if type(y) is np.float64 and scalar is not None:
                 pullback = real_0d_class()
-                pullback.x = x[()] if keep_x else None  # see _UnaryPullback.cotangents
+                pullback.x = scalar if keep_x else None  # see _UnaryPullback.cotangents
                 pullback.y = y if keep_y else None
                 return y, pullback
             shape = x.shape

@@ -236,6 +236,49 @@ def test_unary_0d_arrays_give_what_their_partial_on_0d_arrays_gives(f, x_dtype, 
     assert np.array_equal(x, np.array(0.625, x_dtype)) and np.array_equal(dy, 1.375)
 
 
+# A one-input ufunc's rule computes a 0-d float64 array's value on its NumPy scalar (the same
+# loop, without the 0-d array's way through the ufunc): the value must be the function's on the
+# 0-d array, of its type and bit for bit, at ordinary and extreme points alike.
+
+POINTS_0D = [
+    *(0.0, -0.0, 0.625, -0.625, 1.0, -1.0, 3.5, -40.0),
+    *(1e-300, 1e300, np.inf, -np.inf, np.nan),
+]
+
+
+def test_one_input_ufunc_rules_give_a_0d_arrays_value_bit_for_bit():
+    ufuncs = [
+        info.function
+        for info in cr.registered_functions()
+        if info.rrule and isinstance(info.function, np.ufunc) and info.function.nin == 1
+    ]
+    assert len(ufuncs) > 100  # NumPy's and scipy.special's
+    compared = 0
+    for f in ufuncs:
+        for v in POINTS_0D:
+            x = np.array(v)
+            with np.errstate(all="ignore"):
+                try:
+                    expected = f(x)
+                except TypeError:  # no float64 loop
+                    break
+                y = cr.rrule(f, x)[0]
+            assert type(y) is type(expected), (f, v)
+            assert np.asarray(y).tobytes() == np.asarray(expected).tobytes(), (f, v, y, expected)
+            compared += 1
+    assert compared > 1000
+
+
+@pytest.mark.parametrize(("f", "v"), [(np.log, 0.0), (np.sqrt, -1.0), (np.arccosh, 0.5)])
+def test_a_0d_arrays_floating_point_errors_are_the_functions(f, v):
+    with np.errstate(all="raise"), pytest.raises(FloatingPointError):
+        f(np.array(v))
+    with np.errstate(all="raise"), pytest.raises(FloatingPointError):
+        cr.rrule(f, np.array(v))
+    with pytest.warns(RuntimeWarning):
+        cr.rrule(f, np.array(v))
+
+
 @pytest.mark.parametrize("f", BINARY, ids=lambda f: f.__name__)
 @pytest.mark.parametrize(
     ("a_dtype", "b_dtype", "dy_dtype"),
