@@ -87,7 +87,7 @@ def _unary_rrule(f: Any, partial: Callable[..., Any]) -> Callable:
     real_0d_class = named(_RealUnaryPullback, f, convert=np.array, project=projector(np.array(0.0)))
     real_array_class = named(_RealArraySignedPullback if sign else _RealArrayUnaryPullback, f)
     keep_x, keep_y = reads(partial, 1)
-    ufunc = direct is f  # a ufunc gives a 0-d array's value as NumPy's scalar: see below
+    ufunc = isinstance(f, np.ufunc)  # gives a 0-d array's value as NumPy's scalar: see below
 
     def scalar_rrule(x: Any, **kwargs: Any) -> tuple[Any, Callable]:
         cls = type(x)
