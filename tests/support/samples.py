@@ -17,6 +17,8 @@
   ``scipy.linalg`` tests, with their second-order exceptions; ``check_column_and_row`` the
   checks of a matrix built from its first column and row.
 * ``count_calls``: how often the rules call some functions of a module.
+* ``LAYOUTS`` and ``check_array_derivative``: a one-input rule's cotangent of a real array,
+  in each memory layout and at float32, against a derivative computed with mpmath.
 
 >>> uniform(3, seed=1).shape
 (3,)
@@ -288,6 +290,42 @@ def output_derivative(f: Any, x: Any, output: int, outputs: int) -> Any:
     """The cotangent of ``x`` when only output ``output`` of the ``outputs`` of ``f`` gets 1.0."""
     seed = tuple(1.0 if k == output else cr.ZeroTangent() for k in range(outputs))
     return cr.rrule(f, x)[1](seed)[1]
+
+
+# ---- a one-input rule on arrays in each layout ---------------------------------------------
+
+# C order; Fortran order; a view with a stride of 2; float32; and ``far`` of the values (where
+# a rule that takes another form from some |x| on has most elements there).
+LAYOUTS = ("C", "F", "strided", "float32", "far")
+
+
+def check_array_derivative(
+    f: Any, values: np.ndarray, derivative: Callable[[Any], Any], layout: str, far: Callable
+) -> None:
+    """The cotangent of ``f``'s rule at ``values`` (tiled to 3 rows) in ``layout``, for a
+    cotangent of ones, against ``derivative(mpmath.mpf)``: at most 8 eps relative (the rules
+    measured here at most 3 units in the last place; the rest is room for another libm), and
+    the value ``f``'s own; nothing mutated."""
+    import mpmath
+
+    x = np.tile(values, (3, 1))
+    if layout == "F":
+        x = np.asfortranarray(x)
+    elif layout == "strided":
+        x = np.repeat(x, 2, axis=1)[:, ::2]
+    elif layout == "float32":
+        x = x.astype(np.float32)
+    elif layout == "far":
+        x = far(x)
+    before = x.copy()
+    y, pullback = cr.rrule(f, x)
+    assert np.array_equal(y, f(before))
+    got = pullback(np.ones_like(x))[1]
+    assert got.dtype == x.dtype and got.shape == x.shape
+    want = np.vectorize(lambda v: float(derivative(mpmath.mpf(float(v)))))(x)
+    eps, tiny = np.finfo(x.dtype).eps, np.finfo(x.dtype).tiny
+    assert np.all(np.abs(got - want) <= 8 * eps * want + tiny)
+    assert np.array_equal(x, before)
 
 
 # ---- the pair of rule checks of the linalg tests -------------------------------------------

@@ -159,10 +159,15 @@ def _arctan2_partials():
         r = xp.hypot(x1, x2)
         return xp.where(r == 0, 1.0, r)
 
-    return (
-        lambda x1, x2, y: x2 / safe_r(x1, x2) / safe_r(x1, x2),
-        lambda x1, x2, y: -x1 / safe_r(x1, x2) / safe_r(x1, x2),
-    )
+    def first(x1, x2, y):
+        r = safe_r(x1, x2)
+        return x2 / r / r
+
+    def second(x1, x2, y):
+        r = safe_r(x1, x2)
+        return -x1 / r / r
+
+    return first, second
 
 
 def over_hypot(a, b):

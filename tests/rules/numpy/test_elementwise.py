@@ -8,6 +8,7 @@ import mpmath
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule, test_scalar
+from samples import LAYOUTS, check_array_derivative
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -258,45 +259,16 @@ def test_tanh_derivative_at_saturation(x):
     assert second(np.tanh, x) == pytest.approx(-2 * math.copysign(exact, x), rel=1e-14)
 
 
-def _sech_squared(x):
-    return float(mpmath.sech(mpmath.mpf(float(x))) ** 2)
-
-
-_MOSTLY_NEAR = np.concatenate(
-    [np.linspace(-0.99, 0.99, 37), [np.nextafter(1.0, 0.0), 1.0, -1.5, 3.0, 20.0, -40.0, 354.0]]
-)
-
-
-@pytest.mark.parametrize(
-    "layout",
-    ["C", "F", "strided", "float32", "mostly far"],
-)
+@pytest.mark.parametrize("layout", LAYOUTS)
 def test_tanh_derivative_of_an_array_in_each_layout(layout):
     # An array's derivative is 1 - y^2 below |x| = 1 and the exponential form from there on,
     # written back by flat index; an array whose flat index is not its C order (F, strided)
     # or whose elements are mostly from |x| = 1 on takes the exponential form everywhere.
     # Each writes the saturated elements (1 - y^2 would give 0 at 20, -40 and 354).
-    x = np.tile(_MOSTLY_NEAR, (3, 1))
-    if layout == "F":
-        x = np.asfortranarray(x)
-    elif layout == "strided":
-        x = np.repeat(x, 2, axis=1)[:, ::2]
-    elif layout == "float32":
-        x = x.astype(np.float32)
-    elif layout == "mostly far":
-        x = x * 40
-    before = x.copy()
-    y, pullback = cr.rrule(np.tanh, x)
-    assert np.array_equal(y, np.tanh(before))
-    dy = np.ones_like(x)
-    got = pullback(dy)[1]
-    assert got.dtype == x.dtype and got.shape == x.shape
-    want = np.vectorize(_sech_squared)(x)
-    # Measured: at most 3 units in the last place (tanh's rounding, magnified up to 2.8 times,
-    # below |x| = 1; the exponential's from there on); 8 eps leaves room for another libm.
-    eps, tiny = np.finfo(x.dtype).eps, np.finfo(x.dtype).tiny
-    assert np.all(np.abs(got - want) <= 8 * eps * want + tiny)
-    assert np.array_equal(x, before)
+    values = np.concatenate(
+        [np.linspace(-0.99, 0.99, 37), [np.nextafter(1.0, 0.0), 1.0, -1.5, 3.0, 20.0, -40.0, 354.0]]
+    )
+    check_array_derivative(np.tanh, values, lambda x: mpmath.sech(x) ** 2, layout, lambda x: x * 40)
 
 
 def test_expm1_derivative_where_expm1_rounds_to_minus_one():

@@ -2,11 +2,12 @@
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 import scipy.special as sc
 from chainrules_testing import test_rrule, test_scalar
-from samples import Row, cases, midpoint, table_tests
+from samples import LAYOUTS, Row, cases, check_array_derivative, midpoint, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
@@ -106,6 +107,20 @@ def argument_cotangents(f, *args):
 
 def test_softplus_derivative_at_zero():
     assert argument_cotangents(sc.softplus, 0.0)[0] == 0.5
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_expit_derivative_of_an_array_in_each_layout(layout):
+    # An array's derivative is y (1 - y) below x = 1 and expit(-x) (1 - expit(-x)) from there
+    # on, written back by flat index; an array whose flat index is not its C order (F,
+    # strided) or whose elements are mostly from x = 1 on takes the general form everywhere.
+    # Each writes the saturated elements (y (1 - y) would give 0 at 40 and 700).
+    values = np.concatenate(
+        [np.linspace(-5.0, 0.99, 37), [np.nextafter(1.0, 0.0), 1.0, 1.5, 3.0, 40.0, 700.0, -40.0]]
+    )
+    check_array_derivative(
+        sc.expit, values, lambda x: mpmath.exp(-x) / (1 + mpmath.exp(-x)) ** 2, layout, abs
+    )
 
 
 def test_expit_derivative_does_not_saturate():
