@@ -38,7 +38,7 @@ from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
-from ...core.thunks import unthunk
+from ...core.thunks import Thunk, unthunk
 from ...core.zeros import is_zero
 
 __all__ = ["over_hypot", "power_base_partial", "power_exponent_partial"]
@@ -121,28 +121,63 @@ scalar_rule(
 # ---- selection: maximum, minimum, fmax, fmin ------------------------------------------------
 
 
-def _selection_partials(first_wins):
+def _selection_partials(first_wins, wins):
     """The partials of a function that returns one of its two arguments.
 
     ``first_wins(xp, x1, x2)`` says where the first argument is returned; at a tie both
-    partials are 1/2, so the cotangent is split equally.
+    partials are 1/2, so the cotangent is split equally. ``wins(x1, x2)`` says the same of
+    NumPy's real numbers without a NaN (``np.greater`` for ``maximum``): real NumPy arrays
+    without one (the frequent case: a ReLU's ``maximum(x, 0.0)``) take it, with the same
+    values in a third of the time (NumPy's ``where`` of numbers is slower than a cast).
     """
 
     def first(x1, x2, y):
+        if _real_without_nan(x1, x2):
+            return _weights(wins(x1, x2), x1 == x2)
         xp = array_namespace(x1, x2)
         return xp.where(x1 == x2, 0.5, xp.where(first_wins(xp, x1, x2), 1.0, 0.0))
 
     def second(x1, x2, y):
+        if _real_without_nan(x1, x2):
+            return _weights(wins(x2, x1), x1 == x2)
         return 1.0 - first(x1, x2, y)
 
     return first, second
 
 
+def _weights(won, tie):
+    """1.0 where ``won``, 0.5 at a ``tie``, 0.0 elsewhere (boolean arrays of one shape)."""
+    weights = won.astype(np.float64)
+    if tie.any():
+        np.copyto(weights, 0.5, where=tie)
+    return weights
+
+
+def _real_without_nan(x1, x2):
+    """Whether ``x1`` and ``x2`` are real NumPy arrays or numbers, one an array (not 0-d), and
+    neither holds a NaN."""
+    arrays = 0
+    for x in (x1, x2):
+        cls = type(x)
+        if cls is np.ndarray:
+            if x.dtype.kind != "f":
+                return False
+            arrays += x.ndim > 0
+            if np.isnan(x).any():
+                return False
+        elif cls is float or cls is int:
+            if cls is float and math.isnan(x):
+                return False
+        else:
+            return False
+    return arrays > 0
+
+
 # maximum and minimum propagate a NaN, fmax and fmin return the other argument.
-scalar_rule(np.maximum, *_selection_partials(lambda xp, a, b: (a > b) | xp.isnan(a)))
-scalar_rule(np.minimum, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(a)))
-scalar_rule(np.fmax, *_selection_partials(lambda xp, a, b: (a > b) | xp.isnan(b)))
-scalar_rule(np.fmin, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(b)))
+scalar_rule(np.maximum, *_selection_partials(lambda xp, a, b: (a > b) | xp.isnan(a), np.greater))
+scalar_rule(np.minimum, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(a), np.less))
+scalar_rule(np.fmax, *_selection_partials(lambda xp, a, b: (a > b) | xp.isnan(b), np.greater))
+scalar_rule(np.fmin, *_selection_partials(lambda xp, a, b: (a < b) | xp.isnan(b), np.less))
 
 # ---- angles, norms and logs of sums ---------------------------------------------------------
 
@@ -256,7 +291,11 @@ def _clip_sources(xp, a, lo, hi):
     """Where clip returns ``hi``, and where it returns ``lo`` (None for an absent bound).
 
     A NaN in ``a`` compares false with both, so it is returned and keeps its cotangent.
+    Between two numbers ``lo <= hi`` (the frequent ``clip(x, -1.0, 1.0)``) a NumPy array is
+    above ``hi`` or below ``lo`` where it compares so: two passes, not five.
     """
+    if type(a) is np.ndarray and type(lo) in _NUMBERS and type(hi) in _NUMBERS and lo <= hi:
+        return a > hi, a < lo
     # A Python bound as an array: array-api-compat before 1.13 takes none in torch's maximum.
     raised = a if lo is None else xp.maximum(a, lo if hasattr(lo, "shape") else xp.asarray(lo))
     to_hi = None if hi is None else raised > hi
@@ -266,8 +305,23 @@ def _clip_sources(xp, a, lo, hi):
     return to_hi, to_lo
 
 
+_NUMBERS = (float, int, np.float64)
+
+
 def _select(xp, mask, chosen, other):
     return other if mask is None else xp.where(mask, chosen, other)
+
+
+def _passed_back(xp, dy, to_lo, to_hi):
+    """``dy`` where clip returned ``a``, 0 elsewhere: as ``_select`` twice, or, for a finite
+    NumPy array of the masks' shape, ``dy`` times where ``a`` was returned (NumPy's ``where``
+    on a scattered mask takes twice a product's time; the product's zeros are signed)."""
+    if type(dy) is np.ndarray and dy.dtype.kind == "f" and to_lo is not None and to_hi is not None:
+        if dy.shape == to_lo.shape == to_hi.shape and np.isfinite(dy).all():
+            returned = np.logical_or(to_lo, to_hi)
+            np.logical_not(returned, out=returned)
+            return dy * returned
+    return _select(xp, to_lo, 0.0, _select(xp, to_hi, 0.0, dy))
 
 
 @rrule.register(np.clip)
@@ -282,11 +336,13 @@ def _clip_rrule(a, *bounds, min=None, max=None):
     masks = (to_lo, to_hi)
 
     def clip_pullback(dy):
-        da = _select(xp, to_lo, 0.0, _select(xp, to_hi, 0.0, dy))
-        cotangents = [projectors[0](da)]
+        cotangents = [projectors[0](_passed_back(xp, dy, to_lo, to_hi))]
         for bound, mask, project in zip(bounds, masks, projectors[1:], strict=False):
+            # a bound's is computed when asked for: an engine never asks for a constant's
             cotangents.append(
-                project(ZERO_TANGENT) if bound is None else project(xp.where(mask, dy, 0.0))
+                project(ZERO_TANGENT)
+                if bound is None or not project.has_tangent_space
+                else Thunk(lambda mask=mask, project=project: project(xp.where(mask, dy, 0.0)))
             )
         return NO_TANGENT, *cotangents
 

@@ -168,6 +168,43 @@ def test_nan_goes_where_the_value_comes_from():
     assert cr.rrule(np.fmin, 1.0, np.nan)[1](1.0)[1:] == (1.0, 0.0)
 
 
+_SELECTION_VALUES = [0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, 3.0]
+_NAN = [*_SELECTION_VALUES, np.nan]
+
+
+@pytest.mark.parametrize("f", [np.maximum, np.minimum, np.fmax, np.fmin])
+@pytest.mark.parametrize("values", [_SELECTION_VALUES, _NAN], ids=["numbers", "with NaN"])
+@pytest.mark.parametrize("second", ["array", "row", "0.0", "2", "float32"])
+def test_selection_cotangents_of_arrays(f, values, second):
+    # Every pair of the values (ties, signed zeros, infinities; NaN on the general way): the
+    # cotangent goes to the argument returned, split equally at a tie, NumPy's arrays of
+    # real numbers without a NaN taking a way of their own.
+    a, b = np.meshgrid(values, values, indexing="ij")
+    if second == "row":
+        b = b[:1]
+    elif second in ("0.0", "2"):
+        b = float(second) if second == "0.0" else 2
+    elif second == "float32":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    dy = np.arange(1.0, 1.0 + a.size).reshape(a.shape)
+    with np.errstate(all="raise"):  # the rule computes nothing that warns
+        y, pullback = cr.rrule(f, a, b)
+        _, da, db = (cr.unthunk(c) for c in pullback(dy))
+    assert np.array_equal(y, f(a, b), equal_nan=True)
+    bb = np.broadcast_to(b, a.shape)
+    first = np.isnan(bb) if f in (np.fmax, np.fmin) else np.isnan(a)
+    better = (a > bb) if f in (np.maximum, np.fmax) else (a < bb)
+    weight = np.where(a == bb, 0.5, (better | first).astype(float))
+    assert np.array_equal(da, (weight * dy).astype(a.dtype))
+    if second in ("0.0", "2"):
+        assert db == (float(np.sum((1 - weight) * dy)) if second == "0.0" else NoTangent())
+    else:
+        want = (1 - weight) * dy
+        assert np.array_equal(
+            db, want.astype(a.dtype) if second != "row" else want.sum(0, keepdims=True)
+        )
+
+
 # ---- power ----------------------------------------------------------------------------------
 
 
@@ -214,12 +251,18 @@ def test_clip_inside_outside_and_at_the_bounds():
     a = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
     _, pullback = cr.rrule(np.clip, a, -1.0, 1.0)
     _, da, dlo, dhi = pullback(np.arange(1.0, 6.0))
-    # At exactly a bound the cotangent goes to a; beyond it, to the bound (summed).
+    # At exactly a bound the cotangent goes to a; beyond it, to the bound (summed), computed
+    # when asked for.
     np.testing.assert_array_equal(da, [0.0, 2.0, 3.0, 4.0, 0.0])
-    assert (dlo, dhi) == (1.0, 5.0)
+    assert isinstance(dlo, cr.Thunk) and isinstance(dhi, cr.Thunk)
+    assert (cr.unthunk(dlo), cr.unthunk(dhi)) == (1.0, 5.0)
     _, dy = cr.frule((NoTangent(), np.arange(1.0, 6.0), 10.0, 100.0), np.clip, a, -1.0, 1.0)
     np.testing.assert_array_equal(dy, [10.0, 2.0, 3.0, 4.0, 100.0])
-    assert cr.rrule(np.clip, np.nan, -1.0, 1.0)[1](1.0)[1:] == (1.0, 0.0, 0.0)
+    assert tuple(map(cr.unthunk, cr.rrule(np.clip, np.nan, -1.0, 1.0)[1](1.0)[1:])) == (
+        1.0,
+        0.0,
+        0.0,
+    )
 
 
 def test_clip_array_bounds_are_differentiable():
@@ -234,6 +277,34 @@ def test_clip_array_bounds_are_differentiable():
         f(np.clip, a, np.full(5, 0.5), np.full((2, 1), -0.5))  # lo > hi: the result is hi
         f(np.clip, a.astype(np.float32), -1.0, 1.0)
         f(np.clip, 0.3, -1.0, 0.1)
+
+
+@pytest.mark.parametrize("bounds", [(-1.0, 1.0), (-1, 2), (np.float64(0.5), 1.0), (1.0, -1.0)])
+@pytest.mark.parametrize("dy_kind", ["finite", "with inf", "float32"])
+def test_clip_cotangent_of_arrays(bounds, dy_kind):
+    # a at, inside and beyond each bound, and NaN; lo > hi (the result is hi everywhere)
+    # takes the general way, as does a cotangent holding an infinity, whose product with a
+    # clipped element's 0 would be NaN.
+    lo, hi = bounds
+    a = np.array([[-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, np.nan, 1.5, -0.0]] * 2)
+    dy = np.arange(1.0, 1.0 + a.size).reshape(a.shape)
+    if dy_kind == "with inf":
+        dy[0, 0] = np.inf
+    elif dy_kind == "float32":
+        a, dy = a.astype(np.float32), dy.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        raised = np.maximum(a, lo)
+    to_hi = raised > hi
+    to_lo = (a < lo) & ~to_hi
+    _, pullback = cr.rrule(np.clip, a, lo, hi)
+    _, da, dlo, dhi = pullback(dy)
+    assert da.dtype == a.dtype
+    assert np.array_equal(da, np.where(to_lo | to_hi, 0.0, dy).astype(a.dtype))
+    for d, mask in ((dlo, to_lo), (dhi, to_hi)):
+        if isinstance(bounds[0], int):
+            assert d == NoTangent()
+        else:
+            assert cr.unthunk(d) == pytest.approx(float(np.sum(np.where(mask, dy, 0.0))))
 
 
 def test_clip_bounds_without_tangent():

@@ -405,7 +405,7 @@ def test_method_values():
     # The closed interval passes: a value on a bound keeps its cotangent; a bound returned
     # in place of a value gets it.
     _, da, dlo, dhi = pullback(np.ones(3))
-    assert np.array_equal(da, [0.0, 1.0, 0.0]) and dlo == dhi == 1.0
+    assert np.array_equal(da, [0.0, 1.0, 0.0]) and cr.unthunk(dlo) == cr.unthunk(dhi) == 1.0
     y, pullback = cr.rrule(np.real_if_close, np.array([1.0 + 1e-20j]))
     assert y.dtype == np.float64
     assert np.array_equal(pullback(np.array([2.0]))[1], [2.0 + 0.0j])
