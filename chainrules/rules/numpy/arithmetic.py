@@ -324,6 +324,11 @@ def _passed_back(xp, dy, to_lo, to_hi):
     return _select(xp, to_lo, 0.0, _select(xp, to_hi, 0.0, dy))
 
 
+def _bound_cotangent(xp, project, mask, dy):
+    """A bound's cotangent: the sum of ``dy`` where clip returned it, as a thunk."""
+    return Thunk(lambda: project(xp.where(mask, dy, 0.0)))
+
+
 @rrule.register(np.clip)
 def _clip_rrule(a, *bounds, min=None, max=None):
     """clip(a, lo, hi): the cotangent goes to whichever of ``a``, ``lo``, ``hi`` is returned."""
@@ -338,12 +343,10 @@ def _clip_rrule(a, *bounds, min=None, max=None):
     def clip_pullback(dy):
         cotangents = [projectors[0](_passed_back(xp, dy, to_lo, to_hi))]
         for bound, mask, project in zip(bounds, masks, projectors[1:], strict=False):
-            # a bound's is computed when asked for: an engine never asks for a constant's
-            cotangents.append(
-                project(ZERO_TANGENT)
-                if bound is None or not project.has_tangent_space
-                else Thunk(lambda mask=mask, project=project: project(xp.where(mask, dy, 0.0)))
-            )
+            if bound is None or not project.has_tangent_space:
+                cotangents.append(project(ZERO_TANGENT))
+            else:  # computed when asked for: an engine never asks for a constant's
+                cotangents.append(_bound_cotangent(xp, project, mask, dy))
         return NO_TANGENT, *cotangents
 
     return np.clip(a, lo, hi), clip_pullback
