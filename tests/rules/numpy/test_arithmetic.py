@@ -205,6 +205,36 @@ def test_selection_cotangents_of_arrays(f, values, second):
         )
 
 
+@pytest.mark.parametrize(
+    "extra", [None, (0.0, 0.0), (1e-320, 1e-320), (np.inf, 1.0), (np.nan, 1.0)]
+)
+def test_hypot_cotangents_of_arrays(extra):
+    # a / y and b / y where every y is normal and finite; a zero, subnormal, infinite or NaN
+    # y anywhere takes over_hypot everywhere (a / y would be NaN at the origin, and a
+    # subnormal y has lost the digits a / y needs).
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=(3, 8)), rng.normal(size=(3, 8)) * 1e-3
+    if extra is not None:
+        a[1, 2], b[1, 2] = extra
+    _, pullback = cr.rrule(np.hypot, a, b)
+    dy = np.ones_like(a)
+    _, da, db = (cr.unthunk(c) for c in pullback(dy))
+
+    def exact(p, q):
+        if np.isnan(p) or np.isnan(q):
+            return np.nan
+        if np.isinf(p):
+            return np.sign(p) if not np.isinf(q) else np.nan
+        if np.isinf(q) or p == q == 0:
+            return 0.0
+        p, q = mpmath.mpf(p), mpmath.mpf(q)
+        return float(p / mpmath.sqrt(p * p + q * q))
+
+    for got, (p, q) in ((da, (a, b)), (db, (b, a))):
+        want = np.vectorize(exact)(p, q)
+        assert np.allclose(got, want, rtol=4e-16, atol=0, equal_nan=True)
+
+
 # ---- power ----------------------------------------------------------------------------------
 
 

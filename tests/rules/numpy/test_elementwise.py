@@ -271,6 +271,24 @@ def test_tanh_derivative_of_an_array_in_each_layout(layout):
     check_array_derivative(np.tanh, values, lambda x: mpmath.sech(x) ** 2, layout, lambda x: x * 40)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_exp2_derivative_of_an_array_in_each_layout(layout):
+    # y ln 2 where y has no infinity; "far" puts one element at 1024.3, where 2**x overflows
+    # and its derivative does not: the whole array then takes 2**(x - 1) * 2 ln 2.
+    values = np.concatenate([np.linspace(-20.0, 20.0, 37), [-1070.0, 0.5, 1e-20]])
+    derivative = lambda x: mpmath.power(2, x) * mpmath.log(2)
+    check_array_derivative(np.exp2, values, derivative, layout, lambda x: x + 1004.3)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_arctan_derivative_of_an_array_in_each_layout(layout):
+    # 1 / (1 + x * x) within |x| <= 1e150 (float32: 1e15); "far" takes values beyond, where
+    # x * x overflows (to a derivative of 0 where it is 1e-300) and the form with hypot is.
+    values = np.concatenate([np.linspace(-5.0, 5.0, 37), [1e3, -1e8, 1e15, 0.0, -0.0]])
+    derivative = lambda x: 1 / (1 + x * x)
+    check_array_derivative(np.arctan, values, derivative, layout, lambda x: x * 1e153)
+
+
 def test_expm1_derivative_where_expm1_rounds_to_minus_one():
     assert reverse.grad(np.expm1)(-40.0) == pytest.approx(math.exp(-40.0), rel=1e-15)
 
