@@ -252,7 +252,19 @@ def _sigmoid(d):
     The partials of logaddexp are sigmoids of the difference of the arguments. Written so,
     and not as ``exp(x1 - y)``, their own derivatives (second derivatives of logaddexp) keep
     their accuracy at saturation, where ``1 - exp(x1 - y)`` would cancel to 0.
+
+    A real NumPy array takes the same numbers without ``where``: the numerator is the larger
+    of e and (d >= 0), which is 1 where d >= 0 (e <= 1 there) and e elsewhere; in place,
+    seven passes in a third of the time of NumPy's ``where``s.
     """
+    if type(d) is np.ndarray and d.dtype.kind == "f":
+        e = np.abs(d)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        numerator = np.maximum(e, d >= 0)
+        e += 1
+        numerator /= e
+        return numerator
     xp = array_namespace(d)
     positive = d >= 0
     e = xp.exp(xp.where(positive, -d, d))

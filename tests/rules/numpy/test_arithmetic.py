@@ -235,6 +235,22 @@ def test_hypot_cotangents_of_arrays(extra):
         assert np.allclose(got, want, rtol=4e-16, atol=0, equal_nan=True)
 
 
+@pytest.mark.parametrize("f", [np.logaddexp, np.logaddexp2])
+def test_logaddexp_cotangents_of_arrays_are_those_of_numbers(f):
+    # An array's sigmoids take a way of their own (no where); each element's cotangents are
+    # exactly those of the same numbers, which take the general one, saturation included.
+    values = [-800.0, -40.0, -1.0, -0.0, 0.0, 1e-300, 0.5, 3.0, 40.0, 800.0, np.inf, -np.inf]
+    a, b = np.meshgrid(values, values, indexing="ij")
+    dy = np.ones_like(a)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, as the function's own value
+        _, pullback = cr.rrule(f, a, b)
+        _, da, db = (cr.unthunk(c) for c in pullback(dy))
+        for i, j in np.ndindex(a.shape):
+            _, dp, dq = cr.rrule(f, float(a[i, j]), float(b[i, j]))[1](1.0)
+            assert np.array_equal([da[i, j], db[i, j]], [dp, dq], equal_nan=True)
+    assert da[2, 3] == pytest.approx(1 / (1 + math.exp(1.0 if f is np.logaddexp else math.log(2))))
+
+
 # ---- power ----------------------------------------------------------------------------------
 
 
