@@ -7,7 +7,11 @@ it is the nonzero rank-one adjugate, at rank ``n - 2`` or less zero, and never N
 array types (an engine's tracked values, differentiating the pullback again) use
 ``det(a) inv(a)`` where ``a`` has full rank, and the matrix of cofactors (determinants of
 minors, through this same rule) where it does not: a polynomial, so second and higher
-derivatives are exact at every rank.
+derivatives are exact at every rank. ``np.linalg.det`` of one NumPy matrix of a LAPACK dtype
+reads the value off LU factors and keeps them: where the inverse they give shows ``a`` well
+away from singular (condition number below ``1 / sqrt(eps)``), the derivatives are
+``det(a) inv(a)`` through those factors, at a tenth of an SVD's cost, and the SVD is left to
+the matrices near or at a singular one.
 
 ``slogdet`` factorizes ``a`` once (LAPACK's LU, for NumPy inputs), reads the sign and the log
 of the absolute determinant off the factors, and its pullback solves with ``a^H`` through
@@ -52,6 +56,7 @@ from ...matrices import (
     output_tangent,
     trailing,
 )
+from .solve import factored, is_lapack_matrix
 
 __all__ = ["adjugate", "det_pullback_of", "det_pushforward_of"]
 
@@ -142,12 +147,57 @@ def det_pushforward_of(a: Any, y: Any, da: Any) -> Any:
 
 
 def _determinant(a: Any) -> tuple[Any, tuple]:
+    """``det(a)``, with the LU factors of one NumPy matrix of a LAPACK dtype kept for
+    ``_adjugate_h`` (``None`` otherwise)."""
+    if is_lapack_matrix(a):
+        factors = factored(a)
+        # NumPy's own formula, sign * exp(sum log|u_ii|), on the same LAPACK factors
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            sign, logabsdet = factors.logdet()
+            y = (sign * np.exp(logabsdet)).astype(a.dtype)[()]
+        # a zero pivot (0 / 0 in the sign), an overflow or underflow, inf or NaN: NumPy's
+        # det says what the value is, and the derivatives take the general way
+        if np.isfinite(y) and y != 0:
+            return y, (a, y, factors)
     y = array_namespace(a).linalg.det(a)
-    return y, (a, y)
+    return y, (a, y, None)
+
+
+def _adjugate_h(a: Any, y: Any, factors: Any) -> Any:
+    """``adj(a)^H = conj(det a) a^{-H}`` through the forward's LU factors, or ``None`` where
+    ``a`` has no factors kept or is too near a singular matrix for the formula.
+
+    Past a condition number of ``1 / sqrt(eps)`` (measured in the 1-norm from the inverse
+    computed, so a NaN or an overflow also counts as near) the SVD's adjugate is used: it
+    stays exact at rank ``n - 1`` and below, where ``det(a) inv(a)`` is ``0 * inf``."""
+    if factors is None:
+        return None
+    inv_h = factors.solve(eye_like(a), adjoint=True)
+    # ||a^{-1}||_1 is the largest row sum of |a^{-H}|
+    norms = np.abs(a).sum(axis=0).max() * np.abs(inv_h).sum(axis=1).max()
+    if not norms * np.sqrt(np.finfo(a.dtype).eps) <= 1:
+        return None
+    return (np.conj(y) if is_complex(a) else y) * inv_h
+
+
+def _det_pullback(a: Any, y: Any, factors: Any, dy: Any) -> Any:
+    adjugate_h = _adjugate_h(a, y, factors)
+    if adjugate_h is None:
+        return det_pullback_of(a, y, dy)
+    return adjugate_h * trailing(dy)
+
+
+def _det_pushforward(a: Any, y: Any, factors: Any, da: Any) -> Any:
+    adjugate_h = _adjugate_h(a, y, factors)
+    if adjugate_h is None:
+        return det_pushforward_of(a, y, da)
+    # tr(adj(a) da) = sum(adj(a)^T * da), and adj(a)^T = conj(adj(a)^H)
+    adjugate_t = np.conj(adjugate_h) if is_complex(a) else adjugate_h
+    return ProjectTo(y)(array_namespace(da).sum(adjugate_t * da, axis=(-2, -1)))
 
 
 matrix_rule(
-    np.linalg.det, primal=_determinant, pullback=det_pullback_of, pushforward=det_pushforward_of
+    np.linalg.det, primal=_determinant, pullback=_det_pullback, pushforward=_det_pushforward
 )
 
 
@@ -165,22 +215,22 @@ def _slogdet_forward(a: Any) -> tuple[Any, Factored]:
             f"np.linalg.slogdet: argument a must be a square matrix or a stack of them, "
             f"not of shape {a.shape}"
         )
-    factored = Factored(a)
-    if factored.lu is None:
-        return array_namespace(a).linalg.slogdet(a), factored
+    factors = factored(a)
+    if factors.lu is None:
+        return array_namespace(a).linalg.slogdet(a), factors
     with np.errstate(divide="ignore", invalid="ignore"):
-        sign, logabsdet = factored.logdet()
-    dtype = factored.lu[0].dtype
+        sign, logabsdet = factors.logdet()
+    dtype = factors.lu[0].dtype
     sign = np.where(np.isfinite(logabsdet), sign, 0).astype(dtype)
     logabsdet = logabsdet.astype(np.zeros((), dtype).real.dtype)
-    return _SlogdetResult(sign[()], logabsdet[()]), factored
+    return _SlogdetResult(sign[()], logabsdet[()]), factors
 
 
 def _require_nonsingular(result: Any) -> None:
     logabsdet = result.logabsdet
     # a plain value only: a tracked logabsdet (a nested derivative) comes from a solve
     # through the namespace, which raises at a singular matrix by itself
-    if isinstance(logabsdet, np.ndarray | np.generic) and np.any(np.isneginf(logabsdet)):
+    if isinstance(logabsdet, np.ndarray | np.generic) and np.any(logabsdet == -np.inf):
         raise np.linalg.LinAlgError(
             "np.linalg.slogdet: logabsdet has no derivative at a singular matrix "
             "(argument a has logabsdet = -inf)"
@@ -191,7 +241,7 @@ def _require_nonsingular(result: Any) -> None:
 def _slogdet_rrule(a):
     xp = array_namespace(a)
     project_a = ProjectTo(a)
-    result, factored = _slogdet_forward(a)
+    result, factors = _slogdet_forward(a)
     complex_a = is_complex(a)
 
     def slogdet_pullback(dy):
@@ -205,7 +255,8 @@ def _slogdet_rrule(a):
         else:
             c = g_log
         _require_nonsingular(result)
-        inv_h = factored.solve(xp.broadcast_to(eye_like(a), a.shape), adjoint=True)
+        eye = eye_like(a)
+        inv_h = factors.solve(eye if a.ndim == 2 else xp.broadcast_to(eye, a.shape), adjoint=True)
         return NO_TANGENT, project_a(trailing(xp.conj(c) if complex_a else c) * inv_h)
 
     return result, slogdet_pullback
@@ -214,12 +265,12 @@ def _slogdet_rrule(a):
 @frule.register(np.linalg.slogdet)
 def _slogdet_frule(tangents, a):
     xp = array_namespace(a)
-    result, factored = _slogdet_forward(a)
+    result, factors = _slogdet_forward(a)
     da = tangents[1]
     if is_zero(da):
         return result, da
     _require_nonsingular(result)
-    t = xp.linalg.trace(factored.solve(da))
+    t = xp.linalg.trace(factors.solve(da))
     d_log = ProjectTo(result.logabsdet)(xp.real(t) if is_complex(a) else t)
     d_sign: Any = ZERO_TANGENT
     if is_complex(a):

@@ -2,10 +2,13 @@
 
 ``solve`` factorizes ``a`` once (LAPACK's LU, for NumPy inputs) and its pullback solves with
 ``a^H`` through the same factors, so a pullback costs one pair of triangular solves, not a
-new factorization. ``inv`` reuses its output. Their mathematics (``solve_pullback_of``,
-``inv_pullback_of``, ...) lives in ``chainrules.rules.matrices``, shared with SciPy's rules;
-``matrix_rule`` registers both rules of each from it. Every pullback is written in
-array-namespace operations, so that an engine can differentiate it again.
+new factorization. One NumPy matrix of a LAPACK dtype goes to LAPACK's routines directly
+(``factored``, shared with ``det`` and ``slogdet``): at moderate sizes SciPy's checks and
+batching around them cost more than the solves. ``inv`` reuses its output. Their
+mathematics (``solve_pullback_of``, ``inv_pullback_of``, ...) lives in
+``chainrules.rules.matrices``, shared with SciPy's rules; ``matrix_rule`` registers both
+rules of each from it. Every pullback is written in array-namespace operations, so that an
+engine can differentiate it again.
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -21,6 +24,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.linalg import lapack
 
 from ....core.namespace import array_namespace
 from ....core.projection import ProjectTo
@@ -38,7 +42,68 @@ from ...matrices import (
     solve_pushforward_of,
 )
 
-__all__: list[str] = []
+__all__ = ["factored", "is_lapack_matrix"]
+
+
+# ---- one plain matrix, factorized by LAPACK directly ------------------------------------
+
+# LAPACK's prefix of each dtype it takes as it is. f2py casts an argument to the routine's
+# type, a complex right-hand side to a real one included: a routine is called only where
+# every array has the dtype it is named for
+_LAPACK_PREFIX = {
+    np.dtype(np.float32): "s",
+    np.dtype(np.float64): "d",
+    np.dtype(np.complex64): "c",
+    np.dtype(np.complex128): "z",
+}
+
+
+class _LapackFactored(Factored):
+    """``Factored`` for one nonempty NumPy matrix of a LAPACK dtype: ``getrf`` and ``getrs``
+    called directly, the same factors and solutions as SciPy's ``lu_factor`` and
+    ``lu_solve`` without their checks and batching. A right-hand side it does not take as
+    it is (another dtype, a stack, a tracked value) goes through ``Factored.solve``."""
+
+    __slots__ = ()
+
+    def __init__(self, a: np.ndarray) -> None:
+        self.a = a
+        self.batch = ()
+        # info > 0, an exact zero pivot, is for the caller to judge, as in Factored
+        lu, piv, _ = getattr(lapack, _LAPACK_PREFIX[a.dtype] + "getrf")(a)
+        self.lu = (lu, piv)
+
+    def solve(self, b: Any, adjoint: bool = False) -> Any:
+        lu, piv = self.lu
+        if type(b) is np.ndarray and b.ndim == 2 and b.dtype == lu.dtype:
+            if b.shape[0] == lu.shape[0]:
+                getrs = getattr(lapack, _LAPACK_PREFIX[lu.dtype] + "getrs")
+                x, _ = getrs(lu, piv, b, trans=2 if adjoint else 0)
+                return x
+        return super().solve(b, adjoint)
+
+
+def is_lapack_matrix(a: Any) -> bool:
+    """Whether ``a`` is one nonempty square NumPy matrix (not a stack) of a dtype LAPACK
+    takes as it is: what ``factored`` hands to LAPACK's routines directly.
+
+    >>> is_lapack_matrix(np.eye(2)), is_lapack_matrix(np.eye(2, dtype=int))
+    (True, False)
+    """
+    if type(a) is not np.ndarray or a.ndim != 2 or a.dtype not in _LAPACK_PREFIX:
+        return False
+    return a.shape[0] == a.shape[1] > 0
+
+
+def factored(a: Any) -> Factored:
+    """``a`` factorized once for repeated solves: ``Factored(a)``, by LAPACK's routines
+    called directly where ``is_lapack_matrix(a)``.
+
+    >>> factored(np.array([[2.0, 0.0], [0.0, 4.0]])).solve(np.ones((2, 1)))
+    array([[0.5 ],
+           [0.25]])
+    """
+    return _LapackFactored(a) if is_lapack_matrix(a) else Factored(a)
 
 
 # ---- solve, inv -------------------------------------------------------------------------
@@ -48,9 +113,9 @@ def _solved(a: Any, b: Any) -> tuple[Any, tuple]:
     """``a^{-1} b`` by LU factors kept for the derivatives (NumPy 2: only a 1-D ``b`` is a
     vector)."""
     vector = b.ndim == 1
-    factored = Factored(a).require_invertible()
-    x = factored.solve(as_matrix(b, vector))
-    return as_given(x, vector), (factored, x, vector)
+    factors = factored(a).require_invertible()
+    x = factors.solve(as_matrix(b, vector))
+    return as_given(x, vector), (factors, x, vector)
 
 
 def _inverse(a: Any) -> tuple[Any, tuple]:

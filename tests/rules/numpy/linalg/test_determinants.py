@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from chainrules_testing import test_frule, test_rrule
-from samples import DTYPES, ids, sample
+from samples import DTYPES, count_calls, ids, sample
 
 import chainrules as cr
 from chainrules.core.zeros import is_zero
@@ -74,20 +74,18 @@ def test_slogdet_of_singular_matrix():
 
 
 def test_slogdet_pullback_reuses_the_factorization(monkeypatch):
-    calls = {"lu_factor": 0}
-    original = scipy.linalg.lu_factor
-
-    def counted(*args, **kwargs):
-        calls["lu_factor"] += 1
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(scipy.linalg, "lu_factor", counted)
+    calls = count_calls(monkeypatch, scipy.linalg, "lu_factor")
+    routines = count_calls(monkeypatch, scipy.linalg.lapack, "dgetrf", "dgetrs")
     a = sample((3, 3)) + 2 * np.eye(3)
     _, pullback = cr.rrule(np.linalg.slogdet, a)
     result = np.linalg.slogdet(a)
     da = pullback(cr.Tangent(type(result), logabsdet=1.0))[1]
-    assert calls["lu_factor"] == 1
+    assert routines == {"dgetrf": 1, "dgetrs": 1} and calls == {"lu_factor": 0}
     np.testing.assert_allclose(da, np.linalg.inv(a).T, rtol=1e-12)
+    # a stack: SciPy's batched factorization, once
+    _, pullback = cr.rrule(np.linalg.slogdet, np.stack([a, 2 * a]))
+    pullback(cr.Tangent(type(result), logabsdet=np.ones(2)))
+    assert calls == {"lu_factor": 1} and routines == {"dgetrf": 1, "dgetrs": 1}
 
 
 def test_float32_stays_float32():
@@ -251,3 +249,130 @@ def test_cofactor_adjugate_is_the_adjugate(n):
     a = of_rank(n, max(n - 1, 0), seed=3)[0] if n else np.zeros((0, 0))
     expected = leibniz(a)[1].T if n else np.zeros((0, 0))
     np.testing.assert_allclose(_cofactor_adjugate(a), expected, atol=1e-12)
+
+
+# ---- one NumPy matrix: det(a) inv(a) through the forward's LU factors ---------------------
+
+ALL_DTYPES = [np.float64, np.complex128, np.float32, np.complex64]
+
+
+def exact_det_and_adjugate(a):
+    """``det(a)`` and ``adj(a) = det(a) a^{-1}`` of an invertible matrix, in 40 digits."""
+    with mpmath.workdps(40):
+        m = mpmath.matrix(a.astype(np.complex128).tolist())
+        det, inverse = mpmath.det(m), mpmath.inverse(m)
+        adj = [[complex(det * inverse[i, j]) for j in range(m.cols)] for i in range(m.rows)]
+        return complex(det), np.array(adj)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (2, 4, 4), (4, 4, 4)], ids=str)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids)
+def test_det_pullback_and_pushforward_against_the_adjugate(shape, dtype):
+    """y = det(a), the cotangent conj(adj(a))^T dy and the tangent tr(adj(a) da), against
+    40-digit arithmetic: one matrix (through LU factors) and a stack (through the SVD).
+    Tolerance: condition numbers about 10, so rounding of a few eps of the dtype."""
+    a = (sample(shape, dtype) + 3 * np.eye(4)).astype(dtype)
+    y, pullback = cr.rrule(np.linalg.det, a)
+    dy = sample(np.shape(y), dtype, 1)
+    da = sample(shape, dtype, 2)
+    _, ty = cr.frule((cr.NoTangent(), da), np.linalg.det, a)
+    g = pullback(dy)[1]
+    assert np.asarray(y).dtype == g.dtype == np.asarray(ty).dtype == dtype
+    rtol = 1e-12 if np.finfo(dtype).eps < 1e-10 else 1e-4
+    for k, m in enumerate(a.reshape(-1, 4, 4)):
+        det, adj = exact_det_and_adjugate(m)
+        dy_k, da_k = np.reshape(dy, -1)[k % np.size(dy)], da.reshape(-1, 4, 4)[k]
+        expected_g = np.conj(adj).T * dy_k
+        expected_ty = np.sum(adj.T * da_k)
+        if not is_complex(dtype):
+            det, expected_g, expected_ty = det.real, expected_g.real, expected_ty.real
+        np.testing.assert_allclose(np.reshape(y, -1)[k], det, rtol=rtol)
+        np.testing.assert_allclose(g.reshape(-1, 4, 4)[k], expected_g, rtol=rtol, atol=rtol)
+        np.testing.assert_allclose(np.reshape(ty, -1)[k], expected_ty, rtol=rtol)
+
+
+def is_complex(dtype):
+    return np.dtype(dtype).kind == "c"
+
+
+def test_det_takes_one_factorization_and_no_svd(monkeypatch):
+    routines = count_calls(monkeypatch, scipy.linalg.lapack, "dgetrf", "dgetrs")
+
+    def refused(*args, **kwargs):
+        raise AssertionError("an SVD or a second factorization")
+
+    det = np.linalg.det
+    for name in ("svd", "det", "inv"):
+        monkeypatch.setattr(np.linalg, name, refused)
+    a = sample((5, 5)) + 3 * np.eye(5)
+    _, pullback = cr.rrule(det, a)
+    pullback(1.0)
+    assert routines == {"dgetrf": 1, "dgetrs": 1}
+
+
+# matrices where det(a) inv(a) is not the adjugate in floating point, so the rule must take
+# the SVD: a determinant that overflows, one that underflows to zero, one that is subnormal
+# (inv(a) far from singular-safe: a condition number of 1e277), exactly singular matrices
+# of rank n - 1 and n - 2; each with the exact cotangent of dy = 1
+HARD_POINTS = [
+    (np.diag([1e200, 1e200]), np.diag([1e200, 1e200])),
+    (1e-200 * np.eye(2), 1e-200 * np.eye(2)),
+    (np.diag([1e-300, 3e-23]), np.diag([3e-23, 1e-300])),
+    (np.diag([1e-300, 3e-23]) * (0.6 + 0.8j), np.diag([3e-23, 1e-300]) * (0.6 - 0.8j)),
+    (np.array([[1.0, 2.0], [2.0, 4.0]]), np.array([[4.0, -2.0], [-2.0, 1.0]])),
+    (np.diag([2.0, 0.0, 0.0]), np.zeros((3, 3))),
+]
+
+
+@pytest.mark.parametrize("a, expected", HARD_POINTS, ids=range(len(HARD_POINTS)))
+def test_det_cotangent_at_hard_points_is_the_adjugate(a, expected):
+    """Tolerance: the SVD of a diagonal or 2 x 2 matrix is exact to an ulp or two."""
+    with np.errstate(over="ignore"):  # NumPy's det warns of the overflow to inf
+        y, pullback = cr.rrule(np.linalg.det, a)
+        _, ty = cr.frule((cr.NoTangent(), np.ones_like(a)), np.linalg.det, a)
+        assert y == np.linalg.det(a)
+    g = pullback(1.0)[1]
+    np.testing.assert_allclose(g, expected, rtol=1e-14, atol=0)
+    np.testing.assert_allclose(ty, np.sum(np.conj(expected)), rtol=1e-14)
+
+
+def test_det_with_nan_is_as_before():
+    """NaN in, NaN out, and the SVD's refusal in the pullback, as the general rule gives."""
+    a = np.array([[1.0, np.nan], [0.0, 1.0]])
+    with np.errstate(invalid="ignore"):
+        y, pullback = cr.rrule(np.linalg.det, a)
+    assert np.isnan(y)
+    with pytest.raises(np.linalg.LinAlgError):
+        pullback(1.0)
+
+
+@pytest.mark.parametrize("f", [np.linalg.det, np.linalg.slogdet], ids=lambda f: f.__name__)
+def test_det_and_slogdet_of_an_integer_matrix_are_numpys(f):
+    a = np.array([[3, 1], [1, 2]])
+    y, _ = cr.rrule(f, a)
+    np.testing.assert_allclose(y, f(a), rtol=1e-15)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)], ids=str)
+def test_det_of_a_non_square_matrix_raises_as_numpy_does(shape):
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        cr.rrule(np.linalg.det, sample(shape))  # of full rank: LU factors, no zero pivot
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids)
+def test_slogdet_pullback_of_one_matrix_against_the_inverse(dtype):
+    """The cotangent conj(c) a^{-H}, c = g_logabsdet + i Im(conj(g_sign) sign), against
+    NumPy's inverse in double precision (no sign cotangent on a real matrix)."""
+    a = (sample((4, 4), dtype) - 3 * np.eye(4)).astype(dtype)
+    y, pullback = cr.rrule(np.linalg.slogdet, a)
+    sign, logabsdet = np.linalg.slogdet(a.astype(np.complex128))
+    rtol = 1e-12 if np.finfo(dtype).eps < 1e-10 else 1e-5
+    np.testing.assert_allclose(y.logabsdet, logabsdet, rtol=rtol)
+    np.testing.assert_allclose(y.sign, sign if is_complex(dtype) else sign.real, rtol=rtol)
+    g_sign = 0.3 + 0.2j if is_complex(dtype) else 0.0
+    g = pullback(cr.Tangent(type(y), sign=g_sign, logabsdet=1.3))[1]
+    assert g.dtype == dtype
+    c = 1.3 + 1j * np.imag(np.conj(g_sign) * sign)
+    expected = np.conj(c) * np.linalg.inv(a.astype(np.complex128)).conj().T
+    expected = expected if is_complex(dtype) else expected.real
+    np.testing.assert_allclose(g, expected, rtol=rtol, atol=rtol)

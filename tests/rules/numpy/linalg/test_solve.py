@@ -29,8 +29,10 @@ def test_solve_float32_stays_float32():
 
 
 def test_solve_pullback_reuses_the_factorization(monkeypatch):
-    """The pullback solves with the forward LU factors: no factorization, one solve pair."""
+    """The pullback solves with the forward LU factors: no factorization, one solve pair,
+    through LAPACK's routines for one matrix and through SciPy's for a stack."""
     calls = count_calls(monkeypatch, scipy.linalg, "lu_factor", "lu_solve")
+    routines = count_calls(monkeypatch, scipy.linalg.lapack, "dgetrf", "dgetrs")
     solve = np.linalg.solve
 
     def refactorizing(*args, **kwargs):
@@ -39,11 +41,102 @@ def test_solve_pullback_reuses_the_factorization(monkeypatch):
     monkeypatch.setattr(np.linalg, "solve", refactorizing)
     a, b = invertible((4, 4)), sample((4, 2))
     x, pullback = cr.rrule(solve, a, b)
-    assert calls == {"lu_factor": 1, "lu_solve": 1}
+    assert routines == {"dgetrf": 1, "dgetrs": 1}
     _, da, db = pullback(np.ones((4, 2)))
-    assert calls == {"lu_factor": 1, "lu_solve": 2}
+    assert routines == {"dgetrf": 1, "dgetrs": 2}
+    assert calls == {"lu_factor": 0, "lu_solve": 0}
     np.testing.assert_allclose(db, np.linalg.inv(a).T @ np.ones((4, 2)), rtol=1e-12)
     np.testing.assert_allclose(da, -db @ x.T, rtol=1e-12)
+
+    a = invertible((2, 4, 4))
+    x, pullback = cr.rrule(solve, a, b)
+    assert calls == {"lu_factor": 1, "lu_solve": 1}
+    pullback(np.ones((2, 4, 2)))
+    assert calls == {"lu_factor": 1, "lu_solve": 2}
+    assert routines == {"dgetrf": 1, "dgetrs": 2}
+
+
+# ---- one NumPy matrix goes to LAPACK directly: every other call as before -----------------
+
+ALL_DTYPES = [np.float64, np.complex128, np.float32, np.complex64]
+
+# (a's shape, b's shape, a's dtype, b's dtype): one matrix of every LAPACK dtype, and the
+# calls the direct routines do not take as they are (stacks, other dtypes, empty arrays),
+# which go through Factored
+DIRECT_CASES = [((4, 4), (4,), t, t) for t in ALL_DTYPES] + [
+    ((4, 4), (4, 3), np.complex64, np.complex64),
+    ((4, 4), (4,), np.float64, np.complex128),
+    ((4, 4), (4, 2), np.float64, np.complex128),
+    ((4, 4), (4,), np.complex128, np.float64),
+    ((4, 4), (4,), np.float32, np.float64),
+    ((4, 4), (4, 0), np.float64, np.float64),
+    ((2, 4, 4), (4,), np.float64, np.float64),
+    ((4, 4, 4), (4, 2), np.float64, np.float64),
+    ((4, 4), (2, 4, 3), np.complex128, np.complex128),
+    ((4, 4), (4, 4, 3), np.float64, np.float64),
+]
+
+
+def tolerance(*dtypes):
+    """Relative tolerance: LAPACK's rounding on matrices of condition number about 10."""
+    single = any(np.dtype(t) in (np.dtype(np.float32), np.dtype(np.complex64)) for t in dtypes)
+    return 1e-4 if single else 1e-12
+
+
+@pytest.mark.parametrize("a_shape, b_shape, a_dtype, b_dtype", DIRECT_CASES, ids=str)
+def test_solve_against_the_formula(a_shape, b_shape, a_dtype, b_dtype):
+    """x = a^{-1} b, db = a^{-H} dy, da = -db x^H, against NumPy's solve in double precision
+    (a vector b as a column, a stack b broadcast against a)."""
+    a = invertible(a_shape, np.complex128 if np.dtype(a_dtype).kind == "c" else np.float64)
+    a = (10 * a).astype(a_dtype)
+    b = (10 * sample(b_shape, np.result_type(b_dtype, np.float64), 1)).astype(b_dtype)
+    x, pullback = cr.rrule(np.linalg.solve, a, b)
+    expected = np.linalg.solve(a, b)
+    assert x.dtype == expected.dtype and x.shape == expected.shape
+    dy = sample(x.shape, x.dtype, 2)
+    _, da, db = pullback(dy)
+    assert da.dtype == a.dtype and db.dtype == b.dtype
+    # the reference: b and dy as stacks of columns, sums over the axes a or b was broadcast on
+    column = (lambda m: m[..., None]) if b.ndim == 1 else (lambda m: m)
+    a_c = a.astype(np.complex128)
+    x_c = np.linalg.solve(a_c, column(b.astype(np.complex128)))
+    db_c = np.linalg.solve(np.conj(np.swapaxes(a_c, -1, -2)), column(dy.astype(np.complex128)))
+    da_c = -db_c @ np.conj(np.swapaxes(x_c, -1, -2))
+    da_c = da_c.sum(axis=tuple(range(da_c.ndim - a.ndim)))
+    db_c = db_c[..., 0] if b.ndim == 1 else db_c
+    db_c = db_c.sum(axis=tuple(range(db_c.ndim - b.ndim)))
+    rtol = tolerance(a_dtype, b_dtype)
+    np.testing.assert_allclose(x, x_c[..., 0] if b.ndim == 1 else x_c, rtol=rtol, atol=rtol)
+    for got, want, arg in ((da, da_c, a), (db, db_c, b)):
+        want = want if np.iscomplexobj(arg) else want.real
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * np.abs(want).max(initial=1))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids)
+def test_solve_with_one_singular_matrix_raises_like_numpy(dtype):
+    a = np.array([[1.0, 2.0], [2.0, 4.0]], dtype)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        np.linalg.solve(a, np.ones(2, dtype))
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        cr.rrule(np.linalg.solve, a, np.ones(2, dtype))
+
+
+def test_solve_with_a_mismatched_right_hand_side_raises_a_value_error():
+    with pytest.raises(ValueError, match="incompatible"):
+        cr.rrule(np.linalg.solve, invertible((3, 3)), np.ones(2))
+
+
+def test_solve_with_integer_arrays_is_numpy_solve():
+    a, b = np.array([[3, 1], [1, 2]]), np.array([9, 8])
+    x, _ = cr.rrule(np.linalg.solve, a, b)
+    np.testing.assert_allclose(x, np.linalg.solve(a, b), rtol=1e-15)
+
+
+def test_solve_with_nan_is_nan_as_numpy():
+    a, b = invertible((3, 3)), np.array([1.0, np.nan, 2.0])
+    x, pullback = cr.rrule(np.linalg.solve, a, b)
+    np.testing.assert_array_equal(np.isnan(x), np.isnan(np.linalg.solve(a, b)))
+    assert np.all(np.isnan(pullback(np.ones(3))[1]))
 
 
 def test_solve_singular_raises_like_numpy():
