@@ -34,7 +34,14 @@ from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
-from ...core.shapes import count_reduced, expand_reduced, normalize_axes, normalize_axis, shape_of
+from ...core.shapes import (
+    count_reduced,
+    expand_reduced,
+    normalize_axes,
+    normalize_axis,
+    reduced_shape,
+    shape_of,
+)
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.zeros import is_zero
 
@@ -83,7 +90,7 @@ def _used(a: Any, where: Any, nan: bool) -> Any:
 
 
 def _sum_cotangent(
-    a: Any, dy: Any, shape: tuple, axes: tuple, keepdims: bool, initial: Any, mask: Any
+    a: Any, dy: Any, shape: tuple, axes: tuple, keepdims: bool, initial: Any, mask: Any, y: Any
 ):
     dx = expand_reduced(dy, shape, axes, keepdims)
     return dx if mask is None else array_namespace(dx).where(mask, dx, 0)
@@ -136,10 +143,48 @@ def _prod_partials(a: Any, axes: tuple[int, ...], initial: Any, where: Any) -> A
 
 
 def _prod_cotangent(
-    a: Any, dy: Any, shape: tuple, axes: tuple, keepdims: bool, initial: Any, mask: Any
+    a: Any, dy: Any, shape: tuple, axes: tuple, keepdims: bool, initial: Any, mask: Any, y: Any
 ):
+    if initial is None and mask is None and (type(dy) is np.ndarray or type(dy) in _SCALARS):
+        dx = _prod_cotangent_by_division(a, y, dy, shape, axes)
+        if dx is not None:
+            return dx
     partials = _prod_partials(a, axes, initial, mask)
     return array_namespace(a, dy).conj(partials) * expand_reduced(dy, shape, axes, keepdims)
+
+
+def _prod_cotangent_by_division(a: Any, y: Any, dy: Any, shape: tuple, axes: tuple) -> Any:
+    """The cotangent ``prod_of_others(a, axes) * dy`` with the products of the others as
+    ``y / a``, from the product ``y`` of each slice, for a NumPy array of a real floating dtype
+    whose every product is a normal number; else None.
+
+    A finite product that is not zero or subnormal has no zero factor, and it carries at most
+    one rounding per factor, as the cumulative products do: the quotient is as accurate, in a
+    single pass. A zero, an infinite or NaN factor, or a product that overflows or underflows
+    takes the way by cumulative products. Where ``y * dy`` is normal too, it is divided by
+    ``a`` at once, with the same two roundings. First derivatives only: an engine's tracked
+    values, differentiated again, are never NumPy arrays.
+    """
+    if type(a) is not np.ndarray or a.dtype.kind != "f" or getattr(y, "dtype", None) != a.dtype:
+        return None
+    limits = np.finfo(a.dtype)
+    kept = reduced_shape(shape, axes)
+    y = np.asarray(y).reshape(kept)
+    if not _normal(y, limits):
+        return None
+    dy = np.asarray(dy).reshape(kept)
+    with np.errstate(over="ignore"):  # a probe: where it overflows, the two roundings apart
+        scale = y * dy
+    return scale / a if _normal(scale, limits) else y / a * dy
+
+
+def _normal(values: np.ndarray, limits: np.finfo) -> bool:
+    """Whether all ``values`` are normal numbers: finite, and neither zero nor subnormal."""
+    size = abs(values)
+    return bool(((size >= limits.tiny) & (size <= limits.max)).all())
+
+
+_SCALARS = frozenset({float, int, complex, np.float64, np.float32, np.complex128})
 
 
 def _prod_tangent(
@@ -194,7 +239,8 @@ def _register_total(f: Any, cotangent: Any, tangent: Any, nan: bool, also: tuple
         project_a = ProjectTo(a)
 
         def total_pullback(dy):
-            return NO_TANGENT, project_a(cotangent(a, dy, shape, axes, keepdims, initial, mask))
+            dx = cotangent(a, dy, shape, axes, keepdims, initial, mask, y)
+            return NO_TANGENT, project_a(dx)
 
         return y, total_pullback
 

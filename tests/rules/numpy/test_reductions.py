@@ -1,5 +1,6 @@
 """Tests of the rules for sum, prod, mean, their NaN-skipping forms and trace."""
 
+import mpmath
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
@@ -147,6 +148,65 @@ def test_prod_gradient_at_zeros_along_an_axis():
     x = np.array([[0.0, 2.0, 3.0], [1.0, 0.0, 0.0]])
     _, pullback = cr.rrule(np.prod, x, axis=1)
     assert np.array_equal(pullback(np.array([1.0, 1.0]))[1], [[6.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+
+
+# ---- prod of a NumPy float array: the products of the others as y / x, where that is exact ---
+
+
+def _exact_prod_cotangent(x, dy, axis):
+    """``dy`` times the product of the other elements of each slice, exactly (mpmath), then
+    rounded once to float64 (to zero or infinity past its range)."""
+    x = np.moveaxis(np.asarray(x, np.float64), axis, -1)
+    dy = np.broadcast_to(np.asarray(dy, np.float64), x.shape[:-1])
+    out = np.empty(x.shape)
+    for index in np.ndindex(x.shape):
+        others = [mpmath.mpf(float(v)) for i, v in enumerate(x[index[:-1]]) if i != index[-1]]
+        out[index] = float(mpmath.fprod(others) * mpmath.mpf(float(dy[index[:-1]])))
+    return np.moveaxis(out, -1, axis)
+
+
+PROD_BY_DIVISION = [
+    # x, axis, dy: the quotient's guards, each on one side
+    (np.random.default_rng(3).normal(size=(8, 64)), 1, np.linspace(-2.0, 2.0, 8)),
+    (np.random.default_rng(4).uniform(0.5, 1.5, (3, 4, 5)), 0, 1.5),  # a normal product
+    ([[0.0, 2.0, 3.0], [1.0, 2.0, 4.0]], 1, [1.0, 1.0]),  # one slice with a zero
+    ([1e200, 1e200, 1e-200], 0, 1.0),  # the product overflows; the others need not
+    ([1e-200, 1e-200, 1e200], 0, 1.0),  # the product underflows to zero
+    ([1e-160, 1e-160, 1.0], 0, 1.0),  # a subnormal product has lost its digits
+    ([1e-150, 1e-150], 0, 1e-100),  # a normal product, but y * dy underflows
+    ([1e150, 1e150], 0, 1e10),  # a normal product, but y * dy overflows
+    ([3.0, np.inf, 2.0], 0, 1.0),  # an infinite factor
+]
+
+
+@pytest.mark.parametrize("x, axis, dy", PROD_BY_DIVISION, ids=range(len(PROD_BY_DIVISION)))
+def test_prod_cotangent_is_exact_to_rounding(x, axis, dy):
+    x = np.array(x)
+    with np.errstate(over="ignore"):  # the product itself may overflow: that is the case
+        y, pullback = cr.rrule(np.prod, x, axis=axis)
+        assert np.array_equal(y, np.prod(x, axis=axis))
+        expected = _exact_prod_cotangent(x, dy, axis)
+        dy = np.broadcast_to(dy, np.shape(y))
+        dx = pullback(dy[()] if dy.ndim == 0 else dy)[1]
+    # one rounding per factor (the product's, or the cumulative products'), one for dy
+    np.testing.assert_allclose(dx, expected, rtol=(x.shape[axis] + 1) * 2.3e-16, atol=0)
+
+
+def test_prod_cotangent_of_float32_below_the_normal_range():
+    # float32's smallest normal number is about 1.2e-38: the product 1e-40 is subnormal there
+    x = np.array([1e-20, 1e-20, 1.0], np.float32)
+    _, pullback = cr.rrule(np.prod, x)
+    expected = _exact_prod_cotangent(x.astype(np.float64), 1.0, 0).astype(np.float32)
+    np.testing.assert_allclose(pullback(1.0)[1], expected, rtol=4 * 6e-8, atol=0)
+
+
+def test_prod_cotangent_by_division_agrees_with_the_cumulative_products():
+    # the quotient and the division-free way (what tracked values take) agree to rounding
+    x = np.random.default_rng(5).normal(size=(16, 256))
+    dy = np.random.default_rng(6).normal(size=16)
+    _, pullback = cr.rrule(np.prod, x, axis=1)
+    others = cr.rules.numpy.reductions.prod_of_others(x, (1,))
+    np.testing.assert_allclose(pullback(dy)[1], others * dy[:, None], rtol=257 * 2.3e-16)
 
 
 PROD_HESSIANS = [

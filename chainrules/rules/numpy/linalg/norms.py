@@ -153,11 +153,46 @@ def _vector_norm_kept(x: Any, ord: Any, axes: tuple[int, ...]) -> Any:
 
 def _keep(dy: Any, x: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
     """``dy`` with the reduced axes restored (length one), to broadcast against ``x``."""
-    xp = array_namespace(dy)
-    if keepdims:
+    if keepdims or getattr(dy, "ndim", 0) == 0:  # a scalar broadcasts as it is
         return dy
-    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
-    return xp.reshape(dy, shape)
+    return array_namespace(dy).reshape(dy, _kept_shape(x, axes))
+
+
+def _kept_shape(x: Any, axes: tuple[int, ...]) -> tuple[int, ...]:
+    """``x``'s shape with ``axes`` of length one."""
+    return tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+
+
+def _is_two_norm(ord: Any, kind: str) -> bool:
+    """Whether the ``kind`` ``ord``-norm is the square root of the sum of squares: the vector
+    2-norm, or the Frobenius norm of matrices."""
+    return ord is None or (kind == "vector" and ord == 2) or (kind == "matrix" and ord == "fro")
+
+
+def _gradient_given_norm(
+    x: Any, y: Any, ord: Any, axes: tuple[int, ...], kind: str, keepdims: bool
+) -> Any:
+    """``norm_gradient(x, ord, axes, kind)``, using the norm ``y`` the rule computed.
+
+    The gradient of a 2-norm (or Frobenius norm) is ``x / y``: from the forward's ``y`` it
+    costs one division, where computing it afresh would sum the squares again.
+    """
+    if not _is_two_norm(ord, kind):
+        return norm_gradient(x, ord, axes, kind)
+    if type(x) is np.ndarray and type(y) in _NUMPY_VALUES:
+        # A NumPy scalar broadcasts as it is; where every norm is positive, the masked form
+        # below gives this same quotient.
+        if type(y) is not np.ndarray:
+            if y > 0:
+                return x / y
+        else:
+            y = y if keepdims else y.reshape(_kept_shape(x, axes))
+            if (y > 0).all():
+                return x / y
+    return _vector_gradient(x, _keep(y, x, axes, keepdims), None, axes)
+
+
+_NUMPY_VALUES = frozenset({np.ndarray, np.float64, np.float32, np.float16, np.longdouble})
 
 
 def _norm_rules(compute: Any, plan: Any) -> tuple[Any, Any]:
@@ -170,7 +205,7 @@ def _norm_rules(compute: Any, plan: Any) -> tuple[Any, Any]:
         kind, axes = plan(x, ord, axis)
 
         def norm_pullback(dy: Any) -> tuple:
-            g = norm_gradient(x, ord, axes, kind)
+            g = _gradient_given_norm(x, y, ord, axes, kind, keepdims)
             return NO_TANGENT, project_x(g * _keep(dy, x, axes, keepdims))
 
         return y, norm_pullback
@@ -182,7 +217,7 @@ def _norm_rules(compute: Any, plan: Any) -> tuple[Any, Any]:
         if is_zero(dx):
             return y, dx
         kind, axes = plan(x, ord, axis)
-        g = norm_gradient(x, ord, axes, kind)
+        g = _gradient_given_norm(x, y, ord, axes, kind, keepdims)
         inner = xp.real(xp.conj(g) * dx) if is_complex(g) or is_complex(dx) else g * dx
         dy = xp.sum(inner, axis=axes, keepdims=keepdims)
         return y, ProjectTo(y)(dy)

@@ -146,14 +146,72 @@ def _log_softmax(x: Any, axis: Any) -> Any:
 # ---- logsumexp ------------------------------------------------------------------------------
 
 
+def _exponentials(a: Any, axis: Any, keepdims: bool) -> tuple[Any, Any, Any] | None:
+    """``(y, e, total)`` for ``y = logsumexp(a, axis)`` of a float64 or float32 NumPy array
+    whose maxima are finite: ``e = exp(a - max)`` and ``total`` the sum of ``e``, kept over
+    the reduced axes, so that ``exp(a - y) = e / total``; else None.
+
+    ``y`` is computed with SciPy's operations (from SciPy 1.15; earlier ones differ by
+    rounding): the maxima, counted ``m`` times, left out of the sum ``s`` of the others, and
+    ``y = log1p(s / m) + log(m) + max``, accurate where ``s`` is small. SciPy would compute the
+    exponentials twice and the pullback a third time; here they are computed once and kept.
+    """
+    if type(a) is not np.ndarray or a.dtype not in _EXACT_DTYPES or a.size == 0 or a.ndim == 0:
+        return None
+    axes = _reduced_axes(axis, a.ndim)
+    shift = a.max(axis=axes, keepdims=True)
+    if not np.isfinite(shift).all():
+        return None  # SciPy's special cases (infinities, NaN) take the general way
+    e = np.subtract(a, shift)
+    np.exp(e, out=e)
+    maxima = a == shift
+    np.copyto(e, 0, where=maxima)
+    others = e.sum(axis=axes, keepdims=True)
+    np.copyto(e, 1, where=maxima)
+    m = np.count_nonzero(maxima, axis=axes, keepdims=True).astype(a.dtype)
+    s = np.where(others == 0, others, others / m)
+    y = np.log1p(s) + np.log(m) + shift
+    if not keepdims:
+        y = y.squeeze(axis=axes)
+        y = y[()] if y.ndim == 0 else y
+    return y, e, others + m
+
+
+_EXACT_DTYPES = frozenset({np.dtype(np.float64), np.dtype(np.float32)})
+
+
+def _softmax_times(e: Any, total: Any, axes: tuple[int, ...], n_positional: int) -> Any:
+    """The pullback of ``logsumexp`` given ``e / total = exp(a - y)`` (``_exponentials``)."""
+    shape = tuple(e.shape)
+    rest = (NO_TANGENT,) * (n_positional - 1)
+
+    def logsumexp_pullback(dy: Any) -> tuple[Any, ...]:
+        if is_zero(dy):
+            return (NO_TANGENT, ZERO_TANGENT, *rest)
+        xp = array_namespace(e, dy)
+        dy_kept = _with_kept_dims(xp, dy, shape, axes)
+        # the small quotient first: one pass over the data, which the projection keeps when
+        # it is real (a complex dy of the real output pulls back its real part)
+        dx = e * (dy_kept / total)
+        return (NO_TANGENT, ProjectTo(e)(dx), *rest)
+
+    return logsumexp_pullback
+
+
 def make_logsumexp_rules(
-    f: Any, forward: Callable[..., Any], keywords: tuple[str, ...] = ("axis", "keepdims")
+    f: Any,
+    forward: Callable[..., Any],
+    keywords: tuple[str, ...] = ("axis", "keepdims"),
+    exponentials: Callable[..., Any] | None = None,
 ) -> None:
     """Register the rrule and frule of ``f(a, *keywords)``, a logsumexp computed by ``forward``.
 
     ``keywords`` are those of ``scipy.special.logsumexp`` that ``f`` takes, in its positional
     order (a subset of axis, b, keepdims, return_sign); ``forward(a, **keywords)`` computes the
     value. The rules use the output ``y``: ``dy/da = b exp(a - y)`` and ``dy/db = exp(a - y)``.
+    ``exponentials(a, axis, keepdims)``, where given, computes what ``forward`` does together
+    with ``exp(a - y)`` for the calls without ``b`` or ``return_sign`` that it takes
+    (``_exponentials``), or returns None.
     """
     signature = _logsumexp_signature(keywords)
     b_slot = keywords.index("b") + 2 if "b" in keywords else None  # (df, da, ...) position
@@ -167,6 +225,12 @@ def make_logsumexp_rules(
         given = arguments(a, args, kwargs)
         axis, b, return_sign = given["axis"], given.get("b"), given.get("return_sign", False)
         n_positional = 1 + len(args)
+        plain = None
+        if exponentials is not None and b is None and not return_sign:
+            plain = exponentials(a, axis, given.get("keepdims", False))
+        if plain is not None:
+            out, e, total = plain
+            return out, _softmax_times(e, total, _reduced_axes(axis, e.ndim), n_positional)
         out = forward(a, **given)
         y, sign = out if return_sign else (out, None)
         a_arr = _as_array(a)
@@ -298,6 +362,6 @@ def make_log_softmax_rules(f: Any, forward: Callable[[Any, Any], Any]) -> None:
     _make_rules_given_output(f, forward, _log_softmax_pullback, _log_softmax_pushforward)
 
 
-make_logsumexp_rules(sc.logsumexp, _logsumexp, tuple(_LOGSUMEXP_DEFAULTS))
+make_logsumexp_rules(sc.logsumexp, _logsumexp, tuple(_LOGSUMEXP_DEFAULTS), _exponentials)
 make_softmax_rules(sc.softmax, _softmax)
 make_log_softmax_rules(sc.log_softmax, _log_softmax)

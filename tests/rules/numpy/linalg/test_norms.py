@@ -123,3 +123,57 @@ def test_cond_of_a_singular_matrix_has_no_derivative(p, x):
             pullback(1.0)
         with pytest.raises(np.linalg.LinAlgError, match=r"cond.*singular argument x"):
             cr.frule((cr.NoTangent(), np.ones((2, 2)), cr.NoTangent()), np.linalg.cond, x, p)
+
+
+# ---- 2-norms: the gradient x / y from the forward's norm y ----------------------------------
+
+# (x, f, keywords): norms that are square roots of sums of squares, along the ways a kept y is
+# laid out; each has a slice of norm zero where the quotient would be 0 / 0.
+_HALF_ZERO = np.array([[0.0, 0.0, 0.0, 0.0], [3.0, -4.0, 1.0, 2.0], [0.5, 1.0, -2.0, 0.25]])
+TWO_NORMS = [
+    (np.linalg.norm, {}),
+    (np.linalg.norm, {"axis": 1}),
+    (np.linalg.norm, {"axis": -1, "keepdims": True}),
+    (np.linalg.norm, {"axis": (0, 1)}),
+    (np.linalg.norm, {"ord": "fro", "keepdims": True}),
+    (np.linalg.norm, {"ord": 2, "axis": 1}),
+    (np.linalg.vector_norm, {"axis": 1}),
+    (np.linalg.vector_norm, {}),
+    (np.linalg.matrix_norm, {}),
+]
+
+
+def _two_norm_cotangent(x, dy, kwargs):
+    """``x / |x|`` (0 where the norm is 0) times ``dy``, computed in float64 per slice."""
+    axis = kwargs.get("axis")
+    axes = (0, 1) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    norm = np.sqrt(np.sum(np.abs(x.astype(np.complex128)) ** 2, axis=axes, keepdims=True))
+    dy = np.reshape(dy, norm.shape)
+    return np.where(norm > 0, x / np.where(norm > 0, norm, 1), 0) * dy
+
+
+@pytest.mark.parametrize("f, kwargs", TWO_NORMS, ids=str)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128], ids=str)
+@pytest.mark.parametrize("zero_slice", [False, True])
+def test_two_norm_gradient_reuses_the_norm(f, kwargs, dtype, zero_slice):
+    x = (_HALF_ZERO if zero_slice else _HALF_ZERO + 1.5).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + 0.5j * x[:, ::-1]  # the zero row stays zero
+    y, pullback = cr.rrule(f, x, **kwargs)
+    dy = np.linspace(0.5, 2.0, np.size(y)).reshape(np.shape(y))
+    dx = cr.unthunk(pullback(dy[()] if dy.ndim == 0 else dy)[1])
+    expected = _two_norm_cotangent(x, dy, kwargs)
+    tolerance = 1e-6 if dtype == np.float32 else 1e-14
+    np.testing.assert_allclose(dx, expected, rtol=tolerance, atol=tolerance)
+    assert np.all(np.isfinite(dx))  # a zero norm gives a zero gradient, never 0 / 0
+    if kwargs.get("axis") in (1, -1) and zero_slice:
+        np.testing.assert_array_equal(dx[0], 0)
+
+
+def test_two_norm_of_nan_keeps_its_zero_gradient():
+    # the masked form takes a NaN norm (not positive) as zero; the quotient must not change that
+    x = np.array([[np.nan, 1.0], [3.0, 4.0]])
+    _, pullback = cr.rrule(np.linalg.norm, x, axis=1)
+    np.testing.assert_array_equal(pullback(np.ones(2))[1], [[0.0, 0.0], [0.6, 0.8]])
+    _, pullback = cr.rrule(np.linalg.norm, x)
+    np.testing.assert_array_equal(pullback(1.0)[1], np.zeros((2, 2)))

@@ -1,5 +1,6 @@
 """Tests of the rules for logsumexp, softmax and log_softmax: axes, weights, signs, keepdims."""
 
+import mpmath
 import numpy as np
 import pytest
 import scipy.special as sc
@@ -115,3 +116,94 @@ def test_zero_cotangents():
 def test_unsupported_keyword_is_named():
     with pytest.raises(cr.RuleKeywordError, match=r"logsumexp.*axes"):
         cr.rrule(sc.logsumexp, A, axes=0)
+
+
+# ---- logsumexp of a float array: SciPy's value, and exp(a - y) from the same exponentials ---
+
+
+def _exact_logsumexp(x, axis):
+    """logsumexp over ``axis`` with the reduced axes kept, and its gradient ``exp(x - y)``,
+    in 50 digits (mpmath), rounded to float64."""
+    x = np.asarray(x, np.float64)
+    axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    axes = tuple(a % x.ndim for a in axes)
+    ends = tuple(range(x.ndim - len(axes), x.ndim))
+    moved = np.moveaxis(x, axes, ends)
+    flat = moved.reshape((*moved.shape[: x.ndim - len(axes)], -1))
+    y, grad = np.empty(flat.shape[:-1]), np.empty(flat.shape)
+    with mpmath.workdps(50):
+        for index in np.ndindex(flat.shape[:-1]):
+            terms = [mpmath.exp(mpmath.mpf(float(v))) for v in flat[index]]
+            total = mpmath.fsum(terms)
+            y[index] = float(mpmath.log(total))
+            grad[index] = [float(t / total) for t in terms]
+    grad = np.moveaxis(grad.reshape(moved.shape), ends, axes)
+    return np.expand_dims(y, axes), grad
+
+
+LSE_RNG = np.random.default_rng(11)
+PLAIN_LOGSUMEXP = [
+    # x, keywords: axes and keepdims, ties among the maxima, a dominant maximum (y near 0)
+    (LSE_RNG.normal(size=(16, 64)), {"axis": -1}),
+    (LSE_RNG.normal(size=(3, 4, 5)), {"axis": (0, 2), "keepdims": True}),
+    (LSE_RNG.normal(size=(3, 4, 5)), {"axis": (2, 0)}),
+    (LSE_RNG.normal(size=(3, 4)), {}),
+    (LSE_RNG.normal(size=(3, 4)), {"axis": 0, "keepdims": True}),
+    (np.array([[1.0, 1.0, -2.0], [0.5, 0.5, 0.5]]), {"axis": 1}),
+    (np.array([0.0, -50.0, -60.0]), {}),
+    (np.array([700.0, 710.0, 705.0]), {}),
+]
+
+
+@pytest.mark.parametrize("x, kwargs", PLAIN_LOGSUMEXP, ids=range(len(PLAIN_LOGSUMEXP)))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=str)
+def test_logsumexp_of_a_float_array(x, kwargs, dtype):
+    x = x.astype(dtype)
+    y, pullback = cr.rrule(sc.logsumexp, x, **kwargs)
+    # SciPy's own operations, so SciPy's value (to rounding, across SciPy's versions)
+    expected = sc.logsumexp(x, **kwargs)
+    assert type(y) is type(expected) and np.shape(y) == np.shape(expected)
+    eps = np.finfo(dtype).eps
+    np.testing.assert_allclose(y, expected, rtol=2 * eps, atol=0)
+    exact_y, exact_grad = _exact_logsumexp(x, kwargs.get("axis"))
+    # y near 0 (a dominant maximum) keeps its relative accuracy: log1p of the small rest
+    np.testing.assert_allclose(y, exact_y.reshape(np.shape(y)), rtol=4 * eps, atol=0)
+    dy = np.linspace(0.5, 1.5, np.size(y)).reshape(np.shape(y)).astype(dtype)
+    dx = pullback(dy[()] if dy.ndim == 0 else dy)[1]
+    assert dx.dtype == dtype
+    # exp(a - max) carries the rounding of a - max, amplified by its size: a few eps each
+    expected_dx = exact_grad * dy.reshape(exact_y.shape)
+    np.testing.assert_allclose(dx, expected_dx, rtol=64 * eps, atol=0)
+
+
+LSE_SPECIAL = [
+    # the calls the exponentials leave to SciPy: non-finite maxima, no elements, a 0-d array,
+    # float16, weights, signs
+    (np.array([[1.0, np.inf], [0.0, 1.0]]), {"axis": 1}),
+    (np.array([[-np.inf, -np.inf], [0.0, 1.0]]), {"axis": 1}),
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), {"axis": 1}),
+    (np.zeros((2, 0)), {"axis": 1}),
+    (np.array(1.5), {}),
+    (np.array([1.0, 2.0, 3.0], np.float16), {}),
+    (np.array([1.0, 2.0, 3.0]), {"b": np.array([1.0, 0.0, 2.0])}),
+]
+
+
+@pytest.mark.parametrize("x, kwargs", LSE_SPECIAL, ids=range(len(LSE_SPECIAL)))
+def test_logsumexp_special_calls_keep_scipys_value(x, kwargs):
+    with np.errstate(all="ignore"):
+        y, pullback = cr.rrule(sc.logsumexp, x, **kwargs)
+        expected = sc.logsumexp(x, **kwargs)
+        np.testing.assert_array_equal(y, expected)
+        assert type(y) is type(expected)
+        dy = np.ones(np.shape(y))
+        dx = cr.unthunk(pullback(dy[()] if dy.ndim == 0 else dy)[1])
+    assert np.shape(dx) == x.shape
+    # the weights b exp(x - y), with y = -inf taken as 0 (all terms absent: no dependence on x);
+    # an infinite maximum gives NaN (inf - inf), as before
+    y_kept = np.reshape(y, np.shape(y) + (1,) * (x.ndim - np.ndim(y)))
+    y_kept = np.where(y_kept == -np.inf, 0.0, y_kept)
+    with np.errstate(invalid="ignore"):
+        weights = kwargs.get("b", 1.0) * np.exp(x.astype(np.float64) - y_kept)
+    rtol = 4e-3 if x.dtype == np.float16 else 1e-14
+    np.testing.assert_allclose(dx, weights, rtol=rtol, atol=0, equal_nan=True)
