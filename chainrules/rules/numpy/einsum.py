@@ -20,6 +20,7 @@ array([[3., 0.],
 from __future__ import annotations
 
 import functools
+import math
 import string
 from typing import Any
 
@@ -98,7 +99,12 @@ def _einsum_cotangent(
         for i, c in enumerate(unique):
             if c not in available:
                 g = xp.expand_dims(g, axis=i)
-        g = xp.broadcast_to(g, tuple(sizes[c] for c in unique))
+    # A letter of length 1 in every other term (broadcast against this operand's length) also
+    # gives every element along it the same cotangent.
+    own = dict(zip(term, shape_of(operands[k]), strict=True))
+    target = tuple(own[c] if n == 1 else n for c, n in zip(unique, shape_of(g), strict=True))
+    if target != shape_of(g):
+        g = xp.broadcast_to(g, target)
     if unique != term:
         # Repeated letters read a diagonal: put the cotangent back on it.
         spare = [c for c in string.ascii_letters if c not in "".join(terms) + output]
@@ -161,6 +167,9 @@ def _einsum_rrule(subscripts: Any, *operands: Any, optimize: Any = False) -> Any
 
 
 def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
+    pair = _matrix_product_terms(subscripts, operands)
+    if pair is not None:
+        return _pair_rrule(pair, *operands)
     xp = array_namespace(*operands)
     y = np.einsum(subscripts, *operands, optimize=optimize)
     projects = [argument_projector(op) for op in operands]
@@ -184,6 +193,124 @@ def _subscripts_rrule(subscripts: str, *operands: Any, optimize: Any) -> Any:
         return NO_TANGENT, NO_TANGENT, *cotangents
 
     return y, einsum_pullback
+
+
+# ---- two operands: one matrix product ----------------------------------------------------------
+
+# The dtypes NumPy's matmul multiplies with BLAS.
+_BLAS_DTYPES = frozenset(map(np.dtype, (np.float32, np.float64, np.complex64, np.complex128)))
+
+
+def _matrix_product_terms(subscripts: str, operands: tuple) -> tuple[str, str, str] | None:
+    """The terms ``(a, b, output)`` of an einsum that ``_contract_pair`` computes: two NumPy
+    arrays of a BLAS dtype whose subscripts ``_product_terms`` accepts; ``None`` for any other
+    call, which the general rule takes (and NumPy checks)."""
+    if len(operands) != 2:
+        return None
+    a, b = operands
+    if type(a) is not np.ndarray or type(b) is not np.ndarray:
+        return None
+    if a.dtype not in _BLAS_DTYPES or b.dtype not in _BLAS_DTYPES:
+        return None
+    return _product_terms(subscripts, a.shape, b.shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _product_terms(
+    subscripts: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> tuple[str, str, str] | None:
+    """The terms ``(a, b, output)`` of subscripts that make one product of matrices (or of a
+    matrix and a vector) for operands of these shapes: no letter repeated within a term, each
+    letter in two or three of the terms, one length for each letter the operands share, a
+    letter summed over and another that only one operand and the output carry. Cached: a
+    program calls einsum with the same subscripts and shapes again and again."""
+    if subscripts.count(",") != 1:
+        return None
+    (ta, tb), out = _einsum_terms(subscripts, [a_shape, b_shape])
+    if not out or len(ta) != len(a_shape) or len(tb) != len(b_shape):
+        return None
+    letters = ta + tb + out
+    if not letters.isascii() or not letters.isalpha():
+        return None
+    if len(set(ta)) != len(ta) or len(set(tb)) != len(tb) or len(set(out)) != len(out):
+        return None
+    if any(letters.count(c) < 2 for c in letters):
+        return None
+    if all(c in out for c in ta) or not (set(out) - set(tb) or set(out) - set(ta)):
+        return None  # no letter summed, or no rows or columns: no product for BLAS to make
+    if any(n != b_shape[tb.index(c)] for c, n in zip(ta, a_shape, strict=True) if c in tb):
+        return None
+    return ta, tb, out
+
+
+def _contract_pair(a: np.ndarray, ta: str, b: np.ndarray, tb: str, out: str) -> np.ndarray:
+    """``np.einsum(f"{ta},{tb}->{out}", a, b)`` as one ``matmul``, which multiplies with BLAS
+    (einsum does not, unless asked to plan a contraction order, which costs as much again on
+    small arrays). The terms are as ``_product_terms`` accepts them."""
+    a_axes, a_shape, b_axes, b_shape, y_shape, y_axes = _pair_plan(ta, tb, out, a.shape, b.shape)
+    y = np.matmul(a.transpose(a_axes).reshape(a_shape), b.transpose(b_axes).reshape(b_shape))
+    return y.reshape(y_shape).transpose(y_axes)
+
+
+@functools.lru_cache(maxsize=256)
+def _pair_plan(
+    ta: str, tb: str, out: str, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """How ``_contract_pair`` lays out its operands and result: letters in both operands and
+    the output index a stack of products, letters in both operands only are summed over, the
+    others are each operand's rows or columns."""
+    batch = [c for c in out if c in ta and c in tb]
+    rows = [c for c in out if c not in tb]
+    columns = [c for c in out if c not in ta]
+    summed = [c for c in ta if c not in out]
+    size = dict(zip(ta, a_shape, strict=True)) | dict(zip(tb, b_shape, strict=True))
+    nb, nr, nc, ns = (math.prod(size[c] for c in g) for g in (batch, rows, columns, summed))
+    lead = (nb,) if batch else ()
+    order = batch + rows + columns
+    return (
+        tuple(ta.index(c) for c in batch + rows + summed),
+        (*lead, nr, ns),
+        tuple(tb.index(c) for c in batch + summed + columns),
+        (*lead, ns, nc),
+        tuple(size[c] for c in order),
+        tuple(order.index(c) for c in out),
+    )
+
+
+def _pair_rrule(pair: tuple[str, str, str], a: np.ndarray, b: np.ndarray) -> Any:
+    """The rrule of a two-operand einsum that is one matrix product: the value and each
+    cotangent (``dy`` contracted with the other operand, conjugated) with ``_contract_pair``."""
+    ta, tb, out = pair
+    y = _contract_pair(a, ta, b, tb, out)
+    project_a, project_b = argument_projector(a), argument_projector(b)
+    y_shape = y.shape
+
+    def einsum_pullback(dy: Any) -> tuple[Any, ...]:
+        if type(dy) is np.ndarray and dy.dtype in _BLAS_DTYPES and dy.shape == y_shape:
+            da = Thunk(functools.partial(_pair_cotangent, project_a, dy, out, b, tb, ta))
+            db = Thunk(functools.partial(_pair_cotangent, project_b, dy, out, a, ta, tb))
+            return NO_TANGENT, NO_TANGENT, da, db
+        # Any other cotangent (an engine's tracked array, a number) takes einsum itself.
+        terms, operands = [ta, tb], (a, b)
+        sizes = _einsum_sizes(terms, [a.shape, b.shape])
+        cotangents = (
+            Thunk(
+                functools.partial(
+                    _projected_cotangent, project, np, k, terms, out, operands, dy, sizes
+                )
+            )
+            for k, project in enumerate((project_a, project_b))
+        )
+        return NO_TANGENT, NO_TANGENT, *cotangents
+
+    return y, einsum_pullback
+
+
+def _pair_cotangent(
+    project: Any, dy: np.ndarray, out: str, other: np.ndarray, t_other: str, term: str
+) -> Any:
+    """One operand's cotangent in ``_pair_rrule``, projected onto it (for a thunk)."""
+    return project(_contract_pair(dy, out, conj(np, other), t_other, term))
 
 
 def _einsum_frule(tangents: tuple, subscripts: Any, *operands: Any, optimize: Any = False):

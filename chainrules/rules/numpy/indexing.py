@@ -1,14 +1,14 @@
 """Rules for NumPy: indexing (``x[key]``, take, take_along_axis, compress, extract, choose, select).
 
 Reading elements is linear: the pushforward reads the same elements of the tangent, and the
-pullback sends each cotangent element back to where it was read, adding up elements read more
-than once (``x[[0, 0]]`` gives ``x[0]`` twice the cotangent, as ``np.add.at`` would). Basic and
-boolean keys never repeat an element: a NumPy cotangent is written into zeros. Integer-array
-keys (and cotangents of other array types) scatter with ``np.bincount``, which is faster than
-``np.add.at`` and has a rule of its own (its pullback is a gather), so an engine can
-differentiate these pullbacks again. ``choose`` and ``select`` route each cotangent element to
-the array it was chosen from. Functions that compute indices are non-differentiable (one table
-at the end).
+pullback sends each cotangent element back to where it was read, adding up elements read more than
+once (``x[[0, 0]]`` gives ``x[0]`` twice the cotangent, as ``np.add.at`` would). Basic and boolean
+keys never repeat an element: a NumPy cotangent is written into zeros, as is one of ``take`` whose
+indices do not repeat. Integer-array keys (and cotangents of other array types) scatter with
+``np.bincount``, which is faster than ``np.add.at`` and has a rule of its own (its pullback is a
+gather), so an engine can differentiate these pullbacks again. ``choose`` and ``select`` route each
+cotangent element to the array it was chosen from. Functions that compute indices are
+non-differentiable (one table at the end).
 
 >>> import numpy as np
 >>> from chainrules.core.registry import rrule
@@ -43,7 +43,7 @@ from ...core.namespace import array_namespace
 from ...core.primals import FLOAT64
 from ...core.projection import ProjectTo
 from ...core.sequences import argument_projector, dense_tangents, nest_like
-from ...core.shapes import shape_of
+from ...core.shapes import normalize_axis, shape_of
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
@@ -112,16 +112,21 @@ def getitem_adjoint(dy: Any, x_shape: tuple[int, ...], key: Any) -> Any:
     return scatter_add(source_map(_getitem, x_shape, key), dy, x_shape)
 
 
-def _scatter_rows(index: Any, dy: Any, x_shape: tuple[int, ...]) -> Any:
-    """The adjoint of ``x[index]`` for one integer array along the first axis."""
-    n = x_shape[0]
+def _scatter_rows(index: Any, dy: Any, x_shape: tuple[int, ...], axis: int = 0) -> Any:
+    """The adjoint of ``np.take(x, index, axis)`` for one integer array, ``dy`` laid out as
+    ``x_shape`` with ``index.shape`` in place of axis ``axis``: ``np.bincount`` over the flat
+    positions the elements were read from."""
+    n = x_shape[axis]
     flat = index.ravel()
     if flat.size and np.minimum.reduce(flat) < 0:
         flat = np.where(flat < 0, flat + n, flat)
-    row = math.prod(x_shape[1:])
+    row = math.prod(x_shape[axis + 1 :])
     if row != 1:
         flat = (flat[:, None] * row + np.arange(row)).ravel()
-    total = accumulate(flat, dy, n * row)
+    outer = math.prod(x_shape[:axis])
+    if outer != 1:
+        flat = (np.arange(outer)[:, None] * (n * row) + flat).ravel()
+    total = accumulate(flat, dy, outer * n * row)
     if type(total) is np.ndarray and type(dy) is np.ndarray:
         total = total.reshape(x_shape)
         return total if total.dtype == dy.dtype else total.astype(dy.dtype)
@@ -155,17 +160,75 @@ linear_rule(np.ndarray.__getitem__, getitem_adjoint, primal=_getitem)
 def _take_adjoint(
     dy: Any, x_shape: tuple[int, ...], indices: Any, axis: Any = None, mode: str = "raise"
 ) -> Any:
-    if axis is None or len(x_shape) == 1:
-        size = int(np.prod(x_shape))
+    flat_x = axis is None or len(x_shape) == 1
+    shape = (math.prod(x_shape),) if flat_x else x_shape
+    axis = 0 if flat_x else normalize_axis(axis, len(x_shape))
+    if type(dy) is np.ndarray and dy.dtype.kind in "fc":
+        index = _within(np.asarray(indices, dtype=np.intp), shape[axis], mode)  # bool: 0, 1
+        return _scatter_along(dy, shape, index, axis).reshape(x_shape)
+    if flat_x:
         index = np.asarray(indices)
         if mode == "wrap":
-            index = index % size
+            index = index % shape[0]
         elif mode == "clip":
-            index = np.clip(index, 0, size - 1)
-        flat = _scatter_rows(index, dy, (size,))
+            index = np.clip(index, 0, shape[0] - 1)
+        flat = _scatter_rows(index, dy, shape)
         return array_namespace(flat).reshape(flat, x_shape)
     sources = source_map(np.take, x_shape, indices, axis=axis, mode=mode)
     return scatter_add(sources, dy, x_shape)
+
+
+def _within(index: Any, n: int, mode: str) -> Any:
+    """The integer ``index`` of ``np.take``'s ``mode`` as the positions it reads in
+    ``range(n)``: wrapped, clipped, or counted from the end where negative."""
+    if not index.size:
+        return index
+    if mode == "wrap":
+        return index % n
+    if mode == "clip":
+        return np.clip(index, 0, n - 1)
+    return np.where(index < 0, index + n, index) if np.minimum.reduce(index, None) < 0 else index
+
+
+def _scatter_along(dy: np.ndarray, x_shape: tuple[int, ...], index: Any, axis: int) -> Any:
+    """The adjoint of ``np.take(x, index, axis)`` for a NumPy cotangent and an ``index`` of
+    positions in ``range(x_shape[axis])``.
+
+    An index that reads each position at most once is the common case (a permutation, a
+    subset, a stride): its cotangent is written into zeros, along a slice where the positions
+    are evenly spaced (NumPy writes a slice several times faster than an index array). An
+    index with repeats sums them with ``np.bincount``.
+    """
+    flat = index.ravel()
+    count = flat.size
+    dy = dy.reshape((*x_shape[:axis], count, *x_shape[axis + 1 :]))
+    if count > x_shape[axis]:  # more reads than positions: some repeat
+        return _scatter_rows(flat, dy, x_shape, axis)
+    if count > 1:
+        step = int(flat[1] - flat[0])
+        spaced = step != 0 and bool(np.equal(flat[1:] - flat[:-1], step).all())
+    else:
+        step, spaced = 1, True
+    if spaced:
+        start = int(flat[0]) if count else 0
+        stop = start + step * count
+        where: Any = slice(start, stop if stop >= 0 else None, step)
+    else:
+        ordered = np.sort(flat)
+        if np.equal(ordered[1:], ordered[:-1]).any():
+            return _scatter_rows(flat, dy, x_shape, axis)
+        where = flat
+    dx = np.zeros(x_shape, dtype=dy.dtype)
+    dx[(slice(None),) * axis + (where,)] = dy
+    return dx
+
+
+def _take(x: Any, indices: Any, *args: Any, **kwargs: Any) -> Any:
+    """``np.take``: a NumPy array's own method for a NumPy index (what NumPy's function calls,
+    after Python work of its own); anything else through ``call`` (see below)."""
+    if type(x) is np.ndarray and type(indices) is np.ndarray:
+        return x.take(indices, *args, **kwargs)
+    return call(np.take, x, indices, *args, **kwargs)
 
 
 # NumPy's take calls another array's take method with NumPy's keywords (mode="raise"), which
@@ -175,7 +238,7 @@ linear_rule(
     np.take,
     _take_adjoint,
     keywords=("axis", "mode"),
-    primal=functools.partial(call, np.take),
+    primal=_take,
 )
 linear_rule(np.ndarray.take, _take_adjoint, keywords=("axis", "mode"), primal=call_method("take"))
 # The adjoint scatters with NumPy's indexing: computed with NumPy's own take_along_axis

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...core.calls import call
+from ...core.fast_paths import FastPullback, float_array, no_tangents, onto, register_fast_path
 from ...core.linear import accumulate, linear_pushforward, register_rules
 from ...core.namespace import array_namespace
 from ...core.projection import ProjectTo
@@ -33,7 +34,7 @@ from ...core.sequences import (
     sequence_tangent,
 )
 from ...core.shapes import normalize_axis, shape_of
-from ...core.tangents import NO_TANGENT, ZERO_TANGENT
+from ...core.tangents import NO_TANGENT, ZERO_TANGENT, MutableTangent, Tangent
 from ...core.thunks import unthunk
 from ...core.zeros import float_zeros, is_zero
 
@@ -89,7 +90,9 @@ def _joined(f: Any, kind: str, default_axis: Any) -> None:
 
         def joined_pullback(dy: Any) -> tuple[Any, ...]:
             pieces = _split_back(dy, promoted, axis, shapes)
-            nested = [nest_like(p, a) for p, a in zip(pieces, arrays, strict=True)]
+            nested: Any = [nest_like(p, a) for p, a in zip(pieces, arrays, strict=True)]
+            if hasattr(arrays, "shape"):  # the arrays as one array, the cotangent too
+                nested = array_namespace(*nested).stack(nested)
             return (NO_TANGENT, project(nested), *(NO_TANGENT,) * len(args))
 
         return y, joined_pullback
@@ -115,6 +118,78 @@ _joined(np.vstack, "vstack", None)
 _joined(np.dstack, "dstack", None)
 _joined(np.column_stack, "column_stack", None)
 _joined(np.row_stack, "vstack", None)  # deprecated by NumPy, still exported
+
+
+class _JoinedPullback(FastPullback):
+    """The pullback of ``concatenate`` or ``stack`` of a list or tuple of float arrays: views
+    of the cotangent, each projected onto its array."""
+
+    __slots__ = ("arrays", "axis", "flat", "sequence")
+    arrays: tuple[np.ndarray, ...]
+    axis: int  # of the output, non-negative
+    flat: bool  # concatenate(axis=None): the arrays were flattened
+    sequence: type  # list or tuple
+    stacked: bool  # on the subclass of each function
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        arrays, axis = self.arrays, self.axis
+        if type(dy) is not np.ndarray:  # an engine's tracked array: the general way
+            kind = "stack" if self.stacked else "concatenate"
+            shapes = [a.shape for a in arrays]
+            promoted, at = _joined_shapes(kind, shapes, None if self.flat else axis)
+            pieces = _split_back(dy, promoted, at, shapes)
+            return (NO_TANGENT, ProjectTo(self.sequence(arrays))(pieces), *self.rest)
+        lead = (slice(None),) * axis
+        if self.stacked:
+            pieces = [dy[(*lead, i)] for i in range(len(arrays))]
+        else:
+            start, pieces = 0, []
+            for a in arrays:
+                stop = start + (a.size if self.flat else a.shape[axis])
+                piece = dy[(*lead, slice(start, stop))]
+                pieces.append(piece.reshape(a.shape) if self.flat else piece)
+                start = stop
+        projected = [onto(a.shape, a.dtype, d) for a, d in zip(arrays, pieces, strict=True)]
+        tangent = MutableTangent if self.sequence is list else Tangent
+        return (NO_TANGENT, tangent(self.sequence, *projected), *self.rest)
+
+
+def _fast_joined(f: Any) -> Any:
+    """The fast path of ``concatenate`` and ``stack``: a list or tuple of float arrays, joined
+    along an axis given as an int (or ``None`` for ``concatenate``), without other keywords."""
+
+    def make(general: Any, pullback_class: Any) -> Any:
+        stacked = pullback_class.stacked
+
+        def joined_rrule(arrays: Any, *args: Any, **kwargs: Any) -> Any:
+            sequence = type(arrays)
+            if (
+                (sequence is not list and sequence is not tuple)
+                or not arrays
+                or len(args) + len(kwargs) > 1
+                or (kwargs and "axis" not in kwargs)
+                or not all(map(float_array, arrays))
+            ):
+                return general(arrays, *args, **kwargs)
+            axis = args[0] if args else kwargs.get("axis", 0)
+            if type(axis) is not int and (stacked or axis is not None):
+                return general(arrays, *args, **kwargs)
+            y = f(arrays, axis=axis)
+            pullback = pullback_class()
+            pullback.arrays, pullback.sequence = tuple(arrays), sequence
+            pullback.flat = axis is None
+            pullback.axis = 0 if axis is None else normalize_axis(axis, y.ndim)
+            pullback.shape, pullback.rest = y.shape, no_tangents(len(args))
+            return y, pullback
+
+        return joined_rrule
+
+    return make
+
+
+register_fast_path(np.concatenate, _fast_joined(np.concatenate), _JoinedPullback, stacked=False)
+register_fast_path(np.stack, _fast_joined(np.stack), _JoinedPullback, stacked=True)
+
 
 # ---- splitting: the adjoint joins the cotangents ---------------------------------------------
 

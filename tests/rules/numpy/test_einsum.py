@@ -10,6 +10,7 @@ from samples import ids, normal
 
 import chainrules as cr
 from chainrules import NoTangent, unthunk
+from chainrules.rules.numpy.einsum import _matrix_product_terms
 
 NO = NoTangent()
 EINSUM = [
@@ -29,6 +30,9 @@ EINSUM = [
     ("i...,i->...", [(3, 2, 2), (3,)]),
     ("ij,ij->ij", [(1, 3), (2, 3)]),
     ("ijk,j->ik", [(2, 3, 4), (3,)]),
+    ("bij,bjk->bik", [(1, 3, 4), (2, 4, 5)]),
+    ("ij,kj->ik", [(3, 1), (2, 4)]),
+    ("ij,jk->k", [(2, 3), (3, 4)]),
 ]
 
 
@@ -120,3 +124,73 @@ def test_empty_and_broadcast_axes(args):
     y = np.einsum(*args)
     for operand, cotangent in zip(args[1:], pullback(np.ones(np.shape(y)))[2:], strict=True):
         assert np.shape(unthunk(cotangent)) == np.shape(operand)
+
+
+# ---- two operands that make one matrix product: computed with matmul --------------------------
+
+# (subscripts, shapes, the terms a, b and output spelled out): einsum's own result and, for
+# operand a, the cotangent einsum(f"{out},{tb}->{ta}", dy, conj(b)) are the references.
+MATRIX_PRODUCTS = [
+    ("ij,kj->ik", [(4, 6), (5, 6)], "ij,kj,ik"),
+    ("ij,jk", [(3, 4), (4, 5)], "ij,jk,ik"),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)], "bij,bjk,bik"),
+    ("...ij,...jk->...ik", [(2, 3, 4), (4, 5)], "aij,jk,aik"),
+    ("ijk,j->ik", [(2, 3, 4), (3,)], "ijk,j,ik"),
+    ("ij,j->i", [(3, 4), (4,)], "ij,j,i"),
+    ("abc,cda->bd", [(2, 3, 4), (4, 5, 2)], "abc,cda,bd"),
+    ("ij,jk->ki", [(2, 3), (3, 4)], "ij,jk,ki"),
+    ("ij,jk->ki", [(2, 0), (0, 3)], "ij,jk,ki"),
+    ("bji,bkj->kbi", [(2, 3, 4), (2, 5, 3)], "bji,bkj,kbi"),
+    ("ij,jk->ik", [(3, 1), (1, 2)], "ij,jk,ik"),
+]
+PAIR_DTYPES = [
+    (np.float64, np.float64),
+    (np.float32, np.float32),
+    (np.complex128, np.complex128),
+    (np.float64, np.complex128),
+    (np.float32, np.float64),
+]
+
+
+@pytest.mark.parametrize("dtypes", PAIR_DTYPES, ids=lambda d: "-".join(np.dtype(t).name for t in d))
+@pytest.mark.parametrize("row", MATRIX_PRODUCTS, ids=lambda r: f"{r[0]}{r[1]}")
+def test_matrix_product_values(row: tuple, dtypes: tuple) -> None:
+    spec, shapes, spelled = row
+    rng = np.random.default_rng(0)
+    a, b = (normal(s, t, rng) for s, t in zip(shapes, dtypes, strict=True))
+    assert _matrix_product_terms(spec, (a, b)) is not None  # the case under test
+    y, pullback = cr.rrule(np.einsum, spec, a, b)
+    expected = np.einsum(spec, a, b)
+    # BLAS sums in another order than einsum: a rounding apart, relative to the terms' size.
+    tol = {"rtol": 1e-5, "atol": 1e-5} if np.float32 in dtypes else {"rtol": 1e-12, "atol": 1e-12}
+    assert type(y) is np.ndarray and y.dtype == expected.dtype and y.shape == expected.shape
+    np.testing.assert_allclose(y, expected, **tol)
+    dy = normal(y.shape, np.result_type(*dtypes), rng)
+    da, db = (unthunk(c) for c in pullback(dy)[2:])
+    ta, tb, out = spelled.split(",")
+    for d, x, term, other, t_other in ((da, a, ta, b, tb), (db, b, tb, a, ta)):
+        reference = np.einsum(f"{out},{t_other}->{term}", dy, np.conj(other))
+        if x.dtype.kind != "c":
+            reference = reference.real
+        assert d.dtype == x.dtype and d.shape == x.shape
+        np.testing.assert_allclose(d, reference, **tol)
+
+
+def test_matrix_product_with_other_cotangents() -> None:
+    rng = np.random.default_rng(0)
+    a, b = normal((3, 4), np.float64, rng), normal((4, 2), np.float64, rng)
+    _, pullback = cr.rrule(np.einsum, "ij,jk->ik", a, b)
+    # A cotangent of another dtype or type than the arrays': einsum's general way.
+    for dy in (normal((3, 2), np.complex128, rng), normal((3, 2), np.float16, rng)):
+        da, db = (unthunk(c) for c in pullback(dy)[2:])
+        np.testing.assert_allclose(da, (dy @ b.T).real, rtol=1e-12)
+        np.testing.assert_allclose(db, (a.T @ dy).real, rtol=1e-12)
+        assert da.dtype == db.dtype == np.float64
+    test_rrule(np.einsum, with_tangent("ij,jk->ik", NO), a, b, check_second_order=True)
+    test_rrule(
+        np.einsum,
+        with_tangent("bij,bj->bi", NO),
+        normal((2, 3, 4), np.float64, rng),
+        normal((2, 4), np.float64, rng),
+        check_second_order=True,
+    )

@@ -164,3 +164,90 @@ def test_bincount_of_empty_weights():
     assert y.dtype == np.int64 and dy is NoTangent()
     test_rrule(np.bincount, x, w)
     test_frule(np.bincount, x, w)
+
+
+# ---- take's adjoint on NumPy cotangents: written into zeros, or summed where indices repeat ----
+
+TAKE_ADJOINTS = {
+    "stride": ((4, 9), np.arange(0, 9, 2), 1, "raise"),
+    "reversed-stride": ((4, 9), np.arange(8, -1, -3), 1, "raise"),
+    "reversed-to-zero": ((4, 9), np.arange(8, -1, -2), -1, "raise"),
+    "permutation": ((4, 5, 6), np.array([3, 0, 4, 1]), 1, "raise"),
+    "negative": ((4, 5, 6), np.array([-1, 0, 2]), -1, "raise"),
+    "negative-stride": ((4, 5, 6), np.array([-5, -3, -1]), 2, "raise"),
+    "repeated": ((4, 5, 6), np.array([2, 0, 2, 2]), 1, "raise"),
+    "repeated-negative": ((4, 5, 6), np.array([4, -1, 0]), 1, "raise"),
+    "more-than-the-axis": ((4, 3, 2), np.array([0, 1, 2, -3, 1, 2, 2]), 1, "raise"),
+    "index-matrix": ((4, 5, 6), np.array([[1, 3], [0, 2]]), 0, "raise"),
+    "index-matrix-repeated": ((4, 5, 6), np.array([[1, 3], [3, 1]]), 2, "raise"),
+    "scalar-index": ((4, 5, 6), np.array(2), 1, "raise"),
+    "empty-index": ((4, 5, 6), np.zeros(0, dtype=int), 1, "raise"),
+    "flat": ((4, 5, 6), np.array([7, 119, 0, -2]), None, "raise"),
+    "flat-repeated": ((4, 5, 6), np.array([7, 7, 8]), None, "raise"),
+    "vector": ((6,), np.array([5, 1, -6]), 0, "raise"),
+    "wrap": ((4, 5, 6), np.array([-7, 6, 13]), 2, "wrap"),
+    "clip": ((4, 5, 6), np.array([-3, 2, 9]), 1, "clip"),
+    "uint8": ((4, 5, 6), np.array([3, 0, 4], dtype=np.uint8), 1, "raise"),  # 0 - 3 wraps
+    "bool": ((4, 5, 6), np.array([True, False, True]), 2, "raise"),  # read as 1, 0, 1
+}
+
+
+def _take_adjoint_reference(dy: Any, x_shape: tuple, index: Any, axis: Any, mode: str) -> Any:
+    """The adjoint of take by np.add.at, on indices brought into range as NumPy's modes say."""
+    shape = (int(np.prod(x_shape)),) if axis is None else x_shape
+    axis = 0 if axis is None else axis % len(x_shape)
+    n = shape[axis]
+    index = np.asarray(index, dtype=np.intp)
+    index = {"wrap": np.mod(index, n), "clip": np.clip(index, 0, n - 1)}.get(mode, index)
+    expected = np.zeros(shape, dtype=np.result_type(dy.dtype, np.float32))
+    np.add.at(expected, (slice(None),) * axis + (index,), dy)
+    return expected.reshape(x_shape)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128], ids=ids)
+@pytest.mark.parametrize("case", TAKE_ADJOINTS.values(), ids=TAKE_ADJOINTS.keys())
+def test_take_adjoint_values(case: tuple, dtype: Any) -> None:
+    x_shape, index, axis, mode = case
+    x = sample(x_shape, dtype, 1)
+    y, pullback = cr.rrule(np.take, x, index, axis=axis, mode=mode)
+    np.testing.assert_array_equal(y, np.take(x, index, axis=axis, mode=mode))
+    dy = sample(np.shape(y), dtype, 2)
+    dx = pullback(dy)[1]
+    expected = _take_adjoint_reference(dy, x_shape, index, axis, mode)
+    assert type(dx) is np.ndarray and dx.dtype == x.dtype and dx.shape == x.shape
+    # Where no index repeats each element is a copy of one of dy's; elsewhere the sums may be
+    # made in another order than np.add.at's (in float64 for float32), a rounding apart.
+    np.testing.assert_allclose(dx, expected, rtol=1e-6 if dtype == np.float32 else 1e-14)
+    _, pullback = cr.rrule(np.ndarray.take, x, index, axis, mode=mode)
+    np.testing.assert_allclose(
+        pullback(dy)[1], expected, rtol=1e-6 if dtype == np.float32 else 1e-14
+    )
+
+
+def test_take_adjoint_of_complex_and_other_dtypes() -> None:
+    x = sample((3, 4), np.float64, 1)
+    index = np.array([3, 1, 3])
+    # A complex cotangent of a real array: its real part; float32 into float64, cast.
+    _, pullback = cr.rrule(np.take, x, np.array([3, 1]), axis=1)
+    dy = sample((3, 2), np.complex128, 2)
+    expected = np.zeros((3, 4))
+    expected[:, [3, 1]] = dy.real
+    np.testing.assert_array_equal(pullback(dy)[1], expected)
+    _, pullback = cr.rrule(np.take, x, index, axis=1)
+    dy32 = sample((3, 3), np.float32, 2)
+    dx = pullback(dy32)[1]
+    assert dx.dtype == np.float64
+    np.testing.assert_allclose(dx, _take_adjoint_reference(dy32, (3, 4), index, 1, "raise"))
+
+
+def test_take_adjoint_of_a_dask_cotangent_stays_lazy() -> None:
+    # Written into NumPy zeros only for NumPy cotangents: a dask one is scattered lazily.
+    da = pytest.importorskip("dask.array")
+    from chainrules_testing.lazy import nothing_computes
+
+    x, dy = sample((4, 6), np.float64, 1), sample((4, 3), np.float64, 2)
+    for index in (np.array([0, 2, 4]), np.array([5, 5, -1])):
+        with nothing_computes():
+            _, pullback = cr.rrule(np.take, da.from_array(x, chunks=(2, 3)), index, axis=1)
+            dx = pullback(da.from_array(dy, chunks=(2, 3)))[1]
+        np.testing.assert_allclose(dx.compute(), _take_adjoint_reference(dy, (4, 6), index, 1, ""))

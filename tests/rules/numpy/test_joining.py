@@ -87,3 +87,96 @@ def test_zero_cotangent_and_dtype() -> None:
 def test_unsupported_keyword() -> None:
     with pytest.raises(RuleKeywordError, match=r"numpy\.concatenate.*'out'"):
         cr.rrule(np.concatenate, [np.ones(2)], out=np.ones(2))
+
+
+# ---- concatenate and stack of NumPy arrays: the cotangent's views, projected -----------------
+
+JOINS = {
+    "concat-list": (np.concatenate, list, [(2, 3), (4, 3)], {}),
+    "concat-tuple-axis": (np.concatenate, tuple, [(2, 3), (2, 1), (2, 2)], {"axis": 1}),
+    "concat-negative-axis": (np.concatenate, list, [(2, 3, 1), (2, 3, 2)], {"axis": -1}),
+    "concat-flat": (np.concatenate, list, [(2, 3), (4,)], {"axis": None}),
+    "concat-empty": (np.concatenate, list, [(0, 3), (2, 3)], {}),
+    "stack": (np.stack, list, [(2, 3), (2, 3), (2, 3)], {}),
+    "stack-tuple-axis": (np.stack, tuple, [(2, 3), (2, 3)], {"axis": 1}),
+    "stack-negative-axis": (np.stack, list, [(2, 3), (2, 3)], {"axis": -1}),
+}
+
+
+def _split_reference(f: Any, dy: Any, shapes: list, axis: Any) -> list[Any]:
+    """The pieces of ``dy`` that each joined array became, cut with NumPy's own split."""
+    if f is np.stack:
+        return [np.take(dy, i, axis=axis) for i in range(len(shapes))]
+    if axis is None:
+        cuts = np.cumsum([np.prod(s) for s in shapes])[:-1]
+        return [p.reshape(s) for p, s in zip(np.split(dy, cuts), shapes, strict=True)]
+    cuts = np.cumsum([s[axis] for s in shapes])[:-1]
+    return np.split(dy, cuts, axis=axis)
+
+
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        (np.float64, np.float64),
+        (np.float32, np.float32),
+        (np.float32, np.float64),
+        (np.float64, np.complex128),
+    ],
+    ids=lambda d: "-".join(np.dtype(t).name for t in d),
+)
+@pytest.mark.parametrize("case", JOINS.values(), ids=JOINS.keys())
+def test_join_cotangent_values(case: tuple, dtypes: tuple) -> None:
+    f, sequence, shapes, kwargs = case
+    x_dtype, dy_dtype = dtypes
+    rng = np.random.default_rng(0)
+    arrays = sequence(rng.standard_normal(s).astype(x_dtype) for s in shapes)
+    y, pullback = cr.rrule(f, arrays, **kwargs)
+    np.testing.assert_array_equal(y, f(arrays, **kwargs))
+    dy = rng.standard_normal(y.shape).astype(dy_dtype)
+    if dy_dtype == np.complex128:
+        dy = dy + 1j * rng.standard_normal(y.shape)
+    cotangent = pullback(dy)[1]
+    assert type(cotangent) is (cr.MutableTangent if sequence is list else Tangent)
+    assert cotangent.primal_type is sequence and len(cotangent) == len(arrays)
+    axis = kwargs.get("axis", 0)
+    for d, a, piece in zip(cotangent, arrays, _split_reference(f, dy, shapes, axis), strict=True):
+        # Each piece is a copy of dy's elements: exact (a complex one gives its real part).
+        assert d.dtype == a.dtype and d.shape == a.shape
+        np.testing.assert_array_equal(d, piece.real.astype(a.dtype))
+
+
+def test_join_with_other_arguments_takes_the_rule() -> None:
+    x = np.arange(6.0).reshape(2, 3)
+    calls = [
+        ((np.int64(1),), {}),
+        ((1,), {}),
+        ((), {"axis": 1, "dtype": np.float32}),
+        ((), {"dtype": np.float32}),
+    ]
+    for args, kwargs in calls:
+        y, pullback = cr.rrule(np.concatenate, [x, x + 1], *args, **kwargs)
+        assert y.dtype == np.concatenate([x, x + 1], *args, **kwargs).dtype
+        dy = np.arange(12.0, dtype=y.dtype).reshape(y.shape)
+        cotangents = pullback(dy)
+        axis = args[0] if args else kwargs.get("axis", 0)
+        np.testing.assert_array_equal(cotangents[1][1], np.split(dy, 2, axis=axis)[1])
+        assert cotangents[2:] == (NoTangent(),) * len(args)
+    # An integer array among floats: no cotangent for it.
+    _, pullback = cr.rrule(np.stack, (x, np.ones((2, 3), dtype=int)))
+    d = pullback(np.ones((2, 2, 3)))[1]
+    np.testing.assert_array_equal(d[0], np.ones((2, 3)))
+    assert d[1] == NoTangent()
+
+
+@pytest.mark.parametrize("f", [np.concatenate, np.stack])
+def test_join_of_one_array(f: Any) -> None:
+    # An array is joined along its first axis, as a sequence of its rows; its cotangent is one
+    # array again.
+    x = np.arange(6.0).reshape(2, 3)
+    test_rrule(f, x, seed=1)
+    y, pullback = cr.rrule(f, x, axis=-1)
+    dx = pullback(np.arange(y.size, dtype=float).reshape(y.shape))[1]
+    assert type(dx) is np.ndarray
+    np.testing.assert_array_equal(
+        dx, np.arange(6.0).reshape(3, 2).T if f is np.stack else [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    )
