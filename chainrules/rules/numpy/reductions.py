@@ -424,6 +424,24 @@ def _diagonal_mask(shape: tuple[int, ...], offset: int, axis1: int, axis2: int) 
     return eye.reshape(layout)
 
 
+# The cotangents of a matrix's trace that _on_diagonal writes: numbers, NumPy's or Python's.
+_TRACE_SCALARS = frozenset({float, complex, np.float64, np.float32, np.complex128, np.complex64})
+
+
+def _on_diagonal(dy: Any, shape: tuple[int, int], offset: int, axis1: int) -> np.ndarray:
+    """Zeros of ``shape`` (a matrix's) with ``dy`` on the traced diagonal: where the mask's
+    ``where`` passes over every element, this writes the diagonal's alone."""
+    rows, columns = shape if axis1 == 0 else shape[::-1]  # along axis1, along axis2
+    first, length = max(0, -offset), max(0, min(rows + min(offset, 0), columns - max(offset, 0)))
+    # element t of the diagonal: (first + t, first + offset + t) along (axis1, axis2), which
+    # in the flat C order of the zeros is a start and a step of one row and one column
+    row, column = (first, first + offset) if axis1 == 0 else (first + offset, first)
+    start, step = row * shape[1] + column, shape[1] + 1
+    dx = np.zeros(shape, dtype=np.result_type(dy))
+    dx.reshape(-1)[start : start + step * length : step] = dy
+    return dx
+
+
 @rrule.register(np.ndarray.trace)
 @rrule.register(np.trace)
 def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
@@ -431,12 +449,13 @@ def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
     axis1, axis2 = normalize_axis(axis1, len(shape)), normalize_axis(axis2, len(shape))
     y = np.trace(a, offset, axis1, axis2, **given_options(dtype=dtype))
     project_a = ProjectTo(a)
-    mask = _diagonal_mask(shape, offset, axis1, axis2)
 
     def trace_pullback(dy):
+        if len(shape) == 2 and type(dy) in _TRACE_SCALARS:
+            return NO_TANGENT, project_a(_on_diagonal(dy, shape, offset, axis1))
         xp = array_namespace(dy)
         dx = expand_reduced(dy, shape, tuple(sorted((axis1, axis2))), False)
-        return NO_TANGENT, project_a(xp.where(mask, dx, 0))
+        return NO_TANGENT, project_a(xp.where(_diagonal_mask(shape, offset, axis1, axis2), dx, 0))
 
     return y, trace_pullback
 

@@ -284,6 +284,25 @@ def test_trace_method_and_value():
     assert np.array_equal(pullback(2.0)[1], 2.0 * np.eye(3))
 
 
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3), (1, 1), (0, 3), (3, 0)])
+@pytest.mark.parametrize("axes", [(0, 1), (1, 0), (-2, -1), (-1, 0)])
+def test_trace_cotangent_of_a_matrix_on_every_diagonal(shape, axes):
+    # A matrix's cotangent is written onto the traced diagonal of zeros, for every offset
+    # (empty diagonals beyond the matrix included), either order of the axes, and a real,
+    # float32 or complex number as the cotangent (its real part onto a real matrix).
+    a = np.random.default_rng(7).normal(size=shape)
+    first, second = (axis % 2 for axis in axes)
+    for offset in range(-6, 7):
+        diagonal = np.eye(shape[first], shape[second], k=offset, dtype=bool)
+        if first > second:
+            diagonal = diagonal.T
+        for dy in (1.7, np.float64(-0.3), np.float32(2.0), 1.5 + 2j):
+            _, pullback = cr.rrule(np.trace, a, offset, *axes)
+            da = pullback(dy)[1]
+            assert da.dtype == a.dtype
+            assert np.array_equal(da, np.where(diagonal, np.real(dy), 0.0))
+
+
 # ---- a 0-d array reduced over axis 0 or -1 ------------------------------------------------------
 
 # NumPy's reductions take axis=0 and axis=-1 on a 0-d array and reduce nothing.
