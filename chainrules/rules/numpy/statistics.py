@@ -137,6 +137,22 @@ def _taking_part(a: Any, where: Any, nan: bool) -> Any:
     return present if where is None else present & where
 
 
+def _as_numpy_computes(a: Any, options: dict, spread: _Spread) -> bool:
+    """Whether ``spread.value`` is NumPy's own var or std of ``a``, bit for bit: a float64 or
+    float32 array without ``dtype``, ``where`` or ``mean`` (and not a NaN form), whose every
+    slice has more elements than ``ddof`` (NumPy warns otherwise). The same operations in the
+    same order as NumPy's ``_var``, on the centred data the rule computed anyway: NumPy's call
+    would compute them again."""
+    if type(a) is not np.ndarray or a.dtype not in _SPREAD_DTYPES or not a.size:
+        return False
+    if any(k != "keepdims" for k in options):
+        return False
+    return spread.where is None and spread.denominator > 0
+
+
+_SPREAD_DTYPES = frozenset({np.dtype(np.float64), np.dtype(np.float32)})
+
+
 def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
     """Register the rules of ``f``: var, or std (``root``), or their NaN forms (``nan``)."""
 
@@ -147,6 +163,9 @@ def _register_spread(f: Any, nan: bool, root: bool, also: tuple = ()) -> None:
         spread = _Spread(a, axis, dtype, ddof, keepdims, mask, mean)
         if not numpy_dispatches(a):  # NumPy's would call the array's method
             return spread.value(root), mask, spread
+        if _as_numpy_computes(a, options, spread):
+            y = spread.value(root)
+            return (y[()] if y.ndim == 0 else y), mask, spread
         return f(a, axis, ddof=ddof, **options), mask, spread
 
     def spread_rrule(

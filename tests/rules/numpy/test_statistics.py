@@ -1,5 +1,8 @@
 """Tests of the rules for var, std (and NaN forms) and average."""
 
+import itertools
+import warnings
+
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
@@ -227,3 +230,24 @@ def test_0d_input_with_an_axis(f, kwargs):
     test_rrule(f, x, fkwargs=kwargs)
     test_frule(f, x, fkwargs=kwargs)
     assert cr.rrule(f, x, **kwargs)[1](1.0)[1] == 0.0
+
+
+@pytest.mark.parametrize("f", [np.var, np.std])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=str)
+@pytest.mark.parametrize("shape", [(64, 256), (7,), (3, 4, 5), (2, 1, 3), (1,), (0, 3)])
+def test_spread_value_is_numpys_own(f, dtype, shape):
+    # A float array's var and std come from the centred data the rule keeps, by NumPy's own
+    # operations: the value, its type and dtype bit for bit, and NumPy's warning where a
+    # slice has no more elements than ddof (there NumPy's call computes it).
+    a = (np.random.default_rng(8).normal(size=shape) * 3 + 50).astype(dtype)
+    axes = [None, *range(len(shape))] + ([(0, len(shape) - 1)] if len(shape) > 1 else [])
+    for axis, ddof, keepdims in itertools.product(axes, (0, 1, 7), (False, True)):
+        with warnings.catch_warnings(record=True) as numpys:
+            warnings.simplefilter("always")
+            expected = f(a, axis, ddof=ddof, keepdims=keepdims)
+        with warnings.catch_warnings(record=True) as rules:
+            warnings.simplefilter("always")
+            y, _ = cr.rrule(f, a, axis, ddof=ddof, keepdims=keepdims)
+        assert np.array_equal(y, expected, equal_nan=True)
+        assert type(y) is type(expected) and y.dtype == expected.dtype
+        assert len(rules) == len(numpys)
