@@ -15,7 +15,9 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Partial", "constant", "picked", "reads", "unit_sign"]
+import numpy as np
+
+__all__ = ["Partial", "constant", "in_two_forms", "picked", "reads", "unit_sign"]
 
 Partial = Callable[..., Any] | None
 
@@ -111,3 +113,30 @@ def _plain_code(partial: Partial, arity: int) -> types.CodeType | None:
     ):
         return None
     return code
+
+
+def in_two_forms(
+    measure: np.ndarray, near: Callable[[], np.ndarray], far: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray | None:
+    """A partial of a real NumPy array that takes one form where ``measure < 1`` and another
+    from 1 on: ``near()``, a new array of the partial accurate below 1 (``1 - y * y`` for
+    ``tanh``), with the elements where ``measure >= 1`` replaced by ``far(measure there)``,
+    gathered by flat index. ``None`` where those are most of the array (one pass of the far
+    form over all of it costs less than the gathering) or ``near()`` is not in C order, the
+    flat index's.
+
+    >>> in_two_forms(np.array([0.5, 2.0]), lambda: np.zeros(2), lambda m: 10 * m)
+    array([ 0., 20.])
+    """
+    flat = measure.reshape(-1)  # in C order, as the result's view below
+    beyond = flat >= 1
+    count = np.count_nonzero(beyond)
+    if 2 * count > beyond.size:
+        return None
+    partial = near()
+    if not partial.flags.c_contiguous:
+        return None
+    if count:
+        where = np.flatnonzero(beyond)
+        partial.reshape(-1)[where] = far(flat[where])
+    return partial

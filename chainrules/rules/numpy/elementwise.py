@@ -27,6 +27,7 @@ from ...core.define import scalar_rule
 from ...core.dtypes import is_complex
 from ...core.linear import register_rules
 from ...core.namespace import namespace_of
+from ...core.partials import in_two_forms
 from ...core.projection import ProjectTo
 from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
@@ -178,23 +179,13 @@ def _sech_squared_array(x, y):
     Below |x| = 1, 1 - y^2 is as accurate as the exponential form (y^2 is at most 0.58, so
     tanh's own rounding error is magnified at most 2.8 times, and nothing cancels) and a
     tenth of its cost, NumPy's ``exp`` being the most of it: there ``1 - y * y``, and the
-    exponential only for the elements from |x| = 1 on, gathered by flat index, unless they
-    are most of the array (then one pass over all of it costs less than the gathering). The
-    indices are those of C order: a ``y`` in another layout (``x``'s) takes the one pass.
+    exponential form for the elements from |x| = 1 on (``in_two_forms``).
     """
     u = np.abs(x)
     if type(y) is np.ndarray and y.dtype is x.dtype and y.shape == x.shape:
-        flat = u.reshape(-1)  # in C order, as d's below, which is written through a view
-        far = flat >= 1
-        count = np.count_nonzero(far)
-        if 2 * count <= far.size:
-            d = y * y
-            if d.flags.c_contiguous:
-                np.subtract(1, d, out=d)
-                if count:
-                    where = np.flatnonzero(far)
-                    d.reshape(-1)[where] = _sech_squared_from_abs(flat[where])
-                return d
+        found = in_two_forms(u, lambda: 1 - y * y, _sech_squared_from_abs)
+        if found is not None:
+            return found
     return _sech_squared_from_abs(u)
 
 

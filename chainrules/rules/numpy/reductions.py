@@ -184,7 +184,8 @@ def _normal(values: np.ndarray, limits: np.finfo) -> bool:
     return bool(((size >= limits.tiny) & (size <= limits.max)).all())
 
 
-_SCALARS = frozenset({float, int, complex, np.float64, np.float32, np.complex128})
+# Numbers a cotangent of a total reduction or a matrix's trace may be, NumPy's or Python's.
+_SCALARS = frozenset({float, int, complex, np.float64, np.float32, np.complex128, np.complex64})
 
 
 def _prod_tangent(
@@ -424,10 +425,6 @@ def _diagonal_mask(shape: tuple[int, ...], offset: int, axis1: int, axis2: int) 
     return eye.reshape(layout)
 
 
-# The cotangents of a matrix's trace that _on_diagonal writes: numbers, NumPy's or Python's.
-_TRACE_SCALARS = frozenset({float, complex, np.float64, np.float32, np.complex128, np.complex64})
-
-
 def _on_diagonal(dy: Any, shape: tuple[int, int], offset: int, axis1: int) -> np.ndarray:
     """Zeros of ``shape`` (a matrix's) with ``dy`` on the traced diagonal: where the mask's
     ``where`` passes over every element, this writes the diagonal's alone."""
@@ -451,7 +448,7 @@ def _trace_rrule(a, offset=0, axis1=0, axis2=1, dtype=None):
     project_a = ProjectTo(a)
 
     def trace_pullback(dy):
-        if len(shape) == 2 and type(dy) in _TRACE_SCALARS:
+        if len(shape) == 2 and type(dy) in _SCALARS:
             return NO_TANGENT, project_a(_on_diagonal(dy, shape, offset, axis1))
         xp = array_namespace(dy)
         dx = expand_reduced(dy, shape, tuple(sorted((axis1, axis2))), False)

@@ -29,6 +29,7 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.define import scalar_rule
+from ....core.partials import in_two_forms
 
 
 def _over_where_nonzero(x: Any, y: Any) -> Any:
@@ -76,27 +77,19 @@ def _expit_derivative(x: Any, y: Any) -> Any:
 def _expit_derivative_array(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     """y (1 - y) below x = 1, where 1 - y does not cancel (y is at most 0.73: expit's rounding
     is magnified at most 2.7 times), and expit(-x) (1 - expit(-x)) from there on, the same
-    product with the small factor computed: at most 2 units in the last place against mpmath,
-    and a fifth of the passes of the form above. The elements from x = 1 on are gathered by
-    flat index; ``None`` where they are most of the array, or ``y`` is not in C order (the
-    form above then, over all of it).
+    product with the small factor computed (``in_two_forms``): at most 2 units in the last
+    place against mpmath, and a fifth of the passes of the form above; ``None`` where that
+    form is left to take all of it.
     """
     if y.dtype is not x.dtype or y.shape != x.shape:
         return None
-    flat = x.reshape(-1)  # in C order, as d's below, which is written through a view
-    far = flat >= 1
-    count = np.count_nonzero(far)
-    if 2 * count > far.size:
-        return None
-    d = 1 - y
-    if not d.flags.c_contiguous:
-        return None
-    d *= y
-    if count:
-        where = np.flatnonzero(far)
-        e = sc.expit(-flat[where])
-        d.reshape(-1)[where] = e * (1 - e)
-    return d
+    return in_two_forms(x, lambda: (1 - y) * y, _expit_times_complement_of_minus)
+
+
+def _expit_times_complement_of_minus(x: np.ndarray) -> np.ndarray:
+    """expit(-x) (1 - expit(-x)), the derivative at x with its small factor computed."""
+    e = sc.expit(-x)
+    return e * (1 - e)
 
 
 def _logit_derivative(p: Any, y: Any) -> Any:
