@@ -167,12 +167,7 @@ def _take_adjoint(
         index = _within(np.asarray(indices, dtype=np.intp), shape[axis], mode)  # bool: 0, 1
         return _scatter_along(dy, shape, index, axis).reshape(x_shape)
     if flat_x:
-        index = np.asarray(indices)
-        if mode == "wrap":
-            index = index % shape[0]
-        elif mode == "clip":
-            index = np.clip(index, 0, shape[0] - 1)
-        flat = _scatter_rows(index, dy, shape)
+        flat = _scatter_rows(_within(np.asarray(indices), shape[0], mode), dy, shape)
         return array_namespace(flat).reshape(flat, x_shape)
     sources = source_map(np.take, x_shape, indices, axis=axis, mode=mode)
     return scatter_add(sources, dy, x_shape)
