@@ -106,7 +106,7 @@ def _rgamma_derivative(x: Any, y: Any) -> Any:
     """
     if is_complex(x):
         return -y * sc.digamma(x)
-    left = (x < 0.5) & (x > -170.0)  # below -170, gamma(1 - x) overflows
+    left = x < 0.5  # below -170, gamma(1 - x) is inf: so is the derivative, of its sign
     x_left = np.where(left, x, 0.0)
     n = ignore_derivatives(np.rint(x_left))
     r = x_left - n

@@ -71,8 +71,8 @@ def _elliptic_series(m: Any, kind: str) -> Any:
 def _ellipk_derivative(m: Any, k: Any) -> Any:
     small = np.abs(m) < 0.25
     safe = np.where(small, 0.5, m)
-    # E / (1 - m) first: m (1 - m) would overflow for m below -1e154
-    closed = (sc.ellipe(safe) / (1 - safe) - sc.ellipk(safe)) / (2 * safe)
+    # E / (1 - m) first: m (1 - m) would overflow for m below -1e154; and 2 m below -9e307
+    closed = (sc.ellipe(safe) / (1 - safe) - sc.ellipk(safe)) / safe / 2
     # the series at a safe m too: m**30 of a huge m would put NaN into the unused branch
     return np.where(small, _elliptic_series(np.where(small, m, 0.0), "K"), closed)
 
@@ -80,7 +80,7 @@ def _ellipk_derivative(m: Any, k: Any) -> Any:
 def _ellipe_derivative(m: Any, e: Any) -> Any:
     small = np.abs(m) < 0.25
     safe = np.where(small, 0.5, m)
-    closed = (sc.ellipe(safe) - sc.ellipk(safe)) / (2 * safe)
+    closed = (sc.ellipe(safe) - sc.ellipk(safe)) / safe / 2  # 2 m overflows below -9e307
     # the series at a safe m too: m**30 of a huge m would put NaN into the unused branch
     return np.where(small, _elliptic_series(np.where(small, m, 0.0), "E"), closed)
 
@@ -110,24 +110,54 @@ _BERNOULLI = (
 _EM_COEFFICIENTS = tuple(b / math.factorial(2 * j + 2) for j, b in enumerate(_BERNOULLI))
 
 
+# Beyond this many terms, |s| + 12 summed directly would cost a Python loop without end in
+# sight (s = 1e8 took hours); there the sum is whole after a few terms (see _far_terms).
+_DIRECT_TERMS = 10_000
+
+
 def _hurwitz_zeta_ds(s: Any, q: Any) -> Any:
     """d/ds zeta(s, q) by Euler-Maclaurin summation, for q > 0 and s != 1 (also complex).
 
-    N terms summed directly, N >= |s| + 12, then the integral and ten Bernoulli corrections,
-    each differentiated in s exactly; the remainder is below 1e-16 relatively. Written in
-    operations an engine records, so it is differentiated again (zeta's second derivative).
+    N terms summed directly, q + N >= |s| + 12, then the integral and ten Bernoulli
+    corrections, each differentiated in s exactly; the remainder is below 1e-16 relatively.
+    Where |s| is farther than that affords (see ``_far_terms``), the terms beyond the first
+    few are below rounding and no tail is added. Written in operations an engine records, so
+    it is differentiated again (zeta's second derivative).
     """
     xp = array_namespace(s, q)
-    q = q + 0.0  # integer q would make (q + k) ** -s an integer power
-    # N only sets where the direct sum ends (piecewise constant in s): a Python int from the
-    # plain values.
-    n = 12 + int(np.ceil(np.max(np.abs(np.asarray(ignore_derivatives(s))), initial=0.0)))
-    total = 0.0 * s + 0.0 * q
-    for k in range(n):
-        total = total - xp.log(q + k) * (q + k) ** -s
-    a = q + n
+    # Integer q would make (q + k) ** -s an integer power, and Python floats powers that raise
+    # on overflow.
+    s, q = s + np.float64(0.0), q + np.float64(0.0)
+    # N only sets where the direct sum ends (piecewise
+    # constant in s): a Python int from the plain values.
+    s_plain = np.asarray(ignore_derivatives(s))
+    q_plain = np.asarray(ignore_derivatives(q), dtype=float)
+    with np.errstate(invalid="ignore"):  # NaN s: no terms asked for, NaN comes out
+        needed = np.ceil(np.abs(s_plain) - np.maximum(q_plain - 1.0, 0.0))
+    # |s| from 1e15 on: the corrections' rising products s (s+1)...(s+19) overflow
+    far = (needed > _DIRECT_TERMS) | (np.abs(s_plain) > 1e15)
+    n = 12 + int(np.max(np.where(far | np.isnan(needed), 0.0, needed), initial=0.0))
+    with np.errstate(over="ignore", under="ignore"):  # terms beyond the floats: honest inf, 0
+        if np.any(far):
+            n = max(n, _far_terms(s_plain, q_plain, far))
+            s_near = xp.where(far, 2.0, s)  # the tail's computation gets a safe s where unused
+        else:
+            s_near = s
+        total = -xp.log(q) * q**-s  # not 0 * s, NaN at s = inf
+        for k in range(1, n):
+            total = total - xp.log(q + k) * (q + k) ** -s
+        tail = _euler_maclaurin_tail(xp, s_near, q + n)
+    if np.any(far):
+        # real s far below 1 (Hurwitz's; Riemann's are reflected): SciPy's zeta(s, q) is NaN
+        below = np.broadcast_to(np.isreal(s_plain) & (np.real(s_plain) < 1.0), far.shape)
+        tail = xp.where(far, xp.where(below & far, np.nan, 0.0), tail)
+    return xp.where(q > 0, total + tail, np.nan)
+
+
+def _euler_maclaurin_tail(xp: Any, s: Any, a: Any) -> Any:
+    """-sum over k >= 0 of log(a + k) (a + k) ** -s: the integral and ten corrections."""
     log_a = xp.log(a)
-    total = total + a ** (1 - s) * (-log_a / (s - 1) - 1 / (s - 1) ** 2) - log_a * a**-s / 2
+    total = a ** (1 - s) * (-log_a / (s - 1) - 1 / (s - 1) ** 2) - log_a * a**-s / 2
     rising, d_rising = s, 1.0 + 0.0 * s  # s (s+1) ... (s+2j-2) and its derivative in s
     power = a ** (-s - 1)
     for j, c in enumerate(_EM_COEFFICIENTS, start=1):
@@ -136,7 +166,36 @@ def _hurwitz_zeta_ds(s: Any, q: Any) -> Any:
         d_rising = d_rising * u * v + rising * (u + v)
         rising = rising * u * v
         power = power / (a * a)
-    return xp.where(q > 0, total, np.nan)
+    return total
+
+
+def _far_terms(s: np.ndarray, q: np.ndarray, far: np.ndarray) -> int:
+    """How many terms make the sum whole where |s| is beyond ``_DIRECT_TERMS`` of q.
+
+    The tail from a = q + N is about log(a) a**(1 - s) / (s - 1), the smallest term summed
+    log(q + 1) (q + 1)**-s; their ratio is taken below e**-50 (1e-22). Where even a thousand
+    terms leave more (Re s small beside |s|: far along the imaginary axis), no affordable sum
+    is accurate, and the derivative is refused rather than given wrong. Re s = +inf takes the
+    fewest: its terms are 0, or inf where q + k < 1.
+    """
+    s, q = np.broadcast_arrays(s, q)
+    checked = far & ~(np.isreal(s) & (np.real(s) < 1.0)) & (q > 0)  # the others: NaN
+    s, sigma, q = s[checked], np.real(s[checked]), q[checked]
+    with np.errstate(over="ignore", invalid="ignore"):
+        underflow = sigma * np.log(q)
+    for terms in (12, 100, _DIRECT_TERMS):
+        a = q + terms
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            margin = np.log(np.log(a) / np.log1p(q))
+            decay = sigma * np.log(a / (q + 1.0))
+        # or every term below the floats (q >= 2, q**-s < e**-800): the sum rounds to 0 at once
+        if np.all((decay >= np.log(a) + margin + 50.0) | ((q >= 2.0) & (underflow >= 800.0))):
+            return terms
+    worst = complex(s[np.argmin(sigma / np.abs(s))])
+    raise ValueError(
+        f"zeta's derivative in s is not computed at s = {worst}: there its sum needs more "
+        f"than {_DIRECT_TERMS} terms"
+    )
 
 
 def zeta_ds(s: Any, q: Any = None) -> Any:
@@ -161,9 +220,11 @@ def zeta_ds(s: Any, q: Any = None) -> Any:
     if not np.any(left):
         return direct[()] if direct.ndim == 0 else direct
     r = xp.where(left, s, -1.0)  # reflected points only; a safe value elsewhere
-    chi = 2.0**r * np.pi ** (r - 1) * sc.gamma(1 - r)
-    sin, cos = xp.sin(np.pi * r / 2), xp.cos(np.pi * r / 2)
-    zeta_1mr = sc.zeta(1 - r) if hurwitz_zeta is None else hurwitz_zeta(1 - r, 1.0)
+    chi = _chi(xp, r)
+    with np.errstate(invalid="ignore"):  # s = -inf: NaN, as SciPy's zeta(-inf)
+        sin, cos = xp.sin(np.pi * r / 2), xp.cos(np.pi * r / 2)
+    # Riemann's own ufunc: the Hurwitz ufunc's value at complex s is NaN
+    zeta_1mr = sc.zeta(1 - r) if riemann_zeta is None else riemann_zeta(1 - r)
     reflected = chi * (
         sin * zeta_1mr * (np.log(2 * np.pi) - sc.digamma(1 - r))
         + np.pi / 2 * cos * zeta_1mr
@@ -171,6 +232,22 @@ def zeta_ds(s: Any, q: Any = None) -> Any:
     )
     out = xp.where(left, reflected, direct)
     return out[()] if out.ndim == 0 else out
+
+
+def _chi(xp: Any, r: Any) -> Any:
+    """chi(r) = 2**r pi**(r - 1) gamma(1 - r) for Re r < -1. From r = -150 on (real r), where
+    gamma(1 - r) overflows as the powers underflow (inf * 0), from their logarithms: there
+    chi is beyond the floats and zeta's derivative infinite, of the sign of what chi
+    multiplies."""
+    r_plain = np.asarray(ignore_derivatives(r))
+    deep = np.isrealobj(r_plain) & (np.real(r_plain) < -150.0)  # complex r: kept direct
+    if not np.any(deep):
+        return 2.0**r * np.pi ** (r - 1) * sc.gamma(1 - r)
+    near, far = xp.where(deep, -2.0, r), xp.where(deep, r, -200.0)  # safe where unused
+    direct = 2.0**near * np.pi ** (near - 1) * sc.gamma(1 - near)
+    with np.errstate(over="ignore", invalid="ignore"):  # -inf: inf - inf, NaN as SciPy's
+        logarithmic = xp.exp(far * np.log(2.0) + (far - 1) * np.log(np.pi) + sc.gammaln(1 - far))
+    return xp.where(deep, logarithmic, direct)
 
 
 # ---- exponential and trigonometric integrals ------------------------------------------------

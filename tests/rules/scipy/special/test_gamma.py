@@ -59,6 +59,16 @@ def test_rgamma_at_the_poles_of_gamma(n):
     np.testing.assert_allclose(cotangent(sc.rgamma, x, dy=np.ones(2))[0], expected)
 
 
+def test_rgamma_far_left_of_zero():
+    # (-1)**n n! at the poles, from mpmath: 170! is a float, 171! beyond the floats; between
+    # the poles gamma(1 - x) overflows too, and the derivative is infinite of its sign.
+    assert cotangent(sc.rgamma, -170.0) == pytest.approx(7.257415615308e306, rel=1e-13)
+    assert cotangent(sc.rgamma, -169.5) == pytest.approx(-9.09277449318612e305, rel=1e-13)
+    for x, sign in ((-171.0, -1), (-171.5, -1), (-172.0, 1), (-1e8, 1)):
+        assert cotangent(sc.rgamma, x) == sign * math.inf
+        assert cotangent(sc.rgamma, np.array([x]), dy=np.ones(1))[0] == sign * math.inf
+
+
 def test_known_values():
     euler = 0.5772156649015329
     assert cotangent(sc.gammaln, 1.0) == pytest.approx(-euler, rel=1e-15)

@@ -86,6 +86,48 @@ def test_zeta_derivative_in_x_reference_values(x, q, expected):
     assert dx == pytest.approx(np.conj(expected), rel=1e-12)
 
 
+# Where gamma(1 - s) overflows and the powers underflow (s < -150), at and beyond the floats;
+# complex s left of -1, reflected with Riemann's own zeta. From mpmath at 30 digits.
+ZETA_REFLECTED = [
+    (-149.5, 7.8992046424000439645e141),
+    (-150.5, -5.6104706057312731416e143),
+    (-160.0, 4.6094308880084674319e156),  # a trivial zero
+    (-200.5, 1.1684045804255806523e216),
+    (-300.5, math.inf),  # 9.1157e375
+    (-3.5 + 1j, 0.01859166854098650663 + 0.0013030465511059261237j),
+    (-1.5 - 0.5j, -0.057239905280236154032 + 0.057284162765972634691j),
+    (-30.5 + 2j, 5039400429.8014711032 - 412345677.79684777585j),
+]
+
+
+@pytest.mark.parametrize("s, expected", ZETA_REFLECTED)
+def test_zeta_derivative_where_reflected(s, expected):
+    dx = cr.unthunk(cotangent(sc.zeta, s))
+    # a few hundred roundings in gamma, the powers and the Euler-Maclaurin sum
+    assert dx == pytest.approx(np.conj(expected), rel=1e-12, abs=0)
+
+
+def test_zeta_derivative_far_out_in_s():
+    # Summing |s| + 12 terms directly never ended for s = 1e8; there the terms beyond the
+    # first few are below rounding.
+    for s in (1e5, 1e8, 1e16, 1e300, math.inf):
+        assert cr.unthunk(cotangent(sc.zeta, s)) == 0.0  # -log(2) 2**-s and less
+    assert cr.unthunk(cotangent(sc.zeta, 1e8, 0.5)) == math.inf  # -log(q) q**-s, q < 1
+    assert cr.unthunk(cotangent(sc.zeta, 1e300, 1e300)) == 0.0  # every term below the floats
+    # one term within the floats: -log(q) q**-s, the next 2**-20000
+    q = 1 - 1e-5
+    assert cr.unthunk(cotangent(sc.zeta, 20000.0, q)) == pytest.approx(
+        1.2214100866256226376e-05, rel=1e-12, abs=0
+    )
+    # near and far in one array; NaN where SciPy's Hurwitz zeta is (s < 1)
+    s = np.array([2.0, 1e8, np.nan, -1e8])
+    ds = cr.unthunk(cr.rrule(sc.zeta, s, 2.0)[1](np.ones(4))[1])
+    np.testing.assert_allclose(ds[:2], [cr.unthunk(cotangent(sc.zeta, 2.0, 2.0)), 0.0])
+    assert np.isnan(ds[2:]).all()
+    with pytest.raises(ValueError, match=r"zeta's derivative in s .* s = \(0\.5\+100000j\)"):
+        cr.unthunk(cotangent(sc.zeta, 0.5 + 1e5j))
+
+
 def test_zeta_second_derivative_through_the_engine():
     # zeta''(2) = sum log(n)**2 / n**2
     second = reverse.grad(reverse.grad(sc.zeta))(2.0)
@@ -120,6 +162,15 @@ def test_removable_points():
     with np.errstate(divide="ignore"):
         dx = cotangent(sc.sici, 0.0, dy=(1.0, ZeroTangent()))
     assert dx == 1.0
+
+
+def test_elliptic_derivatives_where_2m_overflows():
+    # E'(m) = (E - K) / (2 m) ~ sqrt(-m) / (2 m) for m -> -inf (mpmath: -3.8348e-155 at
+    # -1.7e308); 2 m itself overflows below -9e307. K' is below the floats there.
+    m = -1.7e308
+    assert cotangent(sc.ellipe, m) == pytest.approx(-3.83482494423685e-155, rel=1e-13, abs=0)
+    assert cotangent(sc.ellipe, -1e300) == pytest.approx(-5.0e-151, rel=1e-13, abs=0)
+    assert cotangent(sc.ellipk, m) == 0.0
 
 
 def test_elliptic_series_meets_closed_form():
