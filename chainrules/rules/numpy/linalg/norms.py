@@ -15,6 +15,14 @@ Non-differentiable points get documented subgradients, finite and never NaN:
 * ``ord=0`` counts nonzero entries: its gradient is zero;
 * ``'nuc'`` uses ``U V^H`` of the reduced SVD, a subgradient at rank-deficient matrices.
 
+The value is NumPy's, which sums squares or ``p``-th powers as they come: the 2-norm of
+``[1e200, 1e200]`` is inf, of ``[1e-200, 1e-200]`` 0. The gradient does not inherit that: a
+norm is homogeneous of degree one, so its gradient at ``x`` is its gradient at ``x / s`` for
+any ``s > 0``, and it is computed from ``x`` divided, slice by slice, by a power of two near
+its largest magnitude (its smallest, for ``p < 0``), where the powers are in range (for
+``0 < p < 2``, the power of ``|x|`` itself times that of ``s``). An inf entry gives NaN, but
+for ``p < 0`` (whose gradient there is 0).
+
 ``cond`` with ``p`` in ``(None, 2, -2)`` is a ratio of singular values; with other ``p`` it is
 ``norm(x, p) * norm(inv(x), p)``, differentiated through the rules of both.
 
@@ -33,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ....core.dtypes import is_complex
-from ....core.namespace import array_namespace
+from ....core.namespace import array_namespace, is_numpy
 from ....core.projection import ProjectTo
 from ....core.registry import frule, rrule
 from ....core.shapes import normalize_axis
@@ -75,10 +83,12 @@ def _vector_gradient(x: Any, y: Any, ord: Any, axes: tuple[int, ...]) -> Any:
     magnitude = xp.abs(x)
     if ord in (math.inf, -math.inf):
         return sign * xp.astype(_share(magnitude == y, axes), sign.dtype)
-    nonzero = magnitude > 0
-    power = xp.where(nonzero, magnitude, xp.ones_like(magnitude)) ** (ord - 1)
-    scale = xp.where(nonzero & positive, power / safe_y ** (ord - 1), xp.zeros_like(power))
-    return sign * scale
+    # (|x| / y)^(p - 1): the quotient first, which stays in range where the powers would not
+    nonzero = (magnitude > 0) & positive
+    ratio = xp.where(nonzero, magnitude / safe_y, xp.ones_like(magnitude))
+    power = xp.where(nonzero, ratio ** (ord - 1), xp.zeros_like(ratio))
+    # p < 0: an entry too large for the dtype (after rescaling) has power 0, sign NaN
+    return xp.where(power == 0, xp.zeros_like(sign), sign * power)
 
 
 def _matrix_gradient(x: Any, y: Any, ord: Any) -> Any:
@@ -130,10 +140,62 @@ def norm_gradient(x: Any, ord: Any, axes: tuple[int, ...], kind: str) -> Any:
     """
     xp = array_namespace(x)
     if kind == "vector":
-        return _vector_gradient(x, _vector_norm_kept(x, ord, axes), ord, axes)
+        if ord in (0, 1, math.inf, -math.inf):
+            return _vector_gradient(x, _vector_norm_kept(x, ord, axes), ord, axes)
+        s = _scale(x, ord, axes)
+        with np.errstate(over="ignore"):  # p < 0: entries far above the smallest, gradient 0
+            scaled = x / s
+        y = _vector_norm_kept(scaled, ord, axes)
+        if ord is not None and 0 < ord < 2:
+            return _root_gradient(x, s, y, ord)
+        return _vector_gradient(scaled, y, ord, axes)
     moved = xp.moveaxis(x, axes, (-2, -1))
+    moved = moved / _scale(moved, None, (-2, -1))
     y = xp.linalg.norm(moved, ord=ord, axis=(-2, -1), keepdims=True)
     return xp.moveaxis(_matrix_gradient(moved, y, ord), (-2, -1), axes)
+
+
+def _root_gradient(x: Any, s: Any, y: Any, ord: Any) -> Any:
+    """The gradient of the vector ``ord``-norm for ``0 < ord < 2``, given ``y``, the norm of
+    ``x / s``: ``sign(x) |x|^(p - 1) s^(1 - p) y^(1 - p)``. With ``|p - 1| < 1`` each power is
+    in range where the gradient is, left to right; the quotient ``|x| / s`` of the other
+    orders is not, for entries below ``s`` by more than the dtype's range, whose gradient
+    (``(|x| / s)^(p - 1)``, larger than the quotient) may still be."""
+    xp = array_namespace(x, y)
+    magnitude = xp.abs(x)
+    positive = y > 0
+    nonzero = (magnitude > 0) & positive
+    safe_y = xp.where(positive, y, xp.ones_like(y))
+    base = xp.where(nonzero, magnitude, xp.ones_like(magnitude))
+    power = base ** (ord - 1) * s ** (1 - ord) * safe_y ** (1 - ord)
+    power = xp.where(nonzero, power, xp.zeros_like(power))
+    sign = complex_sign(x)
+    return xp.where(power == 0, xp.zeros_like(sign), sign * power)
+
+
+def _scale(x: Any, ord: Any, axes: tuple[int, ...]) -> Any:
+    """A divisor of ``x``, one per slice over ``axes``, that brings the powers a norm sums into
+    range: the largest magnitude (the smallest for a negative ``ord``, whose powers the
+    smallest dominate), as a power of two for NumPy arrays so that dividing by it is exact.
+    Every norm's gradient is unchanged by it (the norm is homogeneous), where the powers of
+    ``x`` itself may overflow or underflow. Slices of zeros, inf or NaN keep a power of two
+    near 1, which changes nothing of what they give; empty slices, 1.
+
+    >>> _scale(np.array([[3.0, -4.0], [0.5, 0.0]]), 2, (1,))
+    array([[4. ],
+           [0.5]])
+    """
+    if any(x.shape[a] == 0 for a in axes):
+        return 1
+    xp = array_namespace(x)
+    pick = xp.min if isinstance(ord, int | float) and ord < 0 else xp.max
+    largest = pick(xp.abs(x), axis=axes, keepdims=True)
+    if is_numpy(largest):
+        # frexp: largest = f 2^e with 1/2 <= f < 1, so largest / 2^(e-1) is in [1, 2) and
+        # 2^(e-1) never overflows; 0, inf and NaN have e = 0
+        return np.ldexp(np.ones_like(largest), np.frexp(largest)[1] - 1)
+    usable = (largest > 0) & (largest < math.inf)
+    return xp.where(usable, largest, xp.ones_like(largest))
 
 
 def _vector_norm_kept(x: Any, ord: Any, axes: tuple[int, ...]) -> Any:
@@ -175,24 +237,41 @@ def _gradient_given_norm(
     """``norm_gradient(x, ord, axes, kind)``, using the norm ``y`` the rule computed.
 
     The gradient of a 2-norm (or Frobenius norm) is ``x / y``: from the forward's ``y`` it
-    costs one division, where computing it afresh would sum the squares again.
+    costs one division, where computing it afresh would sum the squares again. That ``y`` is
+    NumPy's sum of squares, which overflows to inf past the square root of the largest float
+    and loses digits to subnormals below that of the smallest: the quotient is taken only
+    where every norm is within ``_ACCURATE_TWO_NORMS``, and the gradient is computed anew,
+    from a rescaled ``x``, elsewhere (zero norms included).
     """
-    if not _is_two_norm(ord, kind):
-        return norm_gradient(x, ord, axes, kind)
-    if type(x) is np.ndarray and type(y) in _NUMPY_VALUES:
-        # A NumPy scalar broadcasts as it is; where every norm is positive, the masked form
-        # below gives this same quotient.
+    if _is_two_norm(ord, kind) and type(x) is np.ndarray and type(y) in _NUMPY_VALUES:
+        low, high = _ACCURATE_TWO_NORMS[y.dtype]
+        # A NumPy scalar broadcasts as it is
         if type(y) is not np.ndarray:
-            if y > 0:
+            if low < y <= high:
                 return x / y
         else:
             y = y if keepdims else y.reshape(_kept_shape(x, axes))
-            if (y > 0).all():
+            if y.size == 0 or low < y.min() <= y.max() <= high:  # False with a NaN
                 return x / y
-    return _vector_gradient(x, _keep(y, x, axes, keepdims), None, axes)
+    return norm_gradient(x, ord, axes, kind)
 
 
 _NUMPY_VALUES = frozenset({np.ndarray, np.float64, np.float32, np.float16, np.longdouble})
+
+
+def _accurate_two_norms(dtype: Any) -> tuple[Any, Any]:
+    """The 2-norms the forward's sum of squares gives to full precision in ``dtype``: above
+    ``sqrt(tiny / eps)`` the squares' rounding to subnormals or to zero (at most ``tiny * eps``
+    each) is below ``eps`` of their sum for any count under ``1 / eps``; at most the largest
+    float, where the sum has not overflowed. Outside, x / y is wrong (0 at an overflowed inf,
+    0 or too large at an underflowed or subnormal sum) and the gradient is computed anew."""
+    info = np.finfo(dtype)
+    return np.sqrt(info.tiny / info.eps), info.max
+
+
+_ACCURATE_TWO_NORMS = {
+    np.dtype(t): _accurate_two_norms(t) for t in (np.float16, np.float32, np.float64, np.longdouble)
+}
 
 
 def _norm_rules(compute: Any, plan: Any) -> tuple[Any, Any]:
@@ -203,10 +282,12 @@ def _norm_rules(compute: Any, plan: Any) -> tuple[Any, Any]:
         project_x = ProjectTo(x)
         y = compute(x, ord, axis, keepdims)
         kind, axes = plan(x, ord, axis)
+        # a float ord given by position has a tangent space to the protocol: none here
+        rest = (NO_TANGENT,) if isinstance(ord, float) else ()
 
         def norm_pullback(dy: Any) -> tuple:
             g = _gradient_given_norm(x, y, ord, axes, kind, keepdims)
-            return NO_TANGENT, project_x(g * _keep(dy, x, axes, keepdims))
+            return NO_TANGENT, project_x(g * _keep(dy, x, axes, keepdims)), *rest
 
         return y, norm_pullback
 
@@ -291,16 +372,29 @@ def _vector_norm_frule(tangents, x, *, axis=None, keepdims=False, ord=2):
 
 
 def _cond_gradient(x: Any, p: Any) -> Any:
-    """The gradient of ``np.linalg.cond(x, p)``."""
+    """The gradient of ``np.linalg.cond(x, p)``: ``cond`` is homogeneous of degree zero, so
+    its gradient at ``x`` is that at ``x / s`` over ``s``, ``s`` a power of two near the
+    largest magnitude of each matrix, where the squares in its norms and in the formulas
+    below neither overflow nor underflow."""
+    s = _scale(x, None, (-2, -1))
+    return _scaled_cond_gradient(x / s, p) / s
+
+
+def _scaled_cond_gradient(x: Any, p: Any) -> Any:
     xp = array_namespace(x)
     if p in (None, 2, -2):
         u, s, vh = xp.linalg.svd(x, full_matrices=False)
         big, small = s[..., :1], s[..., -1:]
+        # the quotients first: big / small**2 overflows where (big / small) / small need not
         if p == -2:
             # cond = s_min / s_max
-            weights = xp.concat((-small / big**2, xp.zeros_like(s[..., 1:-1]), 1 / big), axis=-1)
+            weights = xp.concat(
+                (-(small / big) / big, xp.zeros_like(s[..., 1:-1]), 1 / big), axis=-1
+            )
         else:
-            weights = xp.concat((1 / small, xp.zeros_like(s[..., 1:-1]), -big / small**2), axis=-1)
+            weights = xp.concat(
+                (1 / small, xp.zeros_like(s[..., 1:-1]), -(big / small) / small), axis=-1
+            )
         if s.shape[-1] == 1:
             weights = xp.zeros_like(s)
         return xp.matmul(u * xp.astype(weights, u.dtype)[..., None, :], vh)
@@ -314,10 +408,15 @@ def _cond_gradient(x: Any, p: Any) -> Any:
     return norm_gradient(x, p, matrix, "matrix") * n_inv - xp.matmul(xp.matmul(inv_h, g_inv), inv_h)
 
 
-def _require_finite_condition(y: Any) -> None:
+def _require_finite_condition(x: Any, y: Any, p: Any) -> None:
     # a singular x has cond = inf, which has no derivative (the gradient formulas divide by
-    # the vanishing smallest singular value and came out NaN)
-    if isinstance(y, np.ndarray | np.generic) and np.any(np.isinf(y)):
+    # the vanishing smallest singular value and came out NaN); NumPy's 'fro' cond of a huge
+    # or tiny x is inf too, from norms that overflow, where that of a rescaled x is finite
+    if not (isinstance(y, np.ndarray | np.generic) and np.any(np.isinf(y))):
+        return
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        rescaled = np.linalg.cond(x / _scale(x, None, (-2, -1)), p)
+    if np.any(np.isinf(rescaled)):
         raise np.linalg.LinAlgError(
             "np.linalg.cond: the condition number of a singular argument x is inf and has "
             "no derivative"
@@ -331,14 +430,14 @@ def _cond_rrule(x, p=None):
     y = xp.linalg.cond(x, p)
 
     def cond_pullback(dy):
-        _require_finite_condition(y)
+        _require_finite_condition(x, y, p)
         if is_complex(dy):
             # cond is real; NumPy before 2.3 returns it as a complex number for complex x and
             # p other than None, 2, -2, whose imaginary part is 0: only Re(dy) pulls back.
             dy = xp.real(dy)
-        return NO_TANGENT, project_x(
-            _cond_gradient(x, p) * _keep(dy, x, (x.ndim - 2, x.ndim - 1), False)
-        )
+        dx = _cond_gradient(x, p) * _keep(dy, x, (x.ndim - 2, x.ndim - 1), False)
+        # a float p given by position has a tangent space to the protocol: none here
+        return NO_TANGENT, project_x(dx), *((NO_TANGENT,) if isinstance(p, float) else ())
 
     return y, cond_pullback
 
@@ -350,7 +449,7 @@ def _cond_frule(tangents, x, p=None):
     dx = tangents[1]
     if is_zero(dx):
         return y, dx
-    _require_finite_condition(y)
+    _require_finite_condition(x, y, p)
     g = _cond_gradient(x, p)
     inner = xp.real(xp.conj(g) * dx) if is_complex(g) or is_complex(dx) else g * dx
     return y, ProjectTo(y)(xp.sum(inner, axis=(-2, -1)))

@@ -109,9 +109,34 @@ def factored(a: Any) -> Factored:
 # ---- solve, inv -------------------------------------------------------------------------
 
 
+def _solvable(a: Any, b: Any) -> bool:
+    """Whether ``solve(a, b)`` is defined by shape: ``a`` a square matrix or a stack of them,
+    ``b`` a vector of its size (NumPy 2: only a 1-D ``b`` is one) or a stack of matrices with
+    its number of rows and a batch that broadcasts against ``a``'s.
+
+    >>> _solvable(np.ones((2, 2)), np.ones(2)), _solvable(np.ones((2, 3)), np.ones(2))
+    (True, False)
+    """
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2] or b.ndim == 0:
+        return False
+    n = a.shape[-1]
+    if b.ndim == 1:
+        return b.shape[0] == n
+    pairs = zip(reversed(a.shape[:-2]), reversed(b.shape[:-2]), strict=False)
+    return b.shape[-2] == n and all(p == q or 1 in (p, q) for p, q in pairs)
+
+
 def _solved(a: Any, b: Any) -> tuple[Any, tuple]:
     """``a^{-1} b`` by LU factors kept for the derivatives (NumPy 2: only a 1-D ``b`` is a
-    vector)."""
+    vector). Arguments ``solve`` refuses get the error of the namespace's own ``solve``: LU
+    factors exist for any shape, and their solve raised LAPACK's errors or, for a ``0 x n``
+    ``a``, returned a value."""
+    if not _solvable(a, b):
+        array_namespace(a, b).linalg.solve(a, b)  # raises what the library raises
+        raise ValueError(
+            f"np.linalg.solve: argument a of shape {a.shape} is not a square matrix or a stack "
+            f"of them, or argument b of shape {b.shape} does not match it"
+        )
     vector = b.ndim == 1
     factors = factored(a).require_invertible()
     x = factors.solve(as_matrix(b, vector))

@@ -2,6 +2,7 @@
 
 import itertools
 import math
+import re
 
 import mpmath
 import numpy as np
@@ -353,10 +354,22 @@ def test_det_and_slogdet_of_an_integer_matrix_are_numpys(f):
     np.testing.assert_allclose(y, f(a), rtol=1e-15)
 
 
-@pytest.mark.parametrize("shape", [(2, 3), (3, 2)], ids=str)
-def test_det_of_a_non_square_matrix_raises_as_numpy_does(shape):
-    with pytest.raises(np.linalg.LinAlgError, match="square"):
-        cr.rrule(np.linalg.det, sample(shape))  # of full rank: LU factors, no zero pivot
+@pytest.mark.parametrize("f", [np.linalg.det, np.linalg.inv], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("layout", ["C", "F"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int64], ids=ids)
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (2, 2, 3), (0, 3), (3,)], ids=str)
+def test_a_non_square_matrix_raises_as_numpy_does(f, shape, dtype, layout):
+    """NumPy's error, type and message, where LU factors of a non-square matrix of full rank
+    (no zero pivot) exist, from the rrule and the frule."""
+    a = (10 * sample(shape)).astype(dtype)
+    a = np.asfortranarray(a) if layout == "F" else a
+    with pytest.raises(np.linalg.LinAlgError) as raised:
+        f(a)
+    expected = f"^{re.escape(str(raised.value))}$"
+    with pytest.raises(np.linalg.LinAlgError, match=expected):
+        cr.rrule(f, a)
+    with pytest.raises(np.linalg.LinAlgError, match=expected):
+        cr.frule((cr.NoTangent(), np.ones_like(a)), f, a)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=ids)

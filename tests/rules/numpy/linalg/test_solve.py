@@ -1,5 +1,7 @@
 """Tests of the np.linalg rules for solve, inv, tensorinv and tensorsolve."""
 
+import re
+
 import numpy as np
 import pytest
 import scipy.linalg
@@ -121,9 +123,46 @@ def test_solve_with_one_singular_matrix_raises_like_numpy(dtype):
         cr.rrule(np.linalg.solve, a, np.ones(2, dtype))
 
 
-def test_solve_with_a_mismatched_right_hand_side_raises_a_value_error():
-    with pytest.raises(ValueError, match="incompatible"):
-        cr.rrule(np.linalg.solve, invertible((3, 3)), np.ones(2))
+# (a's shape, b's shape): arguments NumPy's solve refuses, for a non-square a (of full rank,
+# so that LU factors exist and have no zero pivot), an a that is no matrix, a b of another
+# size, a b that is no array of vectors, batches that do not broadcast
+REFUSED = [
+    ((2, 3), (2,)),
+    ((3, 2), (3,)),
+    ((2, 3), (2, 1)),
+    ((3, 2), (3, 2)),
+    ((2, 2, 3), (2, 2, 1)),
+    ((0, 3), (0,)),
+    ((3,), (3,)),
+    ((3, 3), (2,)),
+    ((3, 3), (2, 1)),
+    ((3, 3), (4, 3)),
+    ((2, 3, 3), (4, 3, 1)),
+    ((3, 3), ()),
+]
+
+
+@pytest.mark.parametrize("layout", ["C", "F"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int64], ids=ids)
+@pytest.mark.parametrize("a_shape, b_shape", REFUSED, ids=str)
+def test_solve_refuses_what_numpy_refuses_with_its_error(a_shape, b_shape, dtype, layout):
+    """The error NumPy's solve raises, type and message, from the rrule and the frule, where
+    LU factors of a non-square a raised LAPACK's errors (or, 0 x 3, gave a value)."""
+    a = (10 * sample(a_shape, np.complex128 if dtype == np.complex128 else np.float64)).astype(
+        dtype
+    )
+    a = np.asfortranarray(a) if layout == "F" else a
+    b = np.ones(b_shape, dtype)
+    before = a.copy(), b.copy()
+    with pytest.raises(Exception) as raised:
+        np.linalg.solve(a, b)
+    expected = (type(raised.value), f"^{re.escape(str(raised.value))}$")
+    with pytest.raises(expected[0], match=expected[1]):
+        cr.rrule(np.linalg.solve, a, b)
+    with pytest.raises(expected[0], match=expected[1]):
+        cr.frule((NoTangent(), np.ones_like(a), np.ones_like(b)), np.linalg.solve, a, b)
+    np.testing.assert_array_equal(a, before[0])
+    np.testing.assert_array_equal(b, before[1])
 
 
 def test_solve_with_integer_arrays_is_numpy_solve():
