@@ -73,6 +73,13 @@ CALLS = [
     (np.min, (ties,), {}),
     (np.amin, (m,), {}),
     (np.ndarray.max, (t3,), {}),
+    (np.maximum, (m, rng.normal(size=(5, 4))), {}),
+    (np.minimum, (k, 0.0), {}),
+    (np.fmax, (ties, ties[::-1].copy()), {}),  # ties: 0.5 each
+    (np.fmin, (np.array([1.0, np.nan, 2.0]), np.array([np.nan, 0.0, 3.0])), {}),
+    (np.maximum, (m.T, 1), {}),  # a strided view beside an int
+    (np.maximum, (m.astype(np.float32), m), {}),  # not taken: the rule's own way
+    (np.maximum, (rng.normal(size=300), rng.normal(size=300)), {}),  # thunks
     (np.matmul, (m, m.T), {}),
     (np.matmul, (m, k[:4]), {}),
     (np.matmul, (k[:5], m), {}),

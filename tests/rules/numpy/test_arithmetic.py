@@ -8,10 +8,12 @@ import mpmath
 import numpy as np
 import pytest
 from chainrules_testing import test_frule, test_rrule
+from samples import cotangents
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
-from chainrules.engines import reverse
+from chainrules.core.fast_paths import FastPullback, general_rule
+from chainrules.engines import forward, reverse
 
 
 @dataclass(frozen=True)
@@ -205,8 +207,132 @@ def test_selection_cotangents_of_arrays(f, values, second):
         )
 
 
+_SELECTION = [np.maximum, np.minimum, np.fmax, np.fmin]
+
+
+def _selection_arguments(values, second, layout):
+    """Every pair of ``values`` as two (n, n) float64 arrays in ``layout`` (C, F, or a view with
+    a stride of 2), the second replaced by a number (``second``) or taken first."""
+    a, b = np.meshgrid(values, values, indexing="ij")
+    if layout == "F":
+        a, b = np.asfortranarray(a), np.asfortranarray(b)
+    elif layout == "strided":
+        a, b = (np.repeat(x, 2, axis=1)[:, ::2] for x in (a, b))
+    number = {"0.0": 0.0, "2": 2, "float64(3)": np.float64(3.0), "-inf": -np.inf}.get(second)
+    if second == "number first":
+        return 1.0, b
+    return (a, b) if number is None else (a, number)
+
+
+def _bit_for_bit(got, want, where):
+    """The same types and numbers, signs of zeros and NaNs' places included."""
+    assert type(got) is type(want), (where, type(got), type(want))
+    if isinstance(got, np.ndarray | np.generic | float):
+        got, want = np.asarray(got), np.asarray(want)
+        assert got.dtype == want.dtype and got.shape == want.shape, where
+        assert np.array_equal(got, want, equal_nan=True), where
+        assert np.array_equal(np.signbit(got), np.signbit(want)), where
+    else:
+        assert got == want, where
+
+
+@pytest.mark.parametrize("f", _SELECTION)
+@pytest.mark.parametrize("values", [_SELECTION_VALUES, _NAN], ids=["numbers", "with NaN"])
+@pytest.mark.parametrize("second", ["array", "0.0", "2", "float64(3)", "-inf", "number first"])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_selection_fast_path_gives_what_its_rule_gives(f, values, second, layout):
+    # Float64 arrays beside an array of their shape or a number take a fast path, which must
+    # give the registered rule's numbers bit for bit (signed zeros; NaN where a cotangent is
+    # infinite and the weight 0) for every kind of cotangent, and write to nothing.
+    x1, x2 = _selection_arguments(values, second, layout)
+    before = [np.copy(x) for x in (x1, x2)]
+    y, pullback = cr.rrule(f, x1, x2)
+    y_rule, pullback_rule = general_rule(f)(x1, x2)
+    _bit_for_bit(y, y_rule, "value")
+    assert pullback.__name__ == pullback_rule.__name__ == f"{f.__name__}_pullback"
+    rng = np.random.default_rng(3)
+    dy = rng.normal(size=y.shape)
+    dy[0, 0], dy[1, 1], dy[2, 0] = -0.0, 5e-324, -np.inf
+    for kind in (dy, -dy, dy.astype(np.float32), dy + 0.5j, cr.Thunk(lambda: dy), ZeroTangent()):
+        given = np.copy(kind) if isinstance(kind, np.ndarray) else kind
+        with np.errstate(invalid="ignore"):  # inf * 0 where a weight is 0, as the rule's
+            got = pullback(kind)
+            want = pullback_rule(kind)
+            for i, (g, w) in enumerate(zip(got, want, strict=True)):
+                _bit_for_bit(cr.unthunk(g), cr.unthunk(w), f"cotangent {i} of {type(kind)}")
+                _bit_for_bit(cr.unthunk(g), cr.unthunk(w), f"cotangent {i} unthunked again")
+        if isinstance(kind, np.ndarray):
+            assert np.array_equal(kind, given)
+    for x, x_before in zip((x1, x2), before, strict=True):
+        assert np.array_equal(x, x_before, equal_nan=True)
+
+
+@pytest.mark.parametrize("f", _SELECTION)
+def test_selection_fast_path_takes_its_calls(f):
+    # Float64 arrays (not 0-d) beside an array of their shape or a real number; any other call
+    # takes the registered rule: float32, broadcasting, 0-d, a keyword.
+    x = np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    taken = [(x, x[::-1]), (x, 0.0), (x, 0), (x, np.float64(0.5)), (-0.5, x)]
+    others = [(x.astype(np.float32), 0.0), (x, x[0]), (np.array(1.0), 0.0), (x, x.astype(int))]
+    for fast, calls in ((True, taken), (False, others)):
+        for args in calls:
+            assert isinstance(cr.rrule(f, *args)[1], FastPullback) is fast
+    assert not isinstance(cr.rrule(f, x, x, dtype=np.float64)[1], FastPullback)
+    _, pullback = cr.rrule(f, x, 0)
+    assert pullback(np.ones((2, 3)))[2] is NoTangent() and pullback(ZeroTangent())[2] is NoTangent()
+    assert pullback(ZeroTangent())[1] is ZeroTangent()
+
+
+def test_selection_fast_path_in_the_engines():
+    # An engine tracking one argument says so (needed): the other's cotangent is then left as a
+    # thunk, computed only when asked for; the numbers are those of the weights either way.
+    rng = np.random.default_rng(4)
+    x, c = rng.normal(size=(4, 5)), rng.normal(size=(4, 5))
+    c[0, :2] = x[0, :2]  # ties
+    weight = np.where(x == c, 0.5, (x > c).astype(float))
+    grad = reverse.grad(lambda x: np.sum(np.maximum(x, c) * c))(x)
+    assert np.array_equal(grad, weight * c)
+    grad = reverse.grad(lambda c: np.sum(np.maximum(x, c) * x))(c)
+    assert np.array_equal(grad, (1 - weight) * x)
+    grad_x, grad_c = reverse.grad(lambda x, c: np.sum(np.minimum(x, c)), argnums=(0, 1))(x, c)
+    assert np.array_equal(grad_x, 1 - weight) and np.array_equal(grad_c, weight)
+    y, pullback = cr.rrule(np.fmax, x, c)
+    pullback.needed((2,))
+    _, dx, dc = pullback(np.ones_like(y))
+    assert isinstance(dx, cr.Thunk) and np.array_equal(cr.unthunk(dx), weight)
+    assert np.array_equal(dc, 1 - weight)
+    test_rrule(np.maximum, x, c + 0.1)
+    test_rrule(np.minimum, x, 0.25, check_second_order=True)
+
+
+def test_selection_fast_pullback_is_differentiable_in_its_cotangent():
+    # As a Hessian-vector product differentiates it: linear in the cotangent, as the rule's.
+    rng = np.random.default_rng(5)
+    x, c = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    dy, t = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    for args in ((x, c), (x, 0.0)):
+        _, pullback = cr.rrule(np.maximum, *args)
+        for i in (1, 2):
+
+            def cotangent(d, pullback=pullback, i=i):
+                return cr.unthunk(pullback(d)[i])
+
+            value, tangent = forward.jvp(cotangent, (dy,), (t,))
+            assert np.array_equal(value, cr.unthunk(pullback(dy)[i]))
+            assert np.array_equal(tangent, cr.unthunk(pullback(t)[i]))
+
+
 @pytest.mark.parametrize(
-    "extra", [None, (0.0, 0.0), (1e-320, 1e-320), (np.inf, 1.0), (np.nan, 1.0)]
+    "extra",
+    [
+        None,
+        (0.0, 0.0),
+        (1e-320, 1e-320),
+        (np.inf, 1.0),
+        (1.0, -np.inf),
+        (np.inf, -np.inf),
+        (np.nan, 1.0),
+    ],
 )
 def test_hypot_cotangents_of_arrays(extra):
     # a / y and b / y where every y is normal and finite; a zero, subnormal, infinite or NaN
@@ -216,15 +342,16 @@ def test_hypot_cotangents_of_arrays(extra):
     a, b = rng.normal(size=(3, 8)), rng.normal(size=(3, 8)) * 1e-3
     if extra is not None:
         a[1, 2], b[1, 2] = extra
-    _, pullback = cr.rrule(np.hypot, a, b)
-    dy = np.ones_like(a)
-    _, da, db = (cr.unthunk(c) for c in pullback(dy))
+    with np.errstate(divide="raise", invalid="raise", over="raise"):  # as NumPy's hypot: none
+        _, pullback = cr.rrule(np.hypot, a, b)
+        dy = np.ones_like(a)
+        _, da, db = (cr.unthunk(c) for c in pullback(dy))
 
     def exact(p, q):
         if np.isnan(p) or np.isnan(q):
             return np.nan
-        if np.isinf(p):
-            return np.sign(p) if not np.isinf(q) else np.nan
+        if np.isinf(p):  # both infinite: the limit along the diagonal
+            return np.sign(p) if not np.isinf(q) else np.sign(p) / math.sqrt(2)
         if np.isinf(q) or p == q == 0:
             return 0.0
         p, q = mpmath.mpf(p), mpmath.mpf(q)
@@ -242,7 +369,7 @@ def test_logaddexp_cotangents_of_arrays_are_those_of_numbers(f):
     values = [-800.0, -40.0, -1.0, -0.0, 0.0, 1e-300, 0.5, 3.0, 40.0, 800.0, np.inf, -np.inf]
     a, b = np.meshgrid(values, values, indexing="ij")
     dy = np.ones_like(a)
-    with np.errstate(invalid="ignore"):  # inf - inf: NaN, as the function's own value
+    with np.errstate(divide="raise", invalid="raise", over="raise"):  # as NumPy's: none
         _, pullback = cr.rrule(f, a, b)
         _, da, db = (cr.unthunk(c) for c in pullback(dy))
         for i, j in np.ndindex(a.shape):
@@ -251,22 +378,35 @@ def test_logaddexp_cotangents_of_arrays_are_those_of_numbers(f):
     assert da[2, 3] == pytest.approx(1 / (1 + math.exp(1.0 if f is np.logaddexp else math.log(2))))
 
 
-@pytest.mark.parametrize("extra", [None, (0.0, 0.0), (1e200, 1.0), (1e-160, 1e-160), (np.nan, 1.0)])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        None,
+        (0.0, 0.0),
+        (1e200, 1.0),
+        (1e-160, 1e-160),
+        (np.nan, 1.0),
+        (1.0, np.inf),
+        (-np.inf, 2.0),
+        (np.inf, -np.inf),
+    ],
+)
 def test_arctan2_cotangents_of_arrays(extra):
     # x2 / r^2 and -x1 / r^2 with r^2 = x1^2 + x2^2 where it lies within [1e-290, 1e300]; an
-    # element beyond (the origin, where the partials are 0; overflow; underflow) or a NaN
-    # anywhere takes the division by hypot twice, everywhere.
+    # element beyond (the origin and infinity, where the partials are 0; overflow; underflow)
+    # or a NaN anywhere takes the division by hypot twice, everywhere.
     rng = np.random.default_rng(6)
     a, b = rng.normal(size=(3, 8)), rng.normal(size=(3, 8))
     if extra is not None:
         a[1, 2], b[1, 2] = extra
-    _, pullback = cr.rrule(np.arctan2, a, b)
-    _, da, db = (cr.unthunk(c) for c in pullback(np.ones_like(a)))
+    with np.errstate(divide="raise", invalid="raise", over="raise"):  # as NumPy's arctan2
+        _, pullback = cr.rrule(np.arctan2, a, b)
+        _, da, db = (cr.unthunk(c) for c in pullback(np.ones_like(a)))
 
     def exact(p, q, first):
         if np.isnan(p) or np.isnan(q):
             return np.nan
-        if p == q == 0:
+        if p == q == 0 or np.isinf(p) or np.isinf(q):  # |partial| <= 1 / r
             return 0.0
         p, q = mpmath.mpf(p), mpmath.mpf(q)
         return float((q if first else -p) / (p * p + q * q))
@@ -274,6 +414,193 @@ def test_arctan2_cotangents_of_arrays(extra):
     for got, first in ((da, True), (db, False)):
         want = np.vectorize(exact)(a, b, first)
         assert np.allclose(got, want, rtol=8 * np.finfo(float).eps, atol=0, equal_nan=True)
+
+
+# ---- infinite arguments: the limits, and no warning NumPy's own call does not give ----------
+
+_DIAGONAL = 1 / math.sqrt(2)  # sign / sqrt(1 + 1), as the rule computes it: exact
+
+# (x1, x2, d/dx1, d/dx2) of arctan2 and of hypot where an argument is infinite; the finite
+# rows are the other side of the guards (partials against their formulas).
+_ARCTAN2_AT_INFINITY = [
+    (1.0, np.inf, 0.0, 0.0),
+    (np.inf, 2.0, 0.0, 0.0),
+    (-np.inf, -3.0, 0.0, 0.0),
+    (0.0, -np.inf, 0.0, 0.0),
+    (np.inf, np.inf, 0.0, 0.0),
+    (-np.inf, np.inf, 0.0, 0.0),
+    (np.inf, -np.inf, 0.0, 0.0),
+    (-np.inf, -np.inf, 0.0, 0.0),
+    (np.nan, np.inf, 0.0, 0.0),  # |partial| <= 1 / r = 0, whatever the NaN stands for
+    (np.nan, 1.0, np.nan, np.nan),
+    (3.0, 4.0, 4 / 25, -3 / 25),
+    (-1e-3, 2.0, 2.0 / (4.0 + 1e-6), 1e-3 / (4.0 + 1e-6)),
+]
+_HYPOT_AT_INFINITY = [
+    (np.inf, 2.0, 1.0, 0.0),
+    (-np.inf, 2.0, -1.0, 0.0),
+    (2.0, -np.inf, 0.0, -1.0),
+    (0.0, np.inf, 0.0, 1.0),
+    (np.inf, np.inf, _DIAGONAL, _DIAGONAL),  # the ray limit along the diagonal: a choice
+    (np.inf, -np.inf, _DIAGONAL, -_DIAGONAL),
+    (-np.inf, -np.inf, -_DIAGONAL, -_DIAGONAL),
+    (np.inf, np.nan, np.nan, np.nan),  # the limit depends on what the NaN stands for
+    (np.nan, -np.inf, np.nan, np.nan),
+    (3.0, -4.0, 0.6, -0.8),
+    (1e30, 1.0, 1.0, 1e-30),
+]
+
+
+def _laid_out(values, layout):
+    """``values`` as a Python float ("number"), or tiled into a (2, n) array: C order, a view
+    with a stride of 2, or float32."""
+    if layout == "number":
+        return float(values)
+    x = np.tile(np.asarray(values, dtype=float), (2, 1))
+    if layout == "strided":
+        return np.repeat(x, 2, axis=1)[:, ::2]
+    return x.astype(np.float32) if layout == "float32" else x
+
+
+@pytest.mark.parametrize("layout", ["number", "C", "strided", "float32"])
+@pytest.mark.parametrize(
+    ("f", "table"), [(np.arctan2, _ARCTAN2_AT_INFINITY), (np.hypot, _HYPOT_AT_INFINITY)]
+)
+def test_partials_at_infinity_are_the_limits(f, table, layout):
+    # Infinite rows, exact by construction (0, +-1 and the diagonal's 1 / sqrt(2) are what the
+    # rules compute); finite rows within 4 eps of the formula (a few roundings: the rules
+    # measured 1 unit in the last place). Rows one at a time, and all in one array, so that an
+    # infinity takes the general way beside every other row.
+    eps = 4 * np.finfo(np.float32 if layout == "float32" else np.float64).eps
+    columns = [np.array(c) for c in zip(*table, strict=True)]
+    rows = [[c[i] for c in columns] for i in range(len(table))]
+    for x1, x2, d1, d2 in rows if layout == "number" else [columns]:
+        a, b = _laid_out(x1, layout), _laid_out(x2, layout)
+        before = (np.copy(a), np.copy(b))
+        with np.errstate(divide="raise", invalid="raise", over="raise"):  # NumPy's gives none
+            y, pullback = cr.rrule(f, a, b)
+            dy = np.ones_like(y) if layout != "number" else 1.0
+            _, da, db = (cr.unthunk(c) for c in pullback(dy))
+            _, tangent = cr.frule((NoTangent(), dy, 2 * dy), f, a, b)
+        assert np.array_equal(y, f(*before), equal_nan=True)
+        assert np.array_equal(a, before[0], equal_nan=True)
+        assert np.array_equal(b, before[1], equal_nan=True)
+        for got, want in ((da, d1), (db, d2), (tangent, d1 + 2 * d2)):
+            want = np.broadcast_to(want, np.shape(got))
+            assert np.allclose(got, want, rtol=eps, atol=0, equal_nan=True), (got, want)
+            at_infinity = np.isinf(a) | np.isinf(b)
+            exact = np.asarray(got)[at_infinity], want[at_infinity].astype(np.asarray(got).dtype)
+            assert np.array_equal(*exact, equal_nan=True)
+
+
+def test_arctan2_partials_beside_an_infinity_keep_the_guard_of_squares():
+    # The squares' way takes finite arrays only: with an infinity anywhere, the other elements
+    # take the division by hypot twice, within 4 eps of mpmath (the rule measured 2 ulp).
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(size=40), rng.normal(size=40)
+    for infinite in (False, True):
+        if infinite:
+            b[7] = -np.inf
+        _, pullback = cr.rrule(np.arctan2, a, b)
+        _, da, db = pullback(np.ones(40))
+        for i in range(40):
+            p, q = mpmath.mpf(a[i]), mpmath.mpf(b[i])
+            r2 = p * p + q * q
+            want = (0.0, 0.0) if np.isinf(b[i]) else (float(q / r2), float(-p / r2))
+            assert cr.unthunk(da)[i] == pytest.approx(want[0], rel=4 * np.finfo(float).eps)
+            assert cr.unthunk(db)[i] == pytest.approx(want[1], rel=4 * np.finfo(float).eps)
+
+
+def test_hypot_of_numbers_beside_a_large_one_does_not_overflow():
+    # over_hypot divides the smaller by the larger in each form: neither squares a quotient of
+    # 1e200 (which overflowed, with a warning), and the partials are those of the formula.
+    with np.errstate(over="raise", invalid="raise"):
+        da, db = cotangents(np.hypot, 1.0, 1e200)
+        assert (da, db) == (pytest.approx(1e-200, rel=2 * np.finfo(float).eps), 1.0)
+        assert cotangents(np.hypot, 1e200, 0.0) == (1.0, 0.0)
+        _, da, db = cotangents_of_ones(np.hypot, np.array([0.0, 1e200]), np.array([0.0, 1.0]))
+        assert da.tolist() == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("f", [np.logaddexp, np.logaddexp2])
+def test_logaddexp_at_equal_infinities_is_a_tie(f):
+    # logaddexp(inf, inf) = inf and logaddexp(-inf, -inf) = -inf: a tie, split equally (the
+    # limit along the diagonal), as at every finite tie; not NaN, and without a warning.
+    a = np.array([np.inf, -np.inf, 1.0, np.inf, -np.inf])
+    b = np.array([np.inf, -np.inf, 1.0, -np.inf, 2.0])
+    want_a = [0.5, 0.5, 0.5, 1.0, 0.0]
+    with np.errstate(divide="raise", invalid="raise", over="raise"):
+        _, da, db = cotangents_of_ones(f, a, b)
+        assert da.tolist() == want_a
+        assert db.tolist() == [0.5, 0.5, 0.5, 0.0, 1.0]
+        for i in range(5):
+            assert cotangents(f, float(a[i]), float(b[i])) == (want_a[i], 1 - want_a[i])
+            assert cotangents(f, np.float64(a[i]), np.array(b[i])) == (want_a[i], 1 - want_a[i])
+        _, tangent = cr.frule((NoTangent(), np.ones(5), 3 * np.ones(5)), f, a, b)
+    assert tangent.tolist() == [2.0, 2.0, 2.0, 1.0, 3.0]
+
+
+def test_logaddexp_partials_of_other_arrays_at_equal_infinities():
+    # Arrays of another namespace replace equal infinities before subtracting (their tracked
+    # values too), leaving the derivative at finite ties as it is: 1/4 at logaddexp(x, x).
+    torch = pytest.importorskip("torch")
+    a = torch.tensor([np.inf, -np.inf, 0.5, 1.0], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([np.inf, -np.inf, 0.5, 3.0], dtype=torch.float64)
+    _, pullback = cr.rrule(np.logaddexp, a, b)
+    da = cr.unthunk(pullback(torch.ones(4, dtype=torch.float64))[1])
+    assert da[:3].tolist() == [0.5, 0.5, 0.5]
+    (second,) = torch.autograd.grad(da[2], a)
+    assert second[2].item() == pytest.approx(0.25, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    "x1, x2, d2",
+    [
+        (-2.0, np.inf, 1.0),
+        (1.5, -np.inf, 1.0),
+        (2.0, np.inf, -0.0),
+        (0.0, -np.inf, -0.0),
+        (7.0, 2.0, -3.0),
+        (-7.0, 2.0, 4.0),
+    ],
+)
+def test_remainder_at_an_infinite_divisor(x1, x2, d2):
+    # An infinite divisor leaves a dividend of its sign whole (quotient 0) and turns one of the
+    # other sign into the divisor itself (NumPy's remainder(-2, inf) is inf, quotient -1):
+    # the partial in the divisor is minus that quotient, not inf / inf.
+    with np.errstate(divide="raise", invalid="raise", over="raise"):
+        assert cotangents(np.remainder, x1, x2) == (1.0, d2)
+        array = cotangents_of_ones(np.remainder, np.array([x1, 1.0]), np.array([x2, 0.5]))
+        assert array[2].tolist() == [d2, -2.0]
+        fmod = -0.0 if math.isinf(x2) else -math.trunc(x1 / x2)
+        assert cotangents(np.fmod, x1, x2) == (1.0, fmod)
+
+
+@pytest.mark.parametrize(
+    "x, p, dp",
+    [
+        (np.inf, -2.0, 0.0),
+        (-np.inf, -1.0, 0.0),
+        (1e300, -2.0, 0.0),
+        (np.inf, 0.0, np.inf),
+        (np.inf, 2.0, np.inf),
+        (0.0, 2.0, 0.0),
+        (2.0, 0.0, math.log(2.0)),
+    ],
+)
+def test_power_exponent_partial_where_the_power_vanishes(x, p, dp):
+    # d(x**p)/dp = x**p log|x| -> 0 where x**p -> 0 (x infinite and p < 0, or underflow),
+    # where it was 0 * inf; elsewhere as before.
+    with np.errstate(invalid="raise"):
+        for f in (np.power, np.float_power):
+            assert cotangents(f, x, p)[1] == dp
+            assert cotangents_of_ones(f, np.array([x, 2.0]), np.array([p, 3.0]))[2][0] == dp
+
+
+def cotangents_of_ones(f, *args):
+    """The unthunked cotangents of ``f``'s rule at ``args`` for a cotangent of ones."""
+    y, pullback = cr.rrule(f, *args)
+    return tuple(cr.unthunk(c) for c in pullback(np.ones_like(y)))
 
 
 # ---- power ----------------------------------------------------------------------------------
