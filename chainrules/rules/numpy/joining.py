@@ -124,9 +124,10 @@ class _JoinedPullback(FastPullback):
     """The pullback of ``concatenate`` or ``stack`` of a list or tuple of float arrays: views
     of the cotangent, each projected onto its array."""
 
-    __slots__ = ("arrays", "axis", "flat", "sequence")
+    __slots__ = ("arrays", "axis", "dtype", "flat", "sequence")
     arrays: tuple[np.ndarray, ...]
     axis: int  # of the output, non-negative
+    dtype: np.dtype | None  # the arrays', when they all have one
     flat: bool  # concatenate(axis=None): the arrays were flattened
     sequence: type  # list or tuple
     stacked: bool  # on the subclass of each function
@@ -149,9 +150,10 @@ class _JoinedPullback(FastPullback):
                 piece = dy[(*lead, slice(start, stop))]
                 pieces.append(piece.reshape(a.shape) if self.flat else piece)
                 start = stop
-        projected = [onto(a.shape, a.dtype, d) for a, d in zip(arrays, pieces, strict=True)]
+        if dy.dtype is not self.dtype:  # else each piece has its array's shape and dtype
+            pieces = [onto(a.shape, a.dtype, d) for a, d in zip(arrays, pieces, strict=True)]
         tangent = MutableTangent if self.sequence is list else Tangent
-        return (NO_TANGENT, tangent(self.sequence, *projected), *self.rest)
+        return (NO_TANGENT, tangent(self.sequence, *pieces), *self.rest)
 
 
 def _fast_joined(f: Any) -> Any:
@@ -174,8 +176,15 @@ def _fast_joined(f: Any) -> Any:
             axis = args[0] if args else kwargs.get("axis", 0)
             if type(axis) is not int and (stacked or axis is not None):
                 return general(arrays, *args, **kwargs)
-            y = f(arrays, axis=axis)
+            if stacked:
+                y = _stacked(arrays, axis)
+                if y is None:  # NumPy's error, from NumPy
+                    return general(arrays, *args, **kwargs)
+            else:
+                y = f(arrays, axis=axis)
             pullback = pullback_class()
+            dtype = arrays[0].dtype
+            pullback.dtype = dtype if all(a.dtype is dtype for a in arrays) else None
             pullback.arrays, pullback.sequence = tuple(arrays), sequence
             pullback.flat = axis is None
             pullback.axis = 0 if axis is None else normalize_axis(axis, y.ndim)
@@ -185,6 +194,19 @@ def _fast_joined(f: Any) -> Any:
         return joined_rrule
 
     return make
+
+
+def _stacked(arrays: Any, axis: Any) -> np.ndarray | None:
+    """``np.stack(arrays, axis)`` for an int ``axis``, as NumPy computes it (the arrays, each
+    with a new axis, concatenated along it) without its Python checks; None where NumPy would
+    raise (shapes that differ, an axis out of range)."""
+    shape = arrays[0].shape
+    ndim = len(shape) + 1
+    if not -ndim <= axis < ndim or any(a.shape != shape for a in arrays):
+        return None
+    axis %= ndim
+    new_axis = (slice(None),) * axis + (None,)
+    return np.concatenate([a[new_axis] for a in arrays], axis=axis)
 
 
 register_fast_path(np.concatenate, _fast_joined(np.concatenate), _JoinedPullback, stacked=False)

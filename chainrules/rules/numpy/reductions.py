@@ -29,6 +29,7 @@ import numpy as np
 
 from ..._compat import cumulative_prod
 from ...core.arguments import given_options
+from ...core.caches import Bounded
 from ...core.fast_paths import FastPullback, float_array, no_tangents, onto, register_fast_path
 from ...core.linear import register_rules
 from ...core.namespace import array_namespace, numpy_dispatches
@@ -57,7 +58,17 @@ def reduced_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     >>> reduced_axes(-1, 0), reduced_axes(-1, 2)
     ((), (1,))
     """
-    return () if ndim == 0 else normalize_axes(axis, ndim)
+    key = (axis, ndim)
+    try:
+        axes = _reduced.get(key)
+    except TypeError:  # axes given as a list
+        return () if ndim == 0 else normalize_axes(axis, ndim)
+    if axes is None:  # checked once: an axis out of range raises and is not kept
+        axes = _reduced.keep(key, () if ndim == 0 else normalize_axes(axis, ndim))
+    return axes
+
+
+_reduced = Bounded(1024)  # a program's axes (see chainrules.core.caches)
 
 
 def _masked_sum(x: Any, axes: tuple[int, ...], keepdims: bool, where: Any) -> Any:
@@ -180,8 +191,12 @@ def _prod_cotangent_by_division(a: Any, y: Any, dy: Any, shape: tuple, axes: tup
 
 def _normal(values: np.ndarray, limits: np.finfo) -> bool:
     """Whether all ``values`` are normal numbers: finite, and neither zero nor subnormal."""
-    size = abs(values)
-    return bool(((size >= limits.tiny) & (size <= limits.max)).all())
+    # the extremes alone: a NaN is the minimum (and fails), an empty array passes
+    size = np.abs(values)
+    smallest = np.minimum.reduce(size, axis=None, initial=limits.max)
+    if not smallest >= limits.tiny:
+        return False
+    return bool(np.maximum.reduce(size, axis=None, initial=limits.tiny) <= limits.max)
 
 
 # Numbers a cotangent of a total reduction or a matrix's trace may be, NumPy's or Python's.
@@ -345,7 +360,7 @@ _register_mean(np.mean, False, also=(np.ndarray.mean,))
 _register_mean(np.nanmean, True)
 
 
-# ---- fast paths: sum and mean of a NumPy float array over axes -------------------------------
+# ---- fast paths: sum, mean and prod of a NumPy float array over axes -----------------------
 
 
 class _SumPullback(FastPullback):
@@ -369,12 +384,23 @@ class _MeanPullback(_SumPullback):
         return _SumPullback.cotangents(self, dy / self.count)
 
 
+class _ProdPullback(_SumPullback):
+    __slots__ = ("x", "y")
+    x: np.ndarray
+    y: Any  # the product, as the method gave it
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        x_shape = self.x_shape
+        dx = _prod_cotangent(self.x, dy, x_shape, self.axes, self.keepdims, None, None, self.y)
+        return (NO_TANGENT, onto(x_shape, self.dtype, dx), *self.rest)
+
+
 _AXIS_KEYWORDS = frozenset({"axis", "keepdims"})
 
 
-def _fast_reduction(method: Any, mean: bool) -> Any:
-    """The fast path of ``sum`` or (``mean``) ``mean``: a float array, ``axis`` and
-    ``keepdims`` at most; ``method`` is the ndarray's."""
+def _fast_reduction(method: Any, mean: bool, prod: bool = False) -> Any:
+    """The fast path of ``sum``, (``mean``) ``mean`` or (``prod``) ``prod``: a float array,
+    ``axis`` and ``keepdims`` at most; ``method`` is the ndarray's."""
 
     def make(general: Any, pullback_class: Any) -> Any:
         def reduction_rrule(a: Any, *params: Any, **kwargs: Any) -> Any:
@@ -396,6 +422,8 @@ def _fast_reduction(method: Any, mean: bool) -> Any:
             pullback.rest = no_tangents(len(params))
             if mean:
                 pullback.count = count_reduced(shape, axes)
+            elif prod:
+                pullback.x, pullback.y = a, y
             return y, pullback
 
         return reduction_rrule
@@ -408,6 +436,12 @@ register_fast_path(
 )
 register_fast_path(
     np.mean, _fast_reduction(np.ndarray.mean, True), _MeanPullback, also=(np.ndarray.mean,)
+)
+register_fast_path(
+    np.prod,
+    _fast_reduction(np.ndarray.prod, False, prod=True),
+    _ProdPullback,
+    also=(np.ndarray.prod,),
 )
 
 
@@ -469,3 +503,56 @@ def _trace_frule(tangents, a, offset=0, axis1=0, axis2=1, dtype=None):
     xp = array_namespace(da)
     traced = xp.where(_diagonal_mask(shape, offset, axis1, axis2), da, 0)
     return y, ProjectTo(y)(xp.sum(traced, axis=(axis1, axis2)))
+
+
+class _TracePullback(FastPullback):
+    __slots__ = ("axis1", "axis2", "dtype", "offset", "x_shape")
+    axis1: int  # non-negative, as axis2
+    axis2: int
+    offset: int
+    x_shape: tuple[int, int]
+    dtype: np.dtype  # the matrix's
+
+    def cotangents(self, dy: Any) -> tuple[Any, ...]:
+        shape, offset, axis1 = self.x_shape, self.offset, self.axis1
+        if type(dy) in _SCALARS or type(dy) is np.ndarray:
+            dx = _on_diagonal(dy, shape, offset, axis1)
+        else:  # an engine's tracked value: the general way
+            dx = array_namespace(dy).where(
+                _diagonal_mask(shape, offset, axis1, self.axis2),
+                expand_reduced(dy, shape, (0, 1), False),
+                0,
+            )
+        return (NO_TANGENT, onto(shape, self.dtype, dx), *self.rest)
+
+
+_TRACE_KEYWORDS = ("offset", "axis1", "axis2")
+
+
+def _fast_trace(general: Any, pullback_class: Any) -> Any:
+    """The fast path of ``trace``: a float matrix, ``offset``, ``axis1`` and ``axis2`` given
+    as ints at most (by position or by name), no ``dtype``."""
+
+    def trace_rrule(a: Any, *params: Any, **kwargs: Any) -> Any:
+        if len(params) > 3 or not float_array(a) or a.ndim != 2:
+            return general(a, *params, **kwargs)
+        given = [0, 0, 1]
+        given[: len(params)] = params
+        for name, value in kwargs.items():
+            if name not in _TRACE_KEYWORDS or _TRACE_KEYWORDS.index(name) < len(params):
+                return general(a, *params, **kwargs)
+            given[_TRACE_KEYWORDS.index(name)] = value
+        offset, axis1, axis2 = given
+        if type(offset) is not int or type(axis1) is not int or type(axis2) is not int:
+            return general(a, *params, **kwargs)
+        y = a.trace(offset, axis1, axis2)
+        pullback = pullback_class()
+        pullback.axis1, pullback.axis2 = normalize_axis(axis1, 2), normalize_axis(axis2, 2)
+        pullback.offset, pullback.x_shape, pullback.dtype = offset, a.shape, a.dtype
+        pullback.shape, pullback.rest = (), no_tangents(len(params))
+        return y, pullback
+
+    return trace_rrule
+
+
+register_fast_path(np.trace, _fast_trace, _TracePullback, also=(np.ndarray.trace,))

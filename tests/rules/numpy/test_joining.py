@@ -180,3 +180,67 @@ def test_join_of_one_array(f: Any) -> None:
     np.testing.assert_array_equal(
         dx, np.arange(6.0).reshape(3, 2).T if f is np.stack else [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
     )
+
+
+def _join_layouts(dtype: Any) -> dict[str, np.ndarray]:
+    """The same values of ``dtype`` in C order, in Fortran order and as a strided view."""
+    x = np.random.default_rng(7).standard_normal((3, 4)).astype(dtype)
+    wide = np.zeros((3, 8), dtype)
+    wide[:, ::2] = x
+    return {"C": x, "F": np.asfortranarray(x), "strided": wide[:, ::2]}
+
+
+@pytest.mark.parametrize("axis", [-3, -2, -1, 0, 1, 2])
+@pytest.mark.parametrize("sequence", [list, tuple], ids=lambda s: s.__name__)
+@pytest.mark.parametrize(
+    "dtypes", [("float64",) * 3, ("float32",) * 3, ("float32", "float64", "float32")]
+)
+def test_stack_fast_path(axis: int, sequence: type, dtypes: tuple) -> None:
+    layouts = [
+        _join_layouts(d)[layout] for d, layout in zip(dtypes, ("C", "F", "strided"), strict=True)
+    ]
+    arrays = sequence(layouts)
+    kept = [a.copy() for a in arrays]
+    y, pullback = cr.rrule(np.stack, arrays, axis=axis)
+    expected = np.stack(arrays, axis=axis)
+    assert y.dtype == expected.dtype and np.array_equal(y, expected)  # NumPy's own, exactly
+    dy = np.arange(y.size, dtype=np.float64).reshape(y.shape)
+    dy_kept = dy.copy()
+    cotangent = pullback(dy)[1]
+    for d, a, i in zip(cotangent, arrays, range(len(arrays)), strict=True):
+        # dy's elements, copied or viewed, cast to each array's dtype: exact (small integers)
+        assert d.dtype == a.dtype and d.shape == a.shape
+        np.testing.assert_array_equal(d, np.take(dy, i, axis=axis).astype(a.dtype))
+    assert all(np.array_equal(a, k) for a, k in zip(arrays, kept, strict=True))
+    assert np.array_equal(dy, dy_kept)
+
+
+def test_stack_errors_are_numpys() -> None:
+    x = np.ones((2, 3))
+    with pytest.raises(ValueError, match="same shape"):
+        cr.rrule(np.stack, [x, np.ones((3, 2))])
+    for axis in (3, -4):
+        with pytest.raises(np.exceptions.AxisError):
+            cr.rrule(np.stack, [x, x], axis=axis)
+
+
+def test_concatenate_cotangent_of_arrays_of_two_dtypes() -> None:
+    # the pieces of dy keep dy's dtype only where the arrays all have it
+    a, b = np.ones((2, 3), np.float32), np.ones((2, 2))
+    _, pullback = cr.rrule(np.concatenate, [a, b], 1)
+    dy = np.arange(10.0).reshape(2, 5) / 3
+    da, db = pullback(dy)[1]
+    assert da.dtype == np.float32 and db.dtype == np.float64
+    np.testing.assert_array_equal(da, (dy[:, :3]).astype(np.float32))
+    np.testing.assert_array_equal(db, dy[:, 3:])
+    # the first array of dy's dtype, another not: each piece still takes its array's dtype
+    _, pullback = cr.rrule(np.concatenate, [b, a], 1)
+    db, da = pullback(dy)[1]
+    assert db.dtype == np.float64 and da.dtype == np.float32
+    np.testing.assert_array_equal(da, (dy[:, 2:]).astype(np.float32))
+    # one dtype throughout: views of dy, which the pullback leaves as they are
+    _, pullback = cr.rrule(np.concatenate, [b, b], 0)
+    dy = np.arange(8.0).reshape(4, 2)
+    _, d1 = pullback(dy)[1]
+    np.testing.assert_array_equal(d1, dy[2:])
+    np.testing.assert_array_equal(dy, np.arange(8.0).reshape(4, 2))

@@ -7,7 +7,8 @@ from chainrules_testing import test_frule, test_rrule
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
-from chainrules.engines import hessian
+from chainrules.core.fast_paths import FastPullback
+from chainrules.engines import hessian, reverse
 
 
 def sample(shape, dtype=np.float64, seed=0, low=-1.0, high=1.0):
@@ -320,3 +321,190 @@ def test_0d_input_with_an_axis(f, kwargs):
     y, pullback = cr.rrule(f, x, **kwargs)
     assert np.shape(y) == () and pullback(2.5)[1] == 2.5
     assert cr.frule((NoTangent(), 1.5), f, x, **kwargs)[1] == 1.5
+
+
+# ---- fast paths of prod and trace: the rules' values, on both sides of each guard -----------
+
+
+def _layouts(shape, dtype, seed=0, low=0.5, high=1.5):
+    """The same values of ``dtype`` in C order, in Fortran order and as a strided view."""
+    x = sample(shape, dtype, seed=seed, low=low, high=high)
+    wide = np.zeros((shape[0], 2 * shape[1], *shape[2:]), dtype)
+    wide[:, ::2] = x
+    return {"C": x, "F": np.asfortranarray(x), "strided": wide[:, ::2]}
+
+
+NORMAL_GUARD = [
+    # values, whether every one is a normal number of float64
+    ([1.0, -2.0, 1e300], True),
+    ([np.finfo(np.float64).tiny, -np.finfo(np.float64).max], True),
+    ([1.0, 0.0], False),
+    ([1.0, -0.0], False),
+    ([1.0, 5e-324], False),  # subnormal
+    ([1.0, np.inf], False),
+    ([-np.inf, 1.0], False),
+    ([1.0, np.nan], False),
+    ([np.nan, 0.0], False),
+    ([], True),  # an empty product: nothing to reject
+]
+
+
+@pytest.mark.parametrize("values, normal", NORMAL_GUARD, ids=range(len(NORMAL_GUARD)))
+def test_normal_guard_of_the_division(values, normal):
+    from chainrules.rules.numpy.reductions import _normal
+
+    values = np.array(values, np.float64).reshape(-1, 1)
+    assert _normal(values, np.finfo(np.float64)) is normal
+
+
+PROD_CALLS = [
+    ((), {}),
+    ((1,), {}),
+    ((), {"axis": 0}),
+    ((), {"axis": -1, "keepdims": True}),
+    ((), {"axis": (0, 1)}),
+    ((None,), {"keepdims": True}),
+]
+
+
+@pytest.mark.parametrize("args, kwargs", PROD_CALLS, ids=str)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: np.dtype(d).name)
+def test_prod_fast_path(args, kwargs, layout, dtype):
+    from chainrules.core.fast_paths import general_rule
+
+    x = _layouts((6, 5), dtype)[layout]
+    kept = x.copy()
+    y, pullback = cr.rrule(np.prod, x, *args, **kwargs)
+    assert isinstance(pullback, FastPullback)  # the fast path's
+    expected_y = np.prod(x, *args, **kwargs)
+    assert y.dtype == expected_y.dtype and np.array_equal(y, expected_y)  # NumPy's own value
+    dy = np.linspace(-1.0, 2.0, np.size(y)).reshape(np.shape(y)).astype(dtype)
+    dy_kept = dy.copy()
+    dx = pullback(dy)[1]
+    # the general rule computes the same operations: equal exactly
+    _, general_pullback = general_rule(np.prod)(x, *args, **kwargs)
+    assert dx.dtype == x.dtype and np.array_equal(dx, general_pullback(dy)[1])
+    # against dy times the product of the others, from float64 products of a few factors:
+    # a rounding per factor in x's precision
+    axis = args[0] if args else kwargs.get("axis")
+    axes = tuple(range(2)) if axis is None else np.atleast_1d(axis) % 2
+    x64 = x.astype(np.float64)
+    prod = np.prod(x64, axis=tuple(axes), keepdims=True)
+    others = prod / x64  # every factor is in [0.5, 1.5]: no zero
+    formula = others * np.reshape(dy.astype(np.float64), prod.shape)
+    eps = np.finfo(dtype).eps
+    np.testing.assert_allclose(dx, formula, rtol=(x.size + 2) * eps, atol=0)
+    assert np.array_equal(x, kept) and np.array_equal(dy, dy_kept)  # nothing mutated
+    assert not np.shares_memory(dx, dy)
+
+
+def test_prod_fast_path_at_a_zero_and_at_an_overflow():
+    # each guard of the division on its other side, through the fast path
+    x = np.array([[0.0, 2.0, 3.0], [1e200, 1e200, 1e-200]])
+    with np.errstate(over="ignore"):
+        _, pullback = cr.rrule(np.prod, x, axis=1)
+        dx = pullback(np.array([1.0, 1.0]))[1]
+    assert isinstance(pullback, FastPullback)
+    # exact: products of two factors, each exactly representable or a single rounding
+    np.testing.assert_array_equal(dx[0], [6.0, 0.0, 0.0])
+    np.testing.assert_array_equal(dx[1], [1e200 * 1e-200, 1e200 * 1e-200, np.inf])
+
+
+TRACE_CALLS = [
+    ((), {}),
+    ((1,), {}),
+    ((-2,), {}),
+    ((0, 1, 0), {}),
+    ((), {"offset": 2, "axis1": 1, "axis2": 0}),
+    ((1,), {"axis2": -2, "axis1": -1}),
+    ((), {"offset": 9}),  # past the matrix: an empty diagonal
+]
+
+
+@pytest.mark.parametrize("args, kwargs", TRACE_CALLS, ids=str)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: np.dtype(d).name)
+def test_trace_fast_path(args, kwargs, layout, dtype):
+    a = _layouts((4, 5), dtype, low=-1.0)[layout]
+    kept = a.copy()
+    y, pullback = cr.rrule(np.trace, a, *args, **kwargs)
+    assert isinstance(pullback, FastPullback)  # the fast path's
+    expected_y = np.trace(a, *args, **kwargs)
+    assert type(y) is type(expected_y) and y == expected_y  # NumPy's own value
+    names = ("offset", "axis1", "axis2")
+    given = {
+        **dict(zip(names, (0, 0, 1), strict=True)),
+        **dict(zip(names, args, strict=False)),
+        **kwargs,
+    }
+    eye = np.eye(4, 5, k=given["offset"])
+    if given["axis1"] % 2 == 1:  # the diagonal runs along (axis1, axis2) = (1, 0)
+        eye = np.eye(5, 4, k=given["offset"]).T
+    for dy in (1.5, np.float64(-2.0), np.array(0.25), 1.5 + 2.0j):
+        dx = pullback(dy)[1]
+        # dy copied onto the diagonal: exact (a complex dy gives its real part)
+        assert dx.dtype == a.dtype and dx.shape == a.shape
+        np.testing.assert_array_equal(dx, (np.real(dy) * eye).astype(dtype))
+        assert not np.shares_memory(dx, a)
+    assert np.array_equal(a, kept)
+
+
+def test_trace_outside_the_fast_path_takes_the_rule():
+    matrix = np.arange(12.0).reshape(3, 4)
+    for args, kwargs in [((np.int64(1),), {}), ((), {"axis1": np.int64(1), "axis2": 0})]:
+        y, pullback = cr.rrule(np.trace, matrix, *args, **kwargs)
+        assert not isinstance(pullback, FastPullback)  # parameters of NumPy's types
+        assert y == np.trace(matrix, *args, **kwargs)
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for args, kwargs in [
+        ((), {"axis1": 1, "axis2": 2}),
+        ((np.int64(1),), {}),
+        ((), {"dtype": None}),
+    ]:
+        y, pullback = cr.rrule(np.trace, a, *args, **kwargs)
+        assert not isinstance(pullback, FastPullback)
+        np.testing.assert_array_equal(y, np.trace(a, *args, **kwargs))
+    _, pullback = cr.rrule(np.trace, np.eye(3, dtype=int))
+    assert not isinstance(pullback, FastPullback)
+
+
+@pytest.mark.parametrize("f", [np.sum, np.mean])
+def test_sum_and_mean_cotangents_are_read_only_views_only_when_large(f):
+    # the project's contract: below SPREAD_COPY_BELOW elements a fresh array, from it a
+    # read-only broadcast view of dy, so that a write into the cotangent cannot reach dy
+    from chainrules.core.shapes import SPREAD_COPY_BELOW
+
+    for rows in (SPREAD_COPY_BELOW // 64 - 1, SPREAD_COPY_BELOW // 64):
+        x = sample((rows, 64))
+        dy = np.linspace(0.0, 1.0, 64)
+        dy_kept = dy.copy()
+        dx = cr.unthunk(cr.rrule(f, x, axis=0)[1](dy)[1])
+        np.testing.assert_array_equal(
+            dx, np.broadcast_to(dy / (rows if f is np.mean else 1), x.shape)
+        )
+        if x.size < SPREAD_COPY_BELOW:
+            assert dx.flags.writeable and not np.shares_memory(dx, dy)
+        else:
+            assert not dx.flags.writeable
+        assert np.array_equal(dy, dy_kept)
+
+
+def test_reduced_axes_are_kept_apart_by_ndim_and_checked_each_call():
+    from chainrules.rules.numpy.reductions import reduced_axes
+
+    assert reduced_axes(-1, 2) == (1,) and reduced_axes(-1, 3) == (2,) and reduced_axes(-1, 0) == ()
+    assert reduced_axes([0, -1], 3) == (0, 2) and reduced_axes((2, 0), 3) == (0, 2)
+    assert reduced_axes(None, 2) == (0, 1) and reduced_axes(np.int64(1), 2) == (1,)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="out of bounds"):
+            reduced_axes(2, 2)
+
+
+@pytest.mark.parametrize("offset", [0, 1, -2])
+def test_trace_pullback_differentiated_in_its_cotangent(offset):
+    # an engine tracking dy reaches the fast pullback's general branch: d(dA)/d(dy) = eye
+    a = np.arange(16.0).reshape(4, 4)
+    pullback = cr.rrule(np.trace, a, offset)[1]
+    jacobian = reverse.jacobian(lambda dy: cr.unthunk(pullback(dy)[1]))(1.3)
+    np.testing.assert_array_equal(jacobian, np.eye(4, k=offset))

@@ -251,3 +251,65 @@ def test_spread_value_is_numpys_own(f, dtype, shape):
         assert np.array_equal(y, expected, equal_nan=True)
         assert type(y) is type(expected) and y.dtype == expected.dtype
         assert len(rules) == len(numpys)
+
+
+# ---- var and std of float arrays: the cotangents against their formulas -----------------------
+
+SPREAD_CALLS = [{}, {"axis": 0}, {"axis": -1, "keepdims": True}, {"axis": 1, "ddof": 1}]
+
+
+def _spread_layouts(dtype):
+    """The same data of ``dtype`` in C order, in Fortran order and as a strided view."""
+    x = np.random.default_rng(5).normal(size=(6, 5)).astype(dtype)
+    wide = np.zeros((6, 10), dtype)
+    wide[:, ::2] = x
+    return {"C": x, "F": np.asfortranarray(x), "strided": wide[:, ::2]}
+
+
+@pytest.mark.parametrize("f", [np.var, np.std], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("kwargs", SPREAD_CALLS, ids=str)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=lambda d: np.dtype(d).name)
+def test_spread_cotangent_formula(f, kwargs, layout, dtype):
+    x = _spread_layouts(dtype)[layout]
+    kept = x.copy()
+    y, pullback = cr.rrule(f, x, **kwargs)
+    expected_y = f(x, **kwargs)
+    assert np.asarray(y).dtype == expected_y.dtype and np.array_equal(y, expected_y)
+    dy = np.linspace(0.5, 2.0, np.size(y)).reshape(np.shape(y)).astype(dtype)
+    dy = dy[()] if dy.ndim == 0 else dy
+    dy_kept = np.copy(dy)
+    dx = pullback(dy)[1]
+    # 2 (x - mean) dy / (N - ddof) for var, (x - mean) dy / ((N - ddof) std) for std, in float64
+    axis, ddof = kwargs.get("axis"), kwargs.get("ddof", 0)
+    x64 = x.astype(np.float64)
+    centred = x64 - x64.mean(axis=axis, keepdims=True)
+    n = x.size if axis is None else x.shape[axis]
+    dy_kept_dims = np.reshape(np.asarray(dy, np.float64), np.shape(x64.sum(axis, keepdims=True)))
+    if f is np.var:
+        formula = 2 * centred * dy_kept_dims / (n - ddof)
+    else:
+        formula = centred * dy_kept_dims / ((n - ddof) * x64.std(axis, ddof=ddof, keepdims=True))
+    # a few roundings in x's precision (the mean, the centring, the products), none of them
+    # amplified: the data are of order one and far from their mean
+    np.testing.assert_allclose(
+        dx, formula, rtol=8 * np.finfo(dtype).eps, atol=8 * np.finfo(dtype).eps
+    )
+    assert dx.dtype == x.dtype and not np.shares_memory(dx, x)
+    assert np.array_equal(x, kept) and np.array_equal(dy, dy_kept)
+
+
+def test_complex_var_and_its_cotangent():
+    # |x - mean|^2 summed: the complex branch of the squares; 2 (x - mean) dy / N back
+    x = np.array([1.0 + 2.0j, -0.5 + 0.25j, 3.0 - 1.0j, 0.0 + 0.0j])
+    y, pullback = cr.rrule(np.var, x)
+    centred = x - x.mean()
+    np.testing.assert_allclose(y, np.mean(np.abs(centred) ** 2), rtol=4e-16)
+    assert np.isrealobj(y)
+    np.testing.assert_allclose(pullback(1.5)[1], 2 * centred * 1.5 / 4, rtol=4e-16)
+    # the value as the rule computes it for arrays NumPy's var does not take (tracked ones)
+    from chainrules.rules.numpy.statistics import _Spread
+
+    value = _Spread(x, None, None, 0, False, None).value(False)
+    assert np.isrealobj(value)
+    np.testing.assert_allclose(value, np.var(x), rtol=4e-16)

@@ -168,7 +168,8 @@ def _exponentials(a: Any, axis: Any, keepdims: bool) -> tuple[Any, Any, Any] | N
     np.copyto(e, 0, where=maxima)
     others = e.sum(axis=axes, keepdims=True)
     np.copyto(e, 1, where=maxima)
-    m = np.count_nonzero(maxima, axis=axes, keepdims=True).astype(a.dtype)
+    # counted as integers, exact however many, then converted as NumPy's count would be
+    m = np.add.reduce(maxima, axis=axes, dtype=np.intp, keepdims=True).astype(a.dtype)
     s = np.where(others == 0, others, others / m)
     y = np.log1p(s) + np.log(m) + shift
     if not keepdims:
@@ -183,17 +184,21 @@ _EXACT_DTYPES = frozenset({np.dtype(np.float64), np.dtype(np.float32)})
 def _softmax_times(e: Any, total: Any, axes: tuple[int, ...], n_positional: int) -> Any:
     """The pullback of ``logsumexp`` given ``e / total = exp(a - y)`` (``_exponentials``)."""
     shape = tuple(e.shape)
+    kept = tuple(1 if i in axes else n for i, n in enumerate(shape))
     rest = (NO_TANGENT,) * (n_positional - 1)
+    project_e = ProjectTo(e)
 
     def logsumexp_pullback(dy: Any) -> tuple[Any, ...]:
-        if is_zero(dy):
+        if type(dy) is np.ndarray:  # NumPy's: reshaped as it is
+            dy_kept = dy.reshape(kept)
+        elif is_zero(dy):
             return (NO_TANGENT, ZERO_TANGENT, *rest)
-        xp = array_namespace(e, dy)
-        dy_kept = _with_kept_dims(xp, dy, shape, axes)
+        else:
+            dy_kept = _with_kept_dims(array_namespace(e, dy), dy, shape, axes)
         # the small quotient first: one pass over the data, which the projection keeps when
         # it is real (a complex dy of the real output pulls back its real part)
         dx = e * (dy_kept / total)
-        return (NO_TANGENT, ProjectTo(e)(dx), *rest)
+        return (NO_TANGENT, project_e(dx), *rest)
 
     return logsumexp_pullback
 
@@ -214,9 +219,12 @@ def make_logsumexp_rules(
     (``_exponentials``), or returns None.
     """
     signature = _logsumexp_signature(keywords)
+    defaults = {k: _LOGSUMEXP_DEFAULTS[k] for k in keywords}
     b_slot = keywords.index("b") + 2 if "b" in keywords else None  # (df, da, ...) position
 
     def arguments(a: Any, args: tuple, kwargs: dict) -> dict[str, Any]:
+        if not args:  # keywords alone, which registration has checked: nothing to bind
+            return {**defaults, **kwargs}
         bound = signature.bind(a, *args, **kwargs)
         bound.apply_defaults()
         return {k: bound.arguments[k] for k in keywords}

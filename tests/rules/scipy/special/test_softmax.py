@@ -207,3 +207,31 @@ def test_logsumexp_special_calls_keep_scipys_value(x, kwargs):
         weights = kwargs.get("b", 1.0) * np.exp(x.astype(np.float64) - y_kept)
     rtol = 4e-3 if x.dtype == np.float16 else 1e-14
     np.testing.assert_allclose(dx, weights, rtol=rtol, atol=0, equal_nan=True)
+
+
+def test_logsumexp_arguments_and_cotangent_kinds():
+    # axis by keyword (bound without inspect) or by position, and cotangents of every kind the
+    # pullback meets: a float array (of another precision too), a 0-d array, a Python float
+    x = np.random.default_rng(2).normal(size=(4, 6))
+    x_kept = x.copy()
+    y_kw, by_keyword = cr.rrule(sc.logsumexp, x, axis=-1)
+    y_pos, by_position = cr.rrule(sc.logsumexp, x, -1)
+    assert np.array_equal(y_kw, sc.logsumexp(x, axis=-1)) and np.array_equal(y_pos, y_kw)
+    _, grad = _exact_logsumexp(x, -1)
+    for dy in (np.linspace(-1.0, 1.0, 4), np.linspace(-1.0, 1.0, 4).astype(np.float32)):
+        dy_kept = dy.copy()
+        for pullback in (by_keyword, by_position):
+            dx = pullback(dy)[1]
+            # exp(x - y) dy: a few roundings of float64 (dy's own float32 values are exact)
+            np.testing.assert_allclose(dx, grad * dy.astype(np.float64)[:, None], rtol=1e-14)
+            assert dx.dtype == x.dtype and not np.shares_memory(dx, dy)
+        assert np.array_equal(dy, dy_kept)
+    _, pullback = cr.rrule(sc.logsumexp, x.astype(np.float32).T)
+    _, grad = _exact_logsumexp(x.astype(np.float32).T, None)
+    for dy in (2.0, np.array(2.0), np.float32(2.0)):
+        dx = pullback(dy)[1]
+        assert dx.dtype == np.float32
+        np.testing.assert_allclose(dx, 2.0 * grad, rtol=8 * np.finfo(np.float32).eps)
+    assert np.array_equal(x, x_kept)
+    with pytest.raises(TypeError):
+        cr.rrule(sc.logsumexp, x, -1, axis=0)  # an argument given twice: the binding's error
