@@ -40,6 +40,7 @@ serves the spheroidal functions.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -243,12 +244,39 @@ def _family(even: bool, m: int) -> tuple[int, float]:
     return (1, -1.0) if m % 2 else (2, 0.0)
 
 
+# SciPy computes at most 251 Fourier coefficients (the arrays of its ``fcoef``), and predicts
+# how many it needs from m and |q|: beyond 251 (|q| above about 2,100) it warns, returns them
+# cut short, and from about q = 1e8 on crashes the process.
+_MOST_COEFFICIENTS = 251
+
+
+def _predicted_coefficients(m: int, q: float) -> float:
+    """How many Fourier coefficients SciPy predicts ce_m or se_m at ``q`` needs (its formula)."""
+    q = abs(q)
+    root = math.sqrt(q)
+    if q <= 1:
+        return 7.5 + 56.1 * root - 134.7 * q + 90.7 * root * q + 0.5 * m
+    return 17.0 + 3.1 * root - 0.126 * q + 0.0037 * root * q + 0.5 * m
+
+
+def _refused(m: int, q: float, why: str) -> ValueError:
+    return ValueError(
+        f"the derivatives of the Mathieu functions of order {m} at q = {q} are not computed: "
+        f"they take SciPy's Fourier coefficients there, and {why}"
+    )
+
+
 def _coefficients(even: bool, m: int, q: float) -> np.ndarray:
     """SciPy's Fourier coefficients of ce_m (``even``) or se_m at any real ``q``.
 
     For ``q < 0``, ``ce_2n(t, q) = (-1)^n ce_2n(pi/2 - t, -q)`` and its three companions
-    (DLMF 28.2.34-37) turn the coefficients at ``-q`` of ``ce`` or ``se`` into these.
+    (DLMF 28.2.34-37) turn the coefficients at ``-q`` of ``ce`` or ``se`` into these. Where
+    SciPy would need more than it computes, the derivatives are refused, not given wrong.
     """
+    if not _predicted_coefficients(m, q) <= _MOST_COEFFICIENTS:
+        raise _refused(
+            m, q, f"SciPy computes {_MOST_COEFFICIENTS}, too few from |q| of about 2,100"
+        )
     if q >= 0:
         return (sc.mathieu_even_coef if even else sc.mathieu_odd_coef)(m, q)
     swapped = even == (m % 2 == 0)  # ce_2n and se_2n+1 at -q come from the even coefficients
@@ -281,6 +309,8 @@ def fourier_slopes(even: bool, m: int, q: float) -> tuple[np.ndarray, ...]:
     if first == 0:  # ce_2n: the coefficient of cos 0 counts twice in the norm
         coupling[0, 1] = coupling[1, 0] = _ROOT2
         v[0] *= _ROOT2
+    if not abs(v @ v - 1.0) < 1e-6:  # SciPy's are normalized where it computed them
+        raise _refused(m, q, "SciPy's are not a unit vector (all 0 at q = 1,800 for m = 0)")
     matrix = np.diag(frequencies**2.0) + q * coupling
     eigenvalue = (sc.mathieu_a if even else sc.mathieu_b)(m, q)
     slope, dv = perturbed_eigenvector(matrix, coupling, eigenvalue, v)

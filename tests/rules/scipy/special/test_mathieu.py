@@ -215,3 +215,19 @@ def test_fourier_coefficients_reproduce_scipy():
             t = np.deg2rad(35.0)
             series = np.cos(frequencies * t) if even else np.sin(frequencies * t)
             assert coefficients @ series == pytest.approx(f(m, q, 35.0)[0], rel=1e-12)
+
+
+@pytest.mark.parametrize("q", [1800.0, -1800.0, 2200.0, 1e8])
+def test_derivatives_refused_where_scipys_coefficients_fail(q):
+    # SciPy's coefficients are all 0 at |q| = 1,800, cut short from about 2,100 on, and at
+    # 1e8 its coefficient routine crashes the process: a clear error instead, naming q
+    for f in (sc.mathieu_a, sc.mathieu_b):
+        with pytest.raises(ValueError, match=rf"Mathieu functions of order 3 at q = {q}"):
+            cr.unthunk(cr.rrule(f, 3, q)[1](1.0)[2])
+
+
+def test_derivatives_below_where_scipys_coefficients_fail():
+    q = 1700.0
+    for f in (sc.mathieu_a, sc.mathieu_b):
+        slope = cr.unthunk(cr.rrule(f, 3, q)[1](1.0)[2])
+        assert slope == pytest.approx(_central(lambda s, f=f: f(3, s), q), rel=1e-6)
