@@ -21,6 +21,7 @@ from . import products as products
 from . import quantiles as quantiles
 from . import reductions as reductions
 from . import scans as scans
+from . import selection as selection
 from . import shape as shape
 from . import sorting as sorting
 from . import statistics as statistics
