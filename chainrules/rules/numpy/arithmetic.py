@@ -32,10 +32,10 @@ import numpy as np
 
 from ...core.define import constant, scalar_rule
 from ...core.dtypes import is_complex
-from ...core.namespace import array_namespace
+from ...core.namespace import array_namespace, is_numpy
 from ...core.tangents import ZERO_TANGENT
 
-__all__ = ["over_hypot", "power_base_partial", "power_exponent_partial"]
+__all__ = ["over_hypot", "over_squared_radius", "power_base_partial", "power_exponent_partial"]
 
 _LN2 = math.log(2.0)
 
@@ -56,7 +56,9 @@ scalar_rule(
 
 
 def power_base_partial(x, p, y):
-    """d(x**p)/dx = p x**(p-1), and 0 where p = 0 (x**0 is constant, even at x = 0).
+    """d(x**p)/dx = p x**(p-1), and 0 where p = 0 (x**0 is constant, even at x = 0), and where
+    p is infinite and x**p = 0 (x**inf for |x| < 1, x**-inf for |x| > 1: 0 all about x), where
+    p x**(p-1) would be inf * 0.
 
     >>> power_base_partial(0.0, 0.0, 1.0), power_base_partial(-2.0, 3, -8.0)
     (np.float64(0.0), np.float64(12.0))
@@ -65,11 +67,18 @@ def power_base_partial(x, p, y):
     if isinstance(p, int | float | complex) and p != 0:
         if p == 2:  # x**1 is x: the square's derivative in one pass
             return p * xp.asarray(x)
+        if p == math.inf or p == -math.inf:
+            with np.errstate(invalid="ignore"):  # inf * 0, replaced
+                return xp.where(y == 0, 0.0, p * xp.pow(x, p - 1))
         return p * xp.pow(x, p - 1)
     # Where p = 0 and x = 0, x**(p - 1) is inf and p * inf NaN: any finite power times p = 0
     # gives the right 0. Only there: elsewhere the exponent stays p - 1, so that the derivative
     # of this partial in p is right at p = 0 too.
-    return p * xp.pow(x, xp.where((p == 0) & (x == 0), 1, p - 1))
+    exponent = xp.where((p == 0) & (x == 0), 1, p - 1)
+    if is_numpy(p) and np.isinf(p).any():
+        with np.errstate(invalid="ignore"):  # inf * 0, replaced
+            return xp.where(xp.isinf(p) & (y == 0), 0.0, p * xp.pow(x, exponent))
+    return p * xp.pow(x, exponent)
 
 
 def power_exponent_partial(x, p, y):
@@ -140,18 +149,18 @@ def _arctan2_partials():
         r2 = _squared_radius(x1, x2)
         if r2 is not None:
             return x2 / r2
-        return _over_squared_radius(x2, x1, x2)
+        return over_squared_radius(x2, x1, x2)
 
     def second(x1, x2, y):
         r2 = _squared_radius(x1, x2)
         if r2 is not None:
             return np.negative(x1) / r2
-        return -_over_squared_radius(x1, x1, x2)
+        return -over_squared_radius(x1, x1, x2)
 
     return first, second
 
 
-def _over_squared_radius(v, x1, x2):
+def over_squared_radius(v, x1, x2):
     """v / r^2 with r = hypot(x1, x2) and v one of x1, x2: 0 where r is 0 or infinite.
 
     At infinity |v| / r^2 <= 1 / r, so the limit is 0 along every way there: where one

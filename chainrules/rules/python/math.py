@@ -35,7 +35,12 @@ from ...core.registry import frule, rrule
 from ...core.tangents import NO_TANGENT, ZERO_TANGENT
 from ...core.thunks import unthunk
 from ...core.zeros import is_zero
-from ..numpy.arithmetic import over_hypot, power_base_partial, power_exponent_partial
+from ..numpy.arithmetic import (
+    over_hypot,
+    over_squared_radius,
+    power_base_partial,
+    power_exponent_partial,
+)
 from ..numpy.elementwise import (
     arcsinh_derivative,
     arctan_derivative,
@@ -126,19 +131,11 @@ scalar_rule(math.degrees, lambda x, y: 180 / math.pi)
 scalar_rule(math.radians, lambda x, y: math.pi / 180)
 
 
-def _over_r2(v, x1, x2):
-    """v / r^2 with r = hypot(x1, x2), divided twice: x1^2 + x2^2 over- and underflows."""
-    xp = _xp(x1, x2)
-    r = xp.hypot(x1, x2)
-    safe_r = xp.where(r == 0, 1.0, r)
-    return v / safe_r / safe_r
-
-
-# atan2(y, x): partials x/r^2 and -y/r^2, 0 at the origin.
+# atan2(y, x): partials x/r^2 and -y/r^2, 0 at the origin and where an argument is infinite.
 scalar_rule(
     math.atan2,
-    lambda x1, x2, y: _over_r2(x2, x1, x2),
-    lambda x1, x2, y: _over_r2(-x1, x1, x2),
+    lambda x1, x2, y: over_squared_radius(x2, x1, x2),
+    lambda x1, x2, y: over_squared_radius(-x1, x1, x2),
 )
 
 

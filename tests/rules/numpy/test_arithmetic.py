@@ -1,6 +1,7 @@
 """Tests of the rules for NumPy's binary elementwise functions, clip and where."""
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -400,6 +401,21 @@ def test_remainder_at_an_infinite_divisor(x1, x2, d2):
         assert array[2].tolist() == [d2, -2.0]
         fmod = -0.0 if math.isinf(x2) else -math.trunc(x1 / x2)
         assert cotangents(np.fmod, x1, x2) == (1.0, fmod)
+
+
+@pytest.mark.parametrize("f", [np.power, np.float_power])
+def test_power_base_partial_at_infinite_exponents(f):
+    # x**inf is 0 all about |x| < 1, x**-inf all about |x| > 1: the partial in x is 0 there,
+    # where p x**(p - 1) is inf * 0; beyond, x**inf is inf about |x| > 1 and so is its slope
+    x = np.array([0.5, -0.5, 0.0, 2.5, -1e300, 2.5, 0.5])
+    p = np.array([np.inf, np.inf, np.inf, -np.inf, -np.inf, np.inf, 3.0])
+    expected = [0.0, 0.0, 0.0, 0.0, 0.0, np.inf, 0.75]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, pullback = cr.rrule(f, x, p)
+        np.testing.assert_array_equal(cr.unthunk(pullback(np.ones(7))[1]), expected)
+        for xi, pi, di in zip(x, p, expected, strict=True):
+            assert cr.unthunk(cr.rrule(f, float(xi), float(pi))[1](1.0)[1]) == di
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """Tests of the rules for Python's math module: Python floats in, Python floats out."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -135,6 +136,16 @@ def test_tanh_expm1_and_friends_at_the_edges():
     assert d(math.atanh, 1 - e) == pytest.approx(1 / (e * (2 - e)), rel=1e-15)
     assert d(math.atan, 1e155) == pytest.approx(1e-155 / 1e155, rel=1e-15)
     assert d(math.asinh, 1e200) == pytest.approx(1e-200, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("y", "x"), [(1.0, math.inf), (math.inf, 2.0), (-math.inf, math.inf), (math.inf, math.nan)]
+)
+def test_atan2_partials_where_an_argument_is_infinite(y, x):
+    # |v| / r**2 <= 1 / r: 0 along every way to infinity (inf / inf / inf before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cr.rrule(math.atan2, y, x)[1](1.0)[1:] == (0.0, 0.0)
 
 
 def test_atan2_where_the_squared_radius_underflows():

@@ -53,8 +53,10 @@ __all__ = ["complex_sign", "norm_gradient"]
 
 
 def complex_sign(x: Any) -> Any:
-    """``x / |x|``, and 0 at 0."""
+    """``x / |x|``, and 0 at 0 (the sign of a real ``x``: +-1 at infinities too)."""
     xp = array_namespace(x)
+    if not is_complex(x):
+        return xp.sign(x)
     magnitude = xp.abs(x)
     nonzero = magnitude > 0
     safe = xp.where(nonzero, magnitude, xp.ones_like(magnitude))
@@ -142,6 +144,8 @@ def norm_gradient(x: Any, ord: Any, axes: tuple[int, ...], kind: str) -> Any:
     if kind == "vector":
         if ord in (0, 1, math.inf, -math.inf):
             return _vector_gradient(x, _vector_norm_kept(x, ord, axes), ord, axes)
+        if ord is None or ord > 1:
+            x = _toward_infinity(x, axes)
         s = _scale(x, ord, axes)
         with np.errstate(over="ignore"):  # p < 0: entries far above the smallest, gradient 0
             scaled = x / s
@@ -150,9 +154,31 @@ def norm_gradient(x: Any, ord: Any, axes: tuple[int, ...], kind: str) -> Any:
             return _root_gradient(x, s, y, ord)
         return _vector_gradient(scaled, y, ord, axes)
     moved = xp.moveaxis(x, axes, (-2, -1))
+    if ord in (None, "fro"):
+        moved = _toward_infinity(moved, (-2, -1))
     moved = moved / _scale(moved, None, (-2, -1))
     y = xp.linalg.norm(moved, ord=ord, axis=(-2, -1), keepdims=True)
     return xp.moveaxis(_matrix_gradient(moved, y, ord), (-2, -1), axes)
+
+
+def _toward_infinity(x: Any, axes: tuple[int, ...]) -> Any:
+    """``x``, but a slice over ``axes`` that holds an infinite entry becomes the direction it
+    went there in: the signs of its infinite entries, 0 elsewhere. A norm of order p > 1 is
+    homogeneous, so at [t, 1] its gradient is that at [1, 1/t], which tends to the gradient at
+    [1, 0] as t grows: the gradient at [inf, 1] is [1, 0], where x / y would be [NaN, 0]. (Real
+    NumPy arrays; others as they are.)
+
+    >>> _toward_infinity(np.array([[-np.inf, 2.0, np.inf], [1.0, 2.0, 3.0]]), (1,))
+    array([[-1.,  0.,  1.],
+           [ 1.,  2.,  3.]])
+    """
+    if not is_numpy(x) or is_complex(x):
+        return x
+    infinite = np.isinf(x)
+    if not infinite.any():
+        return x
+    toward = np.any(infinite, axis=axes, keepdims=True)
+    return np.where(toward, np.where(infinite, np.sign(x), 0.0), x)
 
 
 def _root_gradient(x: Any, s: Any, y: Any, ord: Any) -> Any:

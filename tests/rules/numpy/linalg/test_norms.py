@@ -1,6 +1,7 @@
 """Tests of the rules for np.linalg.norm, matrix_norm, vector_norm and cond."""
 
 import math
+import warnings
 
 import mpmath
 import numpy as np
@@ -334,11 +335,37 @@ def test_matrix_norm_of_sums_that_overflow_has_no_false_tie(ord):
     np.testing.assert_array_equal(pullback(1.0)[1], expected if ord == 1 else expected.T)
 
 
-def test_two_norm_of_inf_is_nan_where_infinite():
-    """An infinite entry: x / |x| is inf / inf there, NaN, and 0 at the finite entries (no
-    rescaling: the largest magnitude is not finite)."""
-    _, pullback = cr.rrule(np.linalg.norm, np.array([[np.inf, 1.0], [3.0, 4.0]]), axis=1)
-    np.testing.assert_array_equal(pullback(np.ones(2))[1], [[np.nan, 0.0], [0.6, 0.8]])
+# Limits along the ray to the point: at [t, 1] the gradient is that at [1, 1/t] (p > 1), and
+# with k infinite entries each gets (1/k)**((p - 1) / p) of its sign; 1 keeps sign(x), inf and
+# -inf the extreme entries' signs, p < 0 gives 0 to an infinite entry (its power vanishes).
+INFINITE_ENTRIES = [
+    (None, [np.inf, 1.0], [1.0, 0.0]),
+    (2, [-np.inf, np.inf, 2.0], [-(0.5**0.5), 0.5**0.5, 0.0]),
+    (3, [-np.inf, np.inf, 2.0], [-(2 ** (-2 / 3)), 2 ** (-2 / 3), 0.0]),
+    (1, [np.inf, -1.0], [1.0, -1.0]),
+    (np.inf, [np.inf, 1.0], [1.0, 0.0]),
+    (-np.inf, [np.inf, 1.0], [0.0, 1.0]),
+    (-1, [np.inf, 1.0], [0.0, 1.0]),
+]
+
+
+@pytest.mark.parametrize(("ord", "x", "expected"), INFINITE_ENTRIES, ids=repr)
+def test_vector_norm_gradient_at_infinite_entries(ord, x, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, pullback = cr.rrule(np.linalg.norm, np.array(x), ord)
+        gradient = pullback(1.0)[1]
+    # one rounding of a power or a square root
+    np.testing.assert_allclose(gradient, expected, rtol=4 * np.finfo(float).eps, atol=0)
+
+
+def test_two_norm_gradient_at_infinite_entries_per_slice_and_of_a_matrix():
+    x = np.array([[np.inf, 1.0], [3.0, 4.0]])
+    _, pullback = cr.rrule(np.linalg.norm, x, axis=1)
+    np.testing.assert_array_equal(pullback(np.ones(2))[1], [[1.0, 0.0], [0.6, 0.8]])
+    for ord in (None, "fro"):
+        _, pullback = cr.rrule(np.linalg.norm, x, ord)
+        np.testing.assert_array_equal(pullback(1.0)[1], [[1.0, 0.0], [0.0, 0.0]])
 
 
 @pytest.mark.parametrize("p", [None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc"], ids=str)
