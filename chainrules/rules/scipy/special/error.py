@@ -178,12 +178,54 @@ def _voigt_parts(x: Any, sigma: Any, gamma: Any) -> tuple[Any, Any, Any]:
 
 
 def _voigt_partials(x: Any, sigma: Any, gamma: Any, y: Any) -> tuple[Any, Any, Any]:
+    # |z| >= 30, told without dividing by sigma (0 in the Lorentzian's limit)
+    far = np.abs(x + 1j * gamma) >= _FAR_Z * np.sqrt(2.0) * sigma
+    if np.any(far):
+        x_far, sigma_far, gamma_far = (np.where(far, v, 1.0) for v in (x, sigma, gamma))
+        x, sigma, gamma, y = (np.where(far, 1.0, v) for v in (x, sigma, gamma, y))
     z, _, dw = _voigt_parts(x, sigma, gamma)
     scale = 1 / (2 * _SQRT_PI * sigma * sigma)  # dz/dx / (sigma sqrt(2 pi))
     dx = np.real(dw) * scale
     dgamma = -np.imag(dw) * scale
     dsigma = -np.real(dw * z) * np.sqrt(2.0) * scale - y / sigma
+    if np.any(far):
+        far_partials = _voigt_far_partials(x_far, sigma_far, gamma_far)
+        dx, dsigma, dgamma = (
+            np.where(far, f, n) for f, n in zip(far_partials, (dx, dsigma, dgamma), strict=True)
+        )
     return dx, dsigma, dgamma
+
+
+# From |z| = 30 on, w(z) = i / (sqrt(pi) z) sum_k (2k - 1)!! / (2 z^2)^k (Im z >= 0, where
+# exp(-z^2) is below 1e-390; each term at most 1/600 of the one before, so eight reach 1e-22).
+# There w'(z) = 2i/sqrt(pi) - 2 z w(z) cancels to about 1/z^2 = 2 sigma^2 / (x + i gamma)^2,
+# and sigma^2 underflows for sigma below 1e-154: the partials are written in u = x + i gamma,
+# without sigma's powers (the Lorentzian's at sigma -> 0).
+_FAR_Z = 30.0
+_FAR_TERMS = 8
+
+
+def _voigt_far_partials(x: Any, sigma: Any, gamma: Any) -> tuple[Any, Any, Any]:
+    """The partials of ``voigt_profile`` from the asymptotic series of w (``|z| >= 30``).
+
+    With u = x + i gamma and q = 1/z^2 = 2 sigma^2 / u^2, w'(z) / (2 sqrt(pi) sigma^2) is
+    -(i / pi) S / u^2, S = sum (2k + 1)!! / 2^k q^k (the x and gamma partials); the sigma
+    partial is Re(i / pi (S - T) / u) / sigma with T = sum (2k - 1)!! / 2^k q^k the series of w,
+    and (S - T) / sigma = (2 sigma / u^2) sum (k + 1) (2k + 1)!! / 2^k q^k.
+    """
+    u = x + 1j * gamma
+    inv_u2 = 1 / (u * u)
+    q = 2 * sigma * sigma * inv_u2
+    s, e = np.zeros_like(u), np.zeros_like(u)
+    c, power = 1.0, np.ones_like(u)  # (2k + 1)!! / 2^k and q^k
+    for k in range(_FAR_TERMS):
+        s = s + c * power
+        e = e + (k + 1) * c * power
+        c *= (2 * k + 3) / 2
+        power = power * q
+    slope = -1j / np.pi * s * inv_u2
+    difference = 2 * sigma * inv_u2 * e
+    return np.real(slope), np.real(1j / np.pi * difference / u), -np.imag(slope)
 
 
 parametric_rule(

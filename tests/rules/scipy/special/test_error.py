@@ -92,3 +92,36 @@ def test_far_derivatives_do_not_cancel(f, x, exact):
     from chainrules.engines import reverse
 
     assert reverse.grad(f)(x) == pytest.approx(exact, rel=1e-14)
+
+
+# mpmath at 60 digits (voigt = Re w(z) / (sigma sqrt(2 pi)), differentiated with relative
+# steps of 1e-25): both sides of |z| = 30, where the partials change form, and beyond
+VOIGT_FAR = [
+    ((0.5, 1e-3, 1.0), (-0.20371774044970434, -8.1488817178917e-05, -0.1527889164893262)),
+    ((0.5, 0.0235, 1.0), (-0.2033945809003301, -0.0019341483477398713, -0.15288255236198295)),
+    ((0.5, 0.0237, 1.0), (-0.2033890514821795, -0.0019509384767492817, -0.15288414380678678)),
+    ((3.0, 0.01, 0.2), (-0.004674369973599372, 4.646994860117722e-05, 0.03490079382579353)),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), VOIGT_FAR)
+def test_voigt_profile_partials_where_sigma_is_small(args, expected):
+    # 2i/sqrt(pi) - 2 z w(z) cancels to 1/z^2: the asymptotic series of w from |z| = 30 on
+    got = cotangents(sc.voigt_profile, *args)
+    pullback = cr.rrule(sc.voigt_profile, *(np.array([a, a]) for a in args))[1]
+    arrays = [cr.unthunk(g) for g in pullback(np.ones(2))[1:]]
+    for value, row, want in zip(got, arrays, expected, strict=True):
+        assert value == pytest.approx(want, rel=1e-14, abs=0)  # a few roundings of the series
+        np.testing.assert_array_equal(row, [value, value])
+
+
+@pytest.mark.parametrize("sigma", [1e-300, 0.0])
+def test_voigt_profile_partials_in_the_lorentzian_limit(sigma):
+    # sigma -> 0: the Lorentzian gamma / (pi (x^2 + gamma^2)); d/dsigma = 2 sigma/pi Re(i/u^3)
+    x, gamma = 0.5, 1.0
+    r2 = x * x + gamma * gamma
+    dx, dsigma, dgamma = cotangents(sc.voigt_profile, x, sigma, gamma)
+    assert dx == pytest.approx(-2 * x * gamma / (np.pi * r2 * r2), rel=1e-15)
+    assert dgamma == pytest.approx((x * x - gamma * gamma) / (np.pi * r2 * r2), rel=1e-15)
+    u = complex(x, gamma)
+    assert dsigma == pytest.approx(2 * sigma / np.pi * (1j / u**3).real, rel=1e-15, abs=0)
