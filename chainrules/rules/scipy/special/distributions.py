@@ -39,8 +39,17 @@ def gamma_density(a: Any, x: Any) -> Any:
 
 
 def student_density(df: Any, t: Any) -> Any:
+    # infinitely many degrees of freedom: the normal density, the limit
+    normal = np.isposinf(df)
+    df = np.where(normal, 1.0, df)
     log_norm = sc.gammaln((df + 1) / 2) - sc.gammaln(df / 2) - np.log(df * np.pi) / 2
-    return np.exp(log_norm - (df + 1) / 2 * np.log1p(t * t / df))
+    student = np.exp(log_norm - (df + 1) / 2 * np.log1p(t * t / df))
+    t_normal = np.where(normal, t, 0.0)
+    return np.where(normal, np.exp(-np.square(t_normal) / 2) / np.sqrt(2 * np.pi), student)
+
+
+# 1 - w = df / (df + t^2) below which stdtr_ddf takes the tail's leading term
+_FAR = 1e-250
 
 
 def stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
@@ -51,10 +60,25 @@ def stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
     where its incomplete beta function is accurate, ``w`` small (small ``|t|``) or ``1 - w``
     small (large ``|t|``). ``w`` and ``1 - w = df/(df + t^2)`` are formed apart, so that
     neither rounds to 1; the density's inverse square root is cancelled by hand against
-    ``dw/d(df) = -t^2/(df + t^2)^2``. At ``t = 0``, 1/2 for every ``df``: 0.
+    ``dw/d(df) = -t^2/(df + t^2)^2``. At ``t = 0``, 1/2 for every ``df``, and at ``t = +-inf``,
+    1 or 0: 0. At ``df = inf``, the limit: 0 (the distance to the normal law falls as 1/df).
+    Where ``1 - w`` is below 1e-250 (``t^2`` may overflow), the tail beyond ``|t|`` is its
+    leading term ``z^(df/2) / (df B(df/2, 1/2))`` (relative error ``O(z)``), differentiated in
+    logarithms.
     """
-    zero = np.equal(t, 0)
+    zero = np.equal(t, 0) | np.isinf(t) | np.isposinf(df)
     t = np.where(zero, 1.0, t)
+    df = np.where(np.isposinf(df), 1.0, df)
+    ratio = np.abs(df / t / t)  # z / (1 - z), formed without t^2
+    far = ~zero & ~(ratio > _FAR)
+    far_t, far_df = np.where(far, t, 1.0), np.where(far, df, 1.0)
+    log_z = np.log(far_df) - 2 * np.log(np.abs(far_t)) - np.log1p(np.where(far, ratio, 1.0))
+    log_tail = far_df / 2 * log_z - np.log(far_df) - sc.betaln(far_df / 2, 0.5)
+    d_log_tail = (
+        log_z / 2 + 0.5 - 1 / far_df - (sc.digamma(far_df / 2) - sc.digamma((far_df + 1) / 2)) / 2
+    )
+    far_slope = -np.sign(far_t) * np.exp(log_tail) * d_log_tail
+    t = np.where(far, 1.0, t)
     t2 = t * t
     w, z = t2 / (df + t2), df / (df + t2)  # z = 1 - w
     half, w, z = np.broadcast_arrays(np.divide(df, 2), w, z)
@@ -64,7 +88,7 @@ def stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
     d_parameter[~small] = -betainc_da_db(half[~small], 0.5, z[~small])[0]
     # the density of w times dw/d(df): -|t| z^(df/2 - 1) / (B(df/2, 1/2) (df + t^2)^(3/2))
     slope = np.exp(sc.xlogy(df / 2 - 1, z) - sc.betaln(df / 2, 0.5)) * np.abs(t) / (df + t2) ** 1.5
-    return np.where(zero, 0.0, np.sign(t) * (d_parameter / 2 - slope) / 2)
+    return np.where(zero, 0.0, np.where(far, far_slope, np.sign(t) * (d_parameter / 2 - slope) / 2))
 
 
 # ---- chi-squared and gamma ------------------------------------------------------------------
@@ -81,18 +105,33 @@ parametric_rule(
     lambda v, x, y: -gamma_density(np.divide(v, 2), np.divide(x, 2)) / 2,
     costly=(0,),
 )
+
+
+def scaled_gamma_density(scale: Any, a: Any, b: Any, x: Any) -> Any:
+    """``scale`` times the gamma(b) density at ``a x``: ``x`` for d/da, ``a`` for d/dx.
+
+    Where ``scale`` is 0 or ``a x`` infinite, gdtr is 0 or 1 in a neighbourhood of the other
+    argument (``x = 0``: 0 for every ``a``; ``a = 0``: 0 for every ``x``; ``a x = inf``: 1),
+    and the product ``0 * inf`` or ``inf * 0`` with the density (infinite at 0 for ``b < 1``)
+    stands for 0.
+    """
+    ax = np.multiply(a, x)
+    end = np.equal(scale, 0) | np.isinf(ax)
+    return np.where(end, 0.0, np.where(end, 1.0, scale) * gamma_density(b, np.where(end, 1.0, ax)))
+
+
 parametric_rule(
     sc.gdtr,
-    lambda a, b, x, y: x * gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: scaled_gamma_density(x, a, b, x),
     lambda a, b, x, y: gammainc_da(b, np.multiply(a, x)),
-    lambda a, b, x, y: a * gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: scaled_gamma_density(a, a, b, x),
     costly=(1,),
 )
 parametric_rule(
     sc.gdtrc,
-    lambda a, b, x, y: -x * gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: -scaled_gamma_density(x, a, b, x),
     lambda a, b, x, y: -gammainc_da(b, np.multiply(a, x)),
-    lambda a, b, x, y: -a * gamma_density(b, np.multiply(a, x)),
+    lambda a, b, x, y: -scaled_gamma_density(a, a, b, x),
     costly=(1,),
 )
 
@@ -140,9 +179,28 @@ def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
     dfn, dfd, x = (np.asarray(v, dtype=np.result_type(v, float)) for v in (dfn, dfd, x))
     s = dfn * x + dfd
     z = dfn * x / s
-    da, db = betainc_da_db(dfn / 2, dfd / 2, z)
+    # where z is near 1, 1 - fdtr = betainc(dfd/2, dfn/2, 1 - z), with 1 - z = dfd / s formed
+    # apart: z itself may round to 1 (x = 1e300), where betainc's derivatives vanish
+    half_n, half_d, z, w = np.broadcast_arrays(dfn / 2, dfd / 2, z, dfd / s)
+    near = w < 0.5
+    da, db = np.empty(z.shape), np.empty(z.shape)
+    da[~near], db[~near] = betainc_da_db(half_n[~near], half_d[~near], z[~near])
+    db_near, da_near = betainc_da_db(half_d[near], half_n[near], w[near])
+    da[near], db[near] = -da_near, -db_near
     density = beta_density(dfn / 2, dfd / 2, z)
-    return da / 2 + density * x * dfd / (s * s), db / 2 - density * dfn * x / (s * s)
+    # density dz/d(dfn) = density z (1 - z) / dfn, and -density z (1 - z) / dfd in dfd; where
+    # s^2 leaves the float range or the density is infinite (z = 0 or, rounded, 1), the
+    # product z^(dfn/2) (1 - z)^(dfd/2) / B in logarithms, with 1 - z = dfd / s formed apart
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        n_term, d_term = density * x * dfd / (s * s), density * dfn * x / (s * s)
+        bad = ~(np.isfinite(n_term) & np.isfinite(d_term))
+        z_in, w_in = np.where(bad, z, 0.5), np.where(bad, dfd / s, 0.5)
+        shape = np.exp(
+            sc.xlogy(dfn / 2, z_in) + sc.xlogy(dfd / 2, w_in) - sc.betaln(dfn / 2, dfd / 2)
+        )
+        n_term = np.where(bad, shape / np.where(bad, dfn, 1.0), n_term)
+        d_term = np.where(bad, shape / np.where(bad, dfd, 1.0), d_term)
+    return da / 2 + n_term, db / 2 - d_term
 
 
 def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:
@@ -179,6 +237,16 @@ parametric_rule(
 
 # ---- inverses: 1 / density at the result -----------------------------------------------------
 
+
+def _where_solved(df: Any, p: Any, t: Any, derivative: Any) -> Any:
+    """``derivative`` where ``stdtr(df, t)`` gives back ``p`` to a relative 1e-6 of the nearer
+    tail, NaN elsewhere: for tiny ``p`` and ``df < 1`` the solution overflows and SciPy returns a
+    finite ``t`` that is none (``stdtrit(0.5, 1e-300)``, where ``stdtr`` gives 5e-78)."""
+    with np.errstate(invalid="ignore"):
+        residual = np.abs(sc.stdtr(df, t) - p)
+        return np.where(residual <= 1e-6 * np.minimum(p, 1 - p), derivative, np.nan)
+
+
 parametric_rule(sc.pdtri, None, lambda k, y, m: -1 / gamma_density(np.floor(k) + 1, m))
 parametric_rule(
     sc.fdtri,
@@ -189,14 +257,21 @@ parametric_rule(
 )
 parametric_rule(
     sc.stdtrit,
-    lambda df, p, t: -stdtr_ddf(df, t, p) / student_density(df, t),
-    lambda df, p, t: 1 / student_density(df, t),
+    lambda df, p, t: _where_solved(df, p, t, -stdtr_ddf(df, t, p) / student_density(df, t)),
+    lambda df, p, t: _where_solved(df, p, t, 1 / student_density(df, t)),
     costly=(0,),
 )
 # chdtri inverts the complement chdtrc
+# at p = 1 the result is 0 for every v: 0 there
 parametric_rule(
     sc.chdtri,
-    lambda v, p, x: -gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2 / chi2_density(v, x),
+    lambda v, p, x: np.where(
+        np.equal(p, 1),
+        0.0,
+        -gammainc_da(np.divide(v, 2), np.divide(x, 2))
+        / 2
+        / chi2_density(v, np.where(p == 1, 1.0, x)),
+    ),
     lambda v, p, x: -1 / chi2_density(v, x),
     costly=(0,),
 )
@@ -229,7 +304,10 @@ def _tukey_lambda_shape(x: Any, lmbda: Any, y: Any) -> Any:
     p = np.where(inside, y, 0.5)
     log_p, log_q = np.log(p), np.log1p(-p)
     dq = log_p**2 * _exprel_slope(lmbda * log_p) - log_q**2 * _exprel_slope(lmbda * log_q)
-    return np.where(inside, -dq, 0.0) * _tukey_lambda_density(x, lmbda, y)
+    # F = 1/2 at x = 0 for every lambda: dq = 0 there, also where the density overflows
+    return np.where(inside & (dq != 0), -dq, 0.0) * np.where(
+        dq != 0, _tukey_lambda_density(x, lmbda, y), 1.0
+    )
 
 
 parametric_rule(sc.tklmbda, _tukey_lambda_density, _tukey_lambda_shape)

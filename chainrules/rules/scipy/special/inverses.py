@@ -193,6 +193,14 @@ def _nbdtr_dk_dn(k: Any, n: Any, p: Any, y: Any) -> tuple[Any, Any]:
     return db, da
 
 
+def _chdtr_dv(v: Any, x: Any, p: Any) -> Any:
+    """d/dv chdtr(v, x), with its limit -E1(x/2)/2 at v = 0 (1 - chdtr ~ v E1(x/2)/2 there),
+    where ``chdtriv`` puts its solution for p = 1."""
+    zero = np.equal(v, 0)
+    half = np.where(zero, 1.0, np.divide(v, 2))
+    return np.where(zero, -sc.exp1(np.divide(x, 2)), gammainc_da(half, np.divide(x, 2))) / 2
+
+
 def _pdtr_continued(k: Any, m: Any) -> Any:
     return sc.gammaincc(np.add(k, 1), m)
 
@@ -239,7 +247,7 @@ inverse_rule(sc.gdtrix, *_GDTR, solves=2, costly=(1,))
 inverse_rule(
     sc.chdtriv,
     sc.chdtr,
-    lambda v, x, p: gammainc_da(np.divide(v, 2), np.divide(x, 2)) / 2,
+    _chdtr_dv,
     lambda v, x, p: chi2_density(v, x),
     solves=0,
     costly=(0,),

@@ -122,3 +122,119 @@ def test_tukey_lambda_support():
     # lmbda = 0 is the logistic distribution: density F (1 - F).
     y, pullback = cr.rrule(sc.tklmbda, 0.3, 0.0)
     assert pullback(1.0)[1] == pytest.approx(y * (1 - y))
+
+
+# ---- edges: infinite and overflowing arguments ----------------------------------------------
+
+
+def array_cotangents(f, *args):
+    """The unthunked cotangents of ``f``'s array arguments for the output cotangent ones."""
+    y, pullback = cr.rrule(f, *args)
+    return tuple(cr.unthunk(g) for g in pullback(np.ones_like(y))[1:])
+
+
+# d/d(df) stdtr(df, t) by mpmath (80 digits, central difference of betainc with step 1e-25 df)
+# where t^2 overflows or df/(df + t^2) underflows; (2.5, 1e100) is the quadrature's side
+STDTR_DDF_FAR = [
+    (0.5, 1e300, 2.216208276266286e-148),
+    (0.5, -1e300, -2.216208276266286e-148),
+    (1.0, 1e300, 2.198191990067676e-298),
+    (1e-8, 1e300, 350.0870547261405),
+    (2.5, 1e100, 1.650617787021936e-248),
+]
+
+
+@pytest.mark.parametrize(("df", "t", "expected"), STDTR_DDF_FAR)
+def test_stdtr_derivative_in_df_where_t_squared_overflows(df, t, expected):
+    # rtol: the tail's leading term has relative error df/t^2; for small df, 1/df and
+    # digamma(df/2)/2 cancel (3e-12 of the result at df = 1e-8)
+    got = cotangents(sc.stdtr, df, t)[0]
+    assert got == pytest.approx(expected, rel=1e-11, abs=0)
+
+
+def test_stdtr_derivative_in_df_far_out_on_arrays():
+    df, t = np.array([0.5, 1.0, 2.5]), np.array([1e300, 1e300, 1e100])
+    got = array_cotangents(sc.stdtr, df, t)[0]
+    expected = [2.216208276266286e-148, 2.198191990067676e-298, 1.650617787021936e-248]
+    np.testing.assert_allclose(got, expected, rtol=1e-13, atol=0)
+
+
+def test_stdtr_at_infinite_t_and_df():
+    # stdtr(df, +-inf) is 1 or 0 for every df
+    assert cotangents(sc.stdtr, 2.5, np.inf) == (0.0, 0.0)
+    assert cotangents(sc.stdtr, 2.5, -np.inf) == (0.0, 0.0)
+    # df = inf: the normal law, whose density is exact here to rounding
+    for t in (0.0, -2.5, 1.0):
+        ddf, dt = cotangents(sc.stdtr, np.inf, t)
+        assert ddf == 0.0
+        assert dt == pytest.approx(np.exp(-t * t / 2) / np.sqrt(2 * np.pi), rel=1e-15)
+    ddf, dt = array_cotangents(sc.stdtr, np.array([np.inf, 4.0]), np.array([1.0, 1.0]))
+    assert dt[0] == pytest.approx(0.24197072451914337, rel=1e-15)
+    # the t density at 1 for df = 4: (3/8) (4/5)^(5/2)
+    assert dt[1] == pytest.approx(3 / 8 * 0.8**2.5, rel=1e-14)
+
+
+def test_stdtrit_at_infinite_df_and_where_scipy_misses():
+    # stdtrit(inf, p) = ndtri(p): 1 / normal density at it; 1/npdf(ndtri(0.3)) by mpmath
+    assert cotangents(sc.stdtrit, np.inf, 0.3)[1] == pytest.approx(2.8761036592642925, rel=1e-14)
+    # stdtrit(0.5, 1e-300) is -4.7e153, where stdtr is 5e-78: no solution, no derivative
+    assert np.isnan(cotangents(sc.stdtrit, 0.5, 1e-300)).all()
+    # next to it, a solution: stdtrit(0.5, 1e-20); dt/dp = 1 / density(t) is finite
+    assert np.isfinite(cotangents(sc.stdtrit, 0.5, 1e-20)).all()
+
+
+def test_gdtr_where_a_x_is_zero_or_infinite():
+    # gdtr(a, b, 0) = 0 for every a; gdtr(0, b, x) = 0 for every x; gdtr(a, b, inf) = 1
+    da, _, dx = cotangents(sc.gdtr, 1.0, 0.5, 0.0)
+    assert da == 0.0
+    assert dx == np.inf  # the gamma(1/2) density at 0
+    assert cotangents(sc.gdtr, 0.0, 0.5, 0.5)[2] == 0.0
+    assert cotangents(sc.gdtr, 1.0, 2.5, np.inf)[0] == 0.0
+    assert cotangents(sc.gdtrc, 1.0, 0.5, 0.0)[0] == 0.0
+    # next to x = 0: x (a x)^(-1/2) exp(-a x) / gamma(1/2), by mpmath
+    assert cotangents(sc.gdtr, 1.0, 0.5, 1e-3)[0] == pytest.approx(0.017823408838013966, rel=1e-14)
+    got = array_cotangents(
+        sc.gdtr, np.array([1.0, 1.0]), np.array([0.5, 0.5]), np.array([0.0, 1e-3])
+    )
+    np.testing.assert_allclose(got[0], [0.0, 0.017823408838013966], rtol=1e-14, atol=0)
+
+
+# d/d(dfn), d/d(dfd) fdtr by mpmath (60 digits, central differences of betainc with step 1e-20
+# times the argument), where x = 1e300 rounds z = dfn x/(dfn x + dfd) to 1 and where
+# (dfn x + dfd)^2 underflows; (0.5, 1.0, 1e-300) is the ordinary side
+FDTR_DDF_EDGES = [
+    (2.5, 0.5, 1e300, -2.3063580519841359e-77, 2.4927824584899135e-73),
+    (0.5, 1.0, 1e300, -3.0786048360559972e-151, 1.8613185866278593e-148),
+    (0.5, 1e-300, 1e-300, -3.2289680692387705e-300, 1.26567463923336),
+    (0.5, 1.0, 1e-300, -2.2170926966402534e-73, 1.2111244956189739e-76),
+]
+
+
+@pytest.mark.parametrize(("dfn", "dfd", "x", "ddfn", "ddfd"), FDTR_DDF_EDGES)
+def test_fdtr_degrees_of_freedom_at_the_ends(dfn, dfd, x, ddfn, ddfd):
+    # rtol: the quadrature's 1e-12
+    got = cotangents(sc.fdtr, dfn, dfd, x)
+    assert got[0] == pytest.approx(ddfn, rel=1e-11, abs=0)
+    assert got[1] == pytest.approx(ddfd, rel=1e-11, abs=0)
+    got_c = cotangents(sc.fdtrc, dfn, dfd, x)
+    assert got_c[0] == pytest.approx(-ddfn, rel=1e-11, abs=0)
+
+
+def test_fdtr_at_zero_and_on_arrays():
+    # fdtr(dfn, dfd, 0) = 0 for all degrees of freedom; the density at 0 is infinite for dfn < 2
+    assert cotangents(sc.fdtr, 0.5, 0.5, 0.0) == (0.0, 0.0, np.inf)
+    got = array_cotangents(
+        sc.fdtr, np.array([2.0, 2.5]), np.array([3.0, 0.5]), np.array([0.7, 1e300])
+    )
+    # (2, 3, 0.7) by mpmath as above
+    np.testing.assert_allclose(got[0], [-0.064874039691549695, -2.3063580519841359e-77], rtol=1e-11)
+
+
+def test_chdtri_at_p_one_and_tklmbda_at_zero():
+    # chdtri(v, 1) = 0 for every v; dx/dp = -1/density(0) = -inf for v > 2
+    assert cotangents(sc.chdtri, 2.5, 1.0) == (0.0, -np.inf)
+    assert array_cotangents(sc.chdtri, np.array([2.5, 1e300]), np.array([1.0, 1.0]))[
+        0
+    ].tolist() == [0, 0]
+    # tklmbda(0, lmbda) = 1/2 for every lmbda; the density at 0 overflows for lmbda = 1e4
+    assert cotangents(sc.tklmbda, 0.0, 1e4) == (np.inf, 0.0)

@@ -306,3 +306,21 @@ def test_noncentral_t_inverses_against_an_accurate_inverse(args):
 )
 def test_noncentral_partials_against_finite_differences(f, partial, args, i):
     assert partial(*args) == pytest.approx(central_difference(f, args, i), rel=1e-7)
+
+
+def array_cotangents(f, *args):
+    """The unthunked cotangents of ``f``'s array arguments for the output cotangent ones."""
+    y, pullback = cr.rrule(f, *args)
+    return tuple(cr.unthunk(g) for g in pullback(np.ones_like(y))[1:])
+
+
+def test_chdtriv_at_p_one():
+    # chdtriv(1, x) = 0 for every x; near v = 0, 1 - chdtr(v, x) ~ v E1(x/2) / 2, so
+    # dv/dp = -2 / E1(x/2) (mpmath: -13.6599544529040075659987538876 at x = 2.5)
+    dp, dx = cotangents(sc.chdtriv, 1.0, 2.5)
+    assert dp == pytest.approx(-13.659954452904008, rel=1e-14)
+    assert dx == 0.0
+    dp, dx = array_cotangents(sc.chdtriv, np.array([1.0, 1.0]), np.array([2.5, 1e-300]))
+    # x = 1e-300: -2 / E1(5e-301), by mpmath
+    np.testing.assert_allclose(dp, [-13.659954452904008, -0.0028948107155597627], rtol=1e-14)
+    assert dx.tolist() == [0.0, 0.0]
