@@ -16,6 +16,7 @@ the difference of two close numbers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,7 +34,9 @@ def moments(
     """The integral of the unnormalized density ``weight`` over the intervals ``pieces``
     (``(lo, hi)``, ends may be infinite), the means of each ``g`` under it, and, when
     ``second``, their covariances (upper triangle, row by row), by adaptive quadrature
-    (relative tolerance 1e-12)."""
+    (relative tolerance 1e-12). Where the quadrature finds no mass (an integral of 0, the
+    weight's peak far narrower than the interval: ``gammainc`` at a = x = 1e8), the means and
+    covariances are NaN."""
 
     from scipy.integrate import quad as adaptive  # loaded when first needed (bessel_order._quad)
 
@@ -47,8 +50,10 @@ def moments(
         return quad(lambda t: weight(t) * (gs[i](t) - means[i]) * (gs[j](t) - means[j])) / den
 
     den = quad(weight)
+    n = len(gs)
+    if not 0 < den < math.inf:  # no mass found: a peak too narrow for the quadrature to meet
+        return den, [math.nan] * n, [math.nan] * (n * (n + 1) // 2 if second else 0)
     means = [moment(g) for g in gs]
     if not second:
         return den, means, []
-    n = len(gs)
     return den, means, [covariance(i, j) for i in range(n) for j in range(i, n)]
