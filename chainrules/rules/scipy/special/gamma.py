@@ -130,25 +130,167 @@ non_differentiable(sc.gammasgn)
 
 # ---- beta and Pochhammer --------------------------------------------------------------------
 
-scalar_rule(
-    sc.beta,
-    lambda a, b, y: y * (sc.digamma(a) - sc.digamma(a + b)),
-    lambda a, b, y: y * (sc.digamma(b) - sc.digamma(a + b)),
-)
-scalar_rule(
-    sc.betaln,
-    lambda a, b, y: sc.digamma(a) - sc.digamma(a + b),
-    lambda a, b, y: sc.digamma(b) - sc.digamma(a + b),
-)
+
+def _is_pole(x: Any) -> Any:
+    """Where gamma has a pole: x = 0, -1, -2, ..."""
+    return (x <= 0) & (x == np.rint(x))
+
+
+def _digamma_difference(a: Any, b: Any) -> Any:
+    """digamma(a) - digamma(a + b), the partial in ``a`` of betaln; where a and a + b are both
+    poles of gamma (b a positive integer), its limit digamma(1 - a) - digamma(1 - a - b): the
+    reflection formula's cotangents are equal there. Where a + b alone is a pole, NaN: there
+    is no partial (beta is 0, or infinite beside the point when b is a pole too)."""
+    s = a + b
+    both = _is_pole(a) & _is_pole(s)
+    undefined = _is_pole(s) & ~both
+    a_both, s_both = np.where(both, a, 0.0), np.where(both, s, -1.0)
+    reflected = sc.digamma(1 - a_both) - sc.digamma(1 - s_both)
+    a_plain, s_plain = np.where(both | undefined, 1.0, a), np.where(both | undefined, 2.0, s)
+    plain = sc.digamma(a_plain) - sc.digamma(s_plain)
+    return np.where(both, reflected, np.where(undefined, np.nan, plain))
+
+
+def _beta_partial(a: Any, b: Any, y: Any) -> Any:
+    """d/da beta(a, b) = y (digamma(a) - digamma(a + b)), through the zeros of beta.
+
+    Where a + b is a pole of gamma and a, b are not, y = 0 and digamma(a + b) is infinite:
+    the partial is gamma(a) gamma(b) (digamma(a) / gamma(a + b) + (1/gamma)'(a + b)), whose
+    first term is 0 there and keeps the derivative of the expression right. Where b is a
+    pole as well, beta is infinite beside the point in a: NaN. beta(a, inf) = 0 for a > 0, in
+    every a."""
+    s = a + b
+    zero = _is_pole(s) & ~_is_pole(a) & ~_is_pole(b)
+    a_zero, b_zero = np.where(zero, a, 1.0), np.where(zero, b, 1.0)
+    s_zero = a_zero + b_zero
+    rgamma_s = sc.rgamma(s_zero)
+    through = (
+        sc.gamma(a_zero)
+        * sc.gamma(b_zero)
+        * (sc.digamma(a_zero) * rgamma_s + _rgamma_derivative(s_zero, rgamma_s))
+    )
+    vanishing = (s == np.inf) & (y == 0)
+    a_plain = np.where(zero | vanishing, 1.0, a)
+    b_plain = np.where(zero | vanishing, 1.0, b)
+    plain = y * _digamma_difference(a_plain, b_plain)
+    return np.where(zero, through, np.where(vanishing, 0.0, plain))
+
+
+def _betaln_partial(a: Any, b: Any, y: Any) -> Any:
+    return _digamma_difference(a, b)
+
+
+def _binom_digamma_term(n: Any, c: Any, w: Any, w_low: Any, y: Any) -> Any:
+    """y * digamma(c) for y = binom(n, k) = gamma(n + 1) / (gamma(c) gamma(n + 2 - c)), c being
+    k + 1 or n - k + 1, and w = 1 - c given as the unevaluated sum ``w + w_low``.
+
+    For c < 1/2, by reflection, y digamma(w) + beta(n + 1, w) cos(pi w): finite through the
+    poles of gamma(c), where y = 0 and digamma(c) is infinite, and exact next to them, where
+    c itself is rounded (binom(1e-300, 30): c = -29 + 1e-300). cos takes w less its nearest
+    integer plus ``w_low``, exact. Where c is infinite and y = 0 the term's limit is 0."""
+    left = c < 0.5
+    vanishing = (np.isinf(c) | (n == np.inf)) & (y == 0)
+    w_left = np.where(left & ~vanishing, w, 1.0)
+    low = np.where(left & ~vanishing, w_low, 0.0)
+    j = ignore_derivatives(np.rint(w_left))
+    parity = np.where(np.remainder(j, 2) == 0, 1.0, -1.0)
+    n_left = np.where(left & ~vanishing, n, 0.0)
+    reflected = y * sc.digamma(w_left) + sc.beta(n_left + 1, w_left) * parity * np.cos(
+        np.pi * ((w_left - j) + low)
+    )
+    plain = y * sc.digamma(np.where(left | vanishing, 1.0, c))
+    return np.where(vanishing, 0.0, np.where(left, reflected, plain))
+
+
+def _binom_partials(n: Any, k: Any, y: Any) -> tuple[Any, Any]:
+    """The partials of binom(n, k), y (digamma(n + 1) - digamma(n - k + 1)) in n and
+    y (digamma(n - k + 1) - digamma(k + 1)) in k, through the zeros of binom.
+
+    Where n - k + 1 or k + 1 is below 1/2, the digamma terms come from
+    ``_binom_digamma_term``; there k - n is split exactly into a float and its rounding error
+    (Knuth's two-sum), so that a neighbour of a pole keeps its distance to it."""
+    rest = n - k + 1
+    left = (rest < 0.5) | (k + 1 < 0.5)
+    n_plain, k_plain = np.where(left, 1.0, n), np.where(left, 0.0, k)
+    psi_n = sc.digamma(n_plain + 1)
+    psi_rest = sc.digamma(n_plain - k_plain + 1)
+    psi_k = sc.digamma(k_plain + 1)
+    n_left, k_left = np.where(left, n, 1.0), np.where(left, k, 0.0)
+    # inf - inf at an infinite argument: those terms' limits are _binom_digamma_term's
+    with np.errstate(invalid="ignore"):
+        difference = k_left - n_left
+        shift = difference - k_left
+        error = (k_left - (difference - shift)) - (n_left + shift)
+        at_rest = _binom_digamma_term(n_left, n_left - k_left + 1, difference, error, y)
+        at_k = _binom_digamma_term(n_left, k_left + 1, -k_left, 0.0 * k_left, y)
+        at_n = np.where(np.isposinf(n_left) & (y == 0), 0.0, y * sc.digamma(n_left + 1))
+    dn = np.where(left, at_n - at_rest, y * (psi_n - psi_rest))
+    dk = np.where(left, at_rest - at_k, y * (psi_rest - psi_k))
+    return dn, dk
+
+
+scalar_rule(sc.beta, _beta_partial, lambda a, b, y: _beta_partial(b, a, y))
+scalar_rule(sc.betaln, _betaln_partial, lambda a, b, y: _betaln_partial(b, a, y))
 scalar_rule(
     sc.binom,
-    lambda n, k, y: y * (sc.digamma(n + 1) - sc.digamma(n - k + 1)),
-    lambda n, k, y: y * (sc.digamma(n - k + 1) - sc.digamma(k + 1)),
+    lambda n, k, y: _binom_partials(n, k, y)[0],
+    lambda n, k, y: _binom_partials(n, k, y)[1],
 )
+
+
+def _sin_cos_pi(x: Any) -> tuple[Any, Any]:
+    """sin(pi x) and cos(pi x), from x less its nearest integer (exact), so that their zeros
+    keep their relative accuracy."""
+    n = ignore_derivatives(np.rint(x))
+    parity = np.where(np.remainder(n, 2) == 0, 1.0, -1.0)
+    return parity * np.sin(np.pi * (x - n)), parity * np.cos(np.pi * (x - n))
+
+
+def _poch_partials(z: Any, m: Any, y: Any) -> tuple[Any, Any]:
+    """The partials of poch(z, m) = gamma(z + m) / gamma(z): y (digamma(z + m) - digamma(z)) in
+    z and y digamma(z + m) in m, through the poles of gamma(z).
+
+    Where z is a pole and z + m is not, y = 0 and the partial in z is
+    gamma(z + m) (digamma(z + m) / gamma(z) + (1/gamma)'(z)), whose first term is 0 there.
+    For m not an integer, by reflection, poch(1 - z - m, m) (pi cos(pi z) + (digamma(z + m)
+    - digamma(1 - z)) sin(pi z)) / sin(pi (z + m)), the same function, which stays in the
+    float range where the factors leave it (z = -1e4); sines and cosines take arguments less
+    their nearest integers, exact. Where both are poles, y is a finite ratio and the partial
+    in z the limit of ``_digamma_difference``; in m there is none (poch(z, m) is 0 beside the
+    integers m): NaN. poch(inf, m) = 0 for m < 0, in every m."""
+    s = z + m
+    z_pole, s_pole = _is_pole(z), _is_pole(s)
+    zero = z_pole & ~s_pole
+    vanishing = (s == np.inf) & (y == 0)
+    z_zero, m_zero = np.where(zero, z, 0.0), np.where(zero, m, 0.5)
+    integer = m_zero == np.rint(m_zero)
+    s_integer = np.where(integer, z_zero + m_zero, 1.0)
+    rgamma_z = sc.rgamma(z_zero)
+    direct = sc.gamma(s_integer) * (
+        sc.digamma(s_integer) * rgamma_z + _rgamma_derivative(z_zero, rgamma_z)
+    )
+    m_fraction = np.where(integer, 0.5, m_zero)
+    sin_z, cos_z = _sin_cos_pi(z_zero)
+    sin_m, cos_m = _sin_cos_pi(m_fraction)
+    reflected = (
+        sc.poch(1 - z_zero - m_fraction, m_fraction)
+        * (np.pi * cos_z + (sc.digamma(z_zero + m_fraction) - sc.digamma(1 - z_zero)) * sin_z)
+        / (sin_z * cos_m + cos_z * sin_m)
+    )
+    z_plain = np.where(zero | vanishing, 1.0, z)
+    m_plain = np.where(zero | vanishing, 1.0, m)
+    dz = y * -_digamma_difference(z_plain, m_plain)
+    dz = np.where(zero, np.where(integer, direct, reflected), np.where(vanishing, 0.0, dz))
+    undefined = z_pole & s_pole
+    s_plain = np.where(undefined | vanishing, 1.0, s)
+    dm = np.where(undefined, np.nan, np.where(vanishing, 0.0, y * sc.digamma(s_plain)))
+    return dz, dm
+
+
 scalar_rule(
     sc.poch,
-    lambda z, m, y: y * (sc.digamma(z + m) - sc.digamma(z)),
-    lambda z, m, y: y * sc.digamma(z + m),
+    lambda z, m, y: _poch_partials(z, m, y)[0],
+    lambda z, m, y: _poch_partials(z, m, y)[1],
 )
 
 # ---- polygamma: the order n is an integer, without tangent -----------------------------------

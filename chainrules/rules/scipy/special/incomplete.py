@@ -50,6 +50,7 @@ These rules use SciPy's quadrature and serve NumPy inputs only.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,67 @@ def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
     return (lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)), np.log, 0.0, 1.0
 
 
+# Beyond this shape the tail's width, sqrt(a), is too narrow beside x for the variables above:
+# the quadrature would find nothing to integrate (a = x = 1e8), and log x - digamma(a) would
+# cancel to the tail's slope, of order 1/sqrt(a).
+_LARGE_SHAPE = 1e5
+
+
+def _log1pmx(u: Any) -> Any:
+    """log(1 + u) - u, accurate to its own size as u goes to 0 (where the two terms cancel)."""
+    near = np.abs(u) <= 0.25
+    u_near = np.where(near, u, 0.0)
+    u_far = np.where(near, 0.0, u)
+    # log(1 + u) = 2 atanh(s) with s = u / (2 + u), and 2 s - u = -u**2 / (2 + u)
+    s = u_near / (2 + u_near)
+    s2 = s * s
+    series = 0.0 * s
+    for k in range(21, 1, -2):  # s**2 <= 1/49: ten terms reach 1e-17 of the sum
+        series = s2 * (1 / k + series)
+    return np.where(near, 2 * s * series - u_near * u_near / (2 + u_near), np.log1p(u_far) - u_far)
+
+
+def _log_minus_digamma(a: Any) -> Any:
+    """log(a) - digamma(a) for a > _LARGE_SHAPE, by its asymptotic series (the two cancel)."""
+    inv2 = 1 / (a * a)
+    return 1 / (2 * a) + inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 / 252))
+
+
+# From here on the series of log gamma(a) less Stirling's approximation below is exact to
+# 1/(1680 a**7) < 1e-17, and the plain log-density, of size a, would lose a * 1e-16.
+_STIRLING_SHAPE = 100.0
+
+
+def _log_gamma_density_large(a: Any, x: Any) -> Any:
+    """log of the gamma(a) density at ``x`` for a > _STIRLING_SHAPE, in Stirling's form.
+
+    With r = (x - a) / a, (a-1) log x - x - log gamma(a) = (a-1) (log(1+r) - r) - r
+    - log(2 pi a) / 2 - (log gamma(a) - its Stirling approximation): no term of size a is left
+    to cancel (at a = 1e8 the plain form loses 2e-7 of the density, at 1e300 all of it)."""
+    r = (x - a) / a
+    inv2 = 1 / (a * a)
+    stirling_tail = (1 / 12 - inv2 * (1 / 360 - inv2 / 1260)) / a
+    return (a - 1) * _log1pmx(r) - r - 0.5 * np.log(2 * np.pi * a) - stirling_tail
+
+
+def _gamma_tail_large(a: float, x: float) -> tuple[Any, Any, float, float]:
+    """The smaller tail of gamma(a) beyond ``x`` for a large shape: t = x (1 + u) with
+    u = +-v / sqrt(a), toward the tail, and ``g`` with log t = log x + g: (weight, g, lo, hi).
+
+    The density is then (1 + u)**(a-1) exp(-x u) = exp((a-1) (log(1+u) - u) - (x-a+1) u),
+    at most about 1 on the tail and below exp(-(a-1) u**2 / 2.3) for |u| < 0.2: beyond
+    v = 60 it is under exp(-1500), and the interval stops there, where the quadrature still
+    sees a decay as fast as exp(-38 v) (the steepest with a tail above the smallest float)."""
+    step = (1.0 if x >= a else -1.0) / math.sqrt(a)
+    excess = x - a + 1
+
+    def weight(v: float) -> float:
+        u = step * v
+        return math.exp((a - 1) * float(_log1pmx(u)) - excess * u)
+
+    return weight, (lambda v: math.log1p(step * v)), 0.0, 60.0
+
+
 def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, float]:
     """dP/da and, when ``second``, d2P/da2: the tail T has d log T/da = E[log t | tail] -
     digamma(a) and d2 log T/da2 = Var[log t | tail] - trigamma(a)."""
@@ -97,9 +159,14 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
         # the derivatives underflow with the tail; far beyond a, exp(-x u) would also be too
         # narrow for the quadrature to find (x = 1e300)
         return 0.0, 0.0
-    weight, g, lo, hi = _gamma_tail(a, x)
-    _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
-    slope = np.log(x) + means[0] - sc.digamma(a)
+    if a > _LARGE_SHAPE:
+        weight, g, lo, hi = _gamma_tail_large(a, x)
+        _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
+        slope = np.log1p((x - a) / a) + means[0] + _log_minus_digamma(a)
+    else:
+        weight, g, lo, hi = _gamma_tail(a, x)
+        _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
+        slope = np.log(x) + means[0] - sc.digamma(a)
     if not second:
         return sign * tail * slope, np.nan
     return sign * tail * slope, sign * tail * (slope * slope + covariances[0] - sc.polygamma(1, a))
@@ -153,8 +220,8 @@ def _betainc_shape_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     """(dI/da, dI/db) and, when ``second``, (d2I/da2, d2I/dadb, d2I/db2)."""
     if not (a > 0 and b > 0 and 0 <= x <= 1):
         return (np.nan,) * 5
-    if x == 0 or x == 1:
-        return (0.0,) * 5
+    if x == 0 or x == 1 or a == np.inf or b == np.inf:
+        return (0.0,) * 5  # an infinite shape: I is 0 or 1 on 0 < x < 1 for every a and b
     if x > (a + 1) / (a + b + 2):
         # I_x(a, b) = 1 - I_{1-x}(b, a): integrate the upper tail, the smaller one.
         db, da, dbb, dab, daa = _betainc_lower_scalar(b, a, 1 - x, second)
@@ -218,13 +285,23 @@ _LOG_RANGE = 700.0
 
 
 def _gammainc_dx(a: Any, x: Any, y: Any) -> Any:
+    infinite = a == np.inf  # P(inf, x) = 0 for every finite x
+    a = np.where(infinite, 1.0, a)
     a1 = np.subtract(a, 1)
     log_power = sc.xlogy(a1, x)
     log_gamma = sc.gammaln(a)
-    log_density = log_power - x - log_gamma
     # x**(a-1) may underflow: 1/gamma(a) <= 1.13 and exp(-x) <= 1 keep the product below
     # the smallest normal float then, and its derivative (a-1) x**(a-2) is right.
-    inside = (log_power < _LOG_RANGE) & (x < _LOG_RANGE) & (log_gamma < _LOG_RANGE)
+    inside = (log_power < _LOG_RANGE) & (x < _LOG_RANGE) & (log_gamma < _LOG_RANGE) & ~infinite
+    # beyond, a large shape's log-density in Stirling's form, where no term of size a cancels
+    stirling = ~inside & ~infinite & (a > _STIRLING_SHAPE)
+    a_stirling = np.where(stirling, a, 2 * _STIRLING_SHAPE)
+    log_density = np.where(
+        stirling,
+        _log_gamma_density_large(a_stirling, np.where(stirling, x, a_stirling)),
+        log_power - x - log_gamma,
+    )
+    log_density = np.where(infinite, -np.inf, log_density)
     x_in = np.where(inside, x, 1.0)
     a_in = np.where(inside, a, 1.0)
     products = np.power(x_in, np.subtract(a_in, 1)) * np.exp(-x_in) / sc.gamma(a_in)
@@ -232,6 +309,9 @@ def _gammainc_dx(a: Any, x: Any, y: Any) -> Any:
 
 
 def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
+    # an infinite shape puts all the mass at an end: I is 0 or 1 on 0 < x < 1
+    infinite = ((a == np.inf) | (b == np.inf)) & (x > 0) & (x < 1)
+    a, b = np.where(infinite, 1.0, a), np.where(infinite, 1.0, b)
     log_left = sc.xlogy(np.subtract(a, 1), x)
     log_right = sc.xlog1py(np.subtract(b, 1), -x)
     log_beta = sc.betaln(a, b)
@@ -244,6 +324,8 @@ def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
         & (np.abs(log_beta) < _LOG_RANGE)
         & ((log_left + log_right > -_LOG_RANGE) | (log_beta > -30))
     )
+    inside = inside & ~infinite
+    log_density = np.where(infinite, -np.inf, log_density)
     x_in = np.where(inside, x, 0.5)
     a_in, b_in = np.where(inside, a, 1.0), np.where(inside, b, 1.0)
     products = (
@@ -353,7 +435,11 @@ def beta_x_density(a: Any, b: Any, x: Any) -> Any:
 
 
 def _gammaincinv_da(a: Any, p: Any, x: Any) -> Any:
-    return -call(gammainc_da, a, x) / gamma_x_density(a, x)
+    # at p = 0 (q = 1) the inverse is 0 for every a, where the density may be 0 too
+    # (gammainc_da is 0 there without a quadrature)
+    at_zero = x == 0
+    density = gamma_x_density(a, np.where(at_zero, 1.0, x))
+    return np.where(at_zero, 0.0, -call(gammainc_da, a, x) / density)
 
 
 parametric_rule(
@@ -373,16 +459,26 @@ parametric_rule(
 
 
 def _betaincinv_da_db(a: Any, b: Any, p: Any, x: Any) -> tuple[Any, Any]:
+    # at p = 0 or 1 the inverse is 0 or 1 for every a and b, where the density may be 0 too
+    # (betainc_da_db is 0 there without a quadrature)
+    at_end = (x == 0) | (x == 1)
     da, db = call(betainc_da_db, a, b, x)
-    density = beta_x_density(a, b, x)
-    return -da / density, -db / density
+    density = beta_x_density(a, b, np.where(at_end, 0.5, x))
+    return np.where(at_end, 0.0, -da / density), np.where(at_end, 0.0, -db / density)
+
+
+def _betaincinv_dp(a: Any, b: Any, p: Any, x: Any) -> Any:
+    # an infinite shape makes the inverse an end, 0 or 1, for every p
+    infinite = (a == np.inf) | (b == np.inf)
+    density = beta_x_density(np.where(infinite, 1.0, a), np.where(infinite, 1.0, b), x)
+    return np.where(infinite, 0.0, np.reciprocal(density))
 
 
 parametric_rule(
     sc.betaincinv,
     SharedPartial(_betaincinv_da_db, 0),
     SharedPartial(_betaincinv_da_db, 1),
-    lambda a, b, p, x: np.reciprocal(beta_x_density(a, b, x)),
+    _betaincinv_dp,
     costly=(0, 1),
     traceable=(0, 1),
 )
@@ -390,7 +486,7 @@ parametric_rule(
     sc.betainccinv,
     SharedPartial(_betaincinv_da_db, 0),
     SharedPartial(_betaincinv_da_db, 1),
-    lambda a, b, q, x: -np.reciprocal(beta_x_density(a, b, x)),
+    lambda a, b, q, x: -_betaincinv_dp(a, b, q, x),
     costly=(0, 1),
     traceable=(0, 1),
 )

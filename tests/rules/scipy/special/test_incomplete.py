@@ -255,3 +255,116 @@ def test_shape_derivative_rules_are_thunked():
     assert unthunk(da) == pytest.approx(np.sum(daa))
     assert unthunk(db) == pytest.approx(np.sum(dab))
     assert dx.shape == (2,)
+
+
+# ---- large and infinite shapes, and the inverses at p = 0 --------------------------------------
+
+# (a, x, dP/da): tails of width sqrt(a) beside x, beyond the quadrature's reach on the scale of
+# x. References: mpmath.quad at 60 digits (340 at a = 1e300) of the density times
+# (log t - digamma(a)), in t = a + sqrt(a) w over 160 pieces; 1e5 +- 10 straddles the switch.
+LARGE_SHAPES = [
+    (1e8, 1e8, -3.9894228073388458e-5),
+    (1e300, 1e300, -3.9894228040143267e-151),
+    (1e6, 1003000.0, -4.4651307589625063e-6),
+    (100010.0, 100010.0 - 3 * 100010.0**0.5, -1.3683066661647242e-05),
+    (99990.0, 99990.0, -0.00126163039551812),
+]
+
+
+@pytest.mark.parametrize("a, x, expected", LARGE_SHAPES)
+def test_gammainc_shape_derivative_for_large_shapes(a, x, expected):
+    # the quadrature's 1e-12, and SciPy's tail probability (1e-14 here)
+    assert gammainc_da(a, x) == pytest.approx(expected, rel=1e-12, abs=0)
+    assert gammainc_da(np.array([a, 2.0]), np.array([x, 1.0]))[0] == pytest.approx(
+        expected, rel=1e-12, abs=0
+    )
+    _, pullback = cr.rrule(sc.gammaincc, a, x)
+    assert unthunk(pullback(1.0)[1]) == pytest.approx(-expected, rel=1e-12, abs=0)
+
+
+# (a, x, density): exp((a-1) log x - x - loggamma(a)) by mpmath at 400 digits
+LARGE_DENSITIES = [
+    (1e8, 1e8, 3.9894228006898078e-5),
+    (1e300, 1e300, 3.9894228040143267e-151),
+    (150.0, 300.0, 1.6669410068255196e-22),
+    (99999.0, 100300.0, 0.00080031501649505156),
+    (100001.0, 100300.0, 0.00080513216075077783),
+    (1e6, 1003000.0, 4.4584490189059983e-6),
+]
+
+
+@pytest.mark.parametrize("a, x, expected", LARGE_DENSITIES)
+def test_gamma_density_for_large_shapes(a, x, expected):
+    # the log-density's own size times 1e-16 at worst: log(2 pi a) / 2 = 346 at a = 1e300,
+    # -49 at (150, 300); 2e-15 at the others
+    rtol = 1e-13
+    assert incomplete.gamma_x_density(a, x) == pytest.approx(expected, rel=rtol, abs=0)
+    _, pullback = cr.rrule(sc.gammainc, np.array([a, 2.0]), np.array([x, 1.0]))
+    assert pullback(np.ones(2))[2][0] == pytest.approx(expected, rel=rtol, abs=0)
+
+
+def test_gamma_inverses_for_large_shapes():
+    # at the median of gamma(1e300), x = 1e300: dx/da = -(dP/da) / density, 1 to 1e-150, and
+    # dx/dp = 1 / density, by mpmath as above; at q = 1e-8 for a = 1e8 likewise
+    _, pullback = cr.rrule(sc.gammaincinv, 1e300, 0.5)
+    da, dp = (unthunk(c) for c in pullback(1.0)[1:])
+    assert da == pytest.approx(1.0, rel=1e-13, abs=0)
+    assert dp == pytest.approx(2.5066282746310006e150, rel=1e-13, abs=0)
+    _, pullback = cr.rrule(sc.gammainccinv, 1e8, 1e-8)
+    da = unthunk(pullback(1.0)[1])
+    assert da == pytest.approx(1.0002806000602999, rel=1e-12, abs=0)
+
+
+def test_gamma_inverses_at_zero():
+    # the inverse is 0 at p = 0 (q = 1) for every a, and so is its derivative in a
+    for f, p in ((sc.gammaincinv, 0.0), (sc.gammainccinv, 1.0)):
+        for a in (2.5, 30.0, 1e8, 1e300):
+            assert unthunk(cr.rrule(f, a, p)[1](1.0)[1]) == 0.0
+        _, pullback = cr.rrule(f, np.array([30.0, 2.0]), np.array([p, 0.5]))
+        da = unthunk(pullback(np.ones(2))[1])
+        assert da[0] == 0.0
+        assert da[1] == pytest.approx(unthunk(cr.rrule(f, 2.0, 0.5)[1](1.0)[1]), rel=1e-15)
+
+
+def test_gammainc_at_an_infinite_shape():
+    # P(inf, x) = 0 and Q(inf, x) = 1 for every finite x
+    for x in (1.0, 30.0, 1e300):
+        assert cr.rrule(sc.gammainc, math.inf, x)[1](1.0)[2] == 0.0
+        assert cr.rrule(sc.gammaincc, math.inf, x)[1](1.0)[2] == 0.0
+    dx = cr.rrule(sc.gammainc, np.array([math.inf, 2.0]), np.array([1.0, 1.0]))[1](np.ones(2))[2]
+    assert dx[0] == 0.0
+
+
+def test_beta_functions_at_an_infinite_shape():
+    # I_x(a, inf) = 1 and I_x(inf, b) = 0 on 0 < x < 1, for every a, b and x
+    for f in (sc.betainc, sc.betaincc):
+        for point in ((2.5, math.inf, 1e-300), (2.5, math.inf, 0.5), (math.inf, 30.0, 0.5)):
+            assert [unthunk(c) for c in cr.rrule(f, *point)[1](1.0)[1:]] == [0.0, 0.0, 0.0]
+    a, b, x = np.array([2.5, 2.0]), np.array([math.inf, 3.0]), np.array([0.5, 0.4])
+    da, db, dx = (unthunk(c) for c in cr.rrule(sc.betainc, a, b, x)[1](np.ones(2))[1:])
+    assert (da[0], db[0], dx[0]) == (0.0, 0.0, 0.0)
+    assert dx[1] == pytest.approx(12 * 0.4 * 0.6**2, rel=1e-14)
+
+
+def test_beta_inverses_at_the_ends():
+    # the inverse is 0 at p = 0 and 1 at p = 1 for every a and b: no derivative in a or b
+    for f in (sc.betaincinv, sc.betainccinv):
+        for p in (0.0, 1.0):
+            da, db = (unthunk(c) for c in cr.rrule(f, 2.5, 30.0, p)[1](1.0)[1:3])
+            assert (da, db) == (0.0, 0.0)
+        a, b, p = np.array([2.5, 2.0]), np.array([30.0, 3.0]), np.array([0.0, 0.3])
+        da = unthunk(cr.rrule(f, a, b, p)[1](np.ones(2))[1])
+        assert da[0] == 0.0
+        assert da[1] == pytest.approx(unthunk(cr.rrule(f, 2.0, 3.0, 0.3)[1](1.0)[1]), rel=1e-15)
+
+
+def test_beta_inverses_at_an_infinite_shape():
+    # with b = inf (a = inf) the inverse is 0 (1) for every p
+    for f in (sc.betaincinv, sc.betainccinv):
+        for a, b in ((1.0, math.inf), (math.inf, 1.0), (2.5, math.inf)):
+            for p in (1e-300, 0.5):
+                assert unthunk(cr.rrule(f, a, b, p)[1](1.0)[3]) == 0.0
+        a, b, p = np.array([1.0, 2.0]), np.array([math.inf, 3.0]), np.array([0.5, 0.3])
+        dp = unthunk(cr.rrule(f, a, b, p)[1](np.ones(2))[3])
+        assert dp[0] == 0.0
+        assert dp[1] == pytest.approx(unthunk(cr.rrule(f, 2.0, 3.0, 0.3)[1](1.0)[3]), rel=1e-15)
