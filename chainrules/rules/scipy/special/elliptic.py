@@ -10,7 +10,9 @@ Legendre's forms are written through them: ``F(phi|m) = s R_F(c**2, 1 - m s**2, 
 ``dE/dm = -s**3 R_D(c**2, 1 - m s**2, 1) / 6`` with no division by ``m``; beyond
 ``|phi| <= pi/2`` the quasi-periods ``2 K(m)`` and ``2 E(m)`` add their derivatives.
 ``ellipj``'s derivatives in ``m`` follow from ``F(am(u|m)|m) = u``;
-``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``.
+``agm(a, b) = pi / (2 R_F(0, a**2, b**2))``. At ``y < 0``, where ``R_C`` is Cauchy's principal
+value, its partials come from ``R_C`` itself (``_rc_partial``); huge, tiny and far-apart
+arguments of ``R_D`` and ``agm`` are scaled by powers of 4 or taken asymptotically.
 Partials are written through rules of the table, so pullbacks differentiate again.
 ``scipy.special`` computes on NumPy arrays only.
 
@@ -111,6 +113,80 @@ def _rg_dz(x: Any, y: Any, z: Any) -> Any:
     return (3 * sc.elliprf(x, y, z) - z * sc.elliprd(x, y, z)) / 12
 
 
+_FAR = np.float64(2.0**400)  # float64, so that float32 arguments are compared without overflow
+
+
+def _power_of_four_near(size: Any) -> Any:
+    """A power of 4 about ``1 / size`` where ``size`` is beyond 2**+-400, 1 elsewhere.
+
+    Piecewise constant, so computed on the plain values. Multiplying by a power of 2 is exact,
+    and by 1 leaves every ordinary number as it was.
+    """
+    plain = np.abs(ignore_derivatives(size))
+    far = np.greater(plain, _FAR) | np.less(plain, 1 / _FAR)
+    return np.where(
+        far & (plain > 0), np.ldexp(np.ones_like(plain), -2 * (np.frexp(plain)[1] // 2)), 1.0
+    )
+
+
+def _rd_scaled(x: Any, y: Any, z: Any) -> Any:
+    """R_D(x, y, z) through its homogeneity of degree -3/2, ``R_D = s**(3/2) R_D(s x, s y, s z)``
+    (``s`` a power of 4): SciPy's R_D is NaN where its value overflows (arguments below about
+    1e-205), where this gives the right infinity."""
+    s = _power_of_four_near(np.maximum(np.maximum(x, y), z))
+    return sc.elliprd(s * x, s * y, s * z) * s * np.sqrt(s)
+
+
+def _rc_partial(x: Any, y: Any, rc: Any, in_y: bool) -> Any:
+    """dR_C(x, y)/dx (``in_y`` false) or /dy.
+
+    For y >= 0 they are ``-R_D(y, y, x) / 6`` and ``-R_D(x, y, y) / 3`` (R_C = R_F(x, y, y)).
+    For y < 0, where R_C is Cauchy's principal value and R_D is not defined,
+    ``(R_C - 1/sqrt(x)) / (2 (y - x))`` and ``(sqrt(x)/y - R_C) / (2 (y - x))``, which follow
+    from R_C's closed forms and satisfy Euler's relation for degree -1/2; ``y - x < 0`` there,
+    so the divisor does not cancel, and at x = 0 the x-derivative is +inf, its limit.
+    """
+    negative = y < 0
+    x_n, y_n = np.where(negative, x, 1.0), np.where(negative, y, -1.0)
+    rc_n = np.where(negative, rc, 0.0)
+    root = np.sqrt(x_n)
+    if in_y:
+        principal = (root / y_n - rc_n) / (2 * (y_n - x_n))
+    else:
+        principal = (rc_n - 1 / root) / (2 * (y_n - x_n))
+    y_p = np.where(negative, 1.0, y)
+    carlson = -_rd_scaled(x, y_p, y_p) / 3 if in_y else -_rd_scaled(y_p, y_p, x) / 6
+    return np.where(negative, principal, carlson)
+
+
+def _agm_da(a: Any, b: Any, y: Any) -> Any:
+    """d agm(a, b)/da = 2 |a| y**2 R_D(0, b**2, a**2) / (3 pi), even under (a, b) -> (-a, -b).
+
+    The partial has degree 0, so a, b and y are first scaled by a power of 4 where they are
+    huge or tiny (their squares would overflow or underflow). Where one argument is below
+    2**-400 times the other, the squares would still underflow, and the asymptotic form
+    ``agm = pi a / (2 L)``, ``L = log(4 |a| / |b|)``, exact to a relative ``(b/a)**2``, gives
+    ``(y/a) (1 - 1/L)`` in the larger argument and ``y / (a L)`` in the smaller. At a = 0 the
+    partial is +inf (one-sided: agm is real only where a and b share a sign), and 0 where b = 0
+    too (agm vanishes on both axes there).
+    """
+    a_small = np.less(np.abs(a), np.abs(b) / _FAR)
+    b_small = np.less(np.abs(b), np.abs(a) / _FAR)
+    zero = np.equal(a, 0) | np.equal(b, 0)
+    apart = (a_small | b_small) & np.logical_not(zero)
+    ordinary = np.logical_not(apart | zero)
+    a_o, b_o, y_o = (np.where(ordinary, v, 1.0) for v in (a, b, y))
+    s = _power_of_four_near(np.maximum(np.abs(a_o), np.abs(b_o)))
+    a_s, b_s, y_s = a_o * s, b_o * s, y_o * s
+    general = 2 * np.abs(a_s) * y_s * y_s * sc.elliprd(0.0, b_s * b_s, a_s * a_s) / (3 * np.pi)
+    a_t, b_t, y_t = np.where(apart, a, 1.0), np.where(apart, b, 0.5), np.where(apart, y, 1.0)
+    larger, smaller = np.where(a_small, b_t, a_t), np.where(a_small, a_t, b_t)
+    log_ratio = np.log(4 * np.abs(larger)) - np.log(np.abs(smaller))
+    asymptotic = np.where(a_small, y_t / (a_t * log_ratio), y_t / a_t * (1 - 1 / log_ratio))
+    at_zero = np.where(np.equal(a, 0) & np.not_equal(b, 0), np.inf, 0.0)
+    return np.where(ordinary, general, np.where(apart, asymptotic, at_zero))
+
+
 def _reduce(phi: Any) -> tuple[Any, Any]:
     """``phi = j pi + rest`` with ``|rest| <= pi/2``: the number of half periods ``j`` and ``rest``.
 
@@ -186,8 +262,8 @@ scalar_rule(
 )
 scalar_rule(
     sc.elliprc,
-    lambda x, y, r: -sc.elliprd(y, y, x) / 6,
-    lambda x, y, r: -sc.elliprd(x, y, y) / 3,
+    lambda x, y, r: _rc_partial(x, y, r, in_y=False),
+    lambda x, y, r: _rc_partial(x, y, r, in_y=True),
 )
 scalar_rule(
     sc.elliprd,
@@ -211,8 +287,4 @@ scalar_rule(
 
 # ---- arithmetic-geometric mean ------------------------------------------------------------
 
-parametric_rule(
-    sc.agm,
-    lambda a, b, y: 2 * a * y * y * sc.elliprd(0.0, b * b, a * a) / (3 * np.pi),
-    lambda a, b, y: 2 * b * y * y * sc.elliprd(0.0, a * a, b * b) / (3 * np.pi),
-)
+parametric_rule(sc.agm, lambda a, b, y: _agm_da(a, b, y), lambda a, b, y: _agm_da(b, a, y))

@@ -7,7 +7,10 @@ Hard points, each chosen so that no derivative divides by an argument that may b
 * ``entr(0)`` has derivative ``+inf`` honestly; ``rel_entr`` and ``kl_div`` at ``x == 0`` give
   derivative 0 in ``y`` (and ``kl_div`` gives 1);
 * ``boxcox`` and ``boxcox1p`` at ``lmbda == 0`` have derivative ``log(x)**2 / 2`` in
-  ``lmbda``; near 0 a Taylor series replaces the closed form, which cancels there.
+  ``lmbda``; near 0 a Taylor series replaces the closed form, which cancels there; where
+  ``x**lmbda`` vanishes with ``log(x)`` infinite (x = 0 or inf) it is ``1 / lmbda**2``;
+* ``inv_boxcox`` and ``inv_boxcox1p`` where ``x`` (or ``1 + x``) underflows to 0 have
+  derivative 0 in ``lmbda`` (a power of x times a polynomial in its logarithm).
 
 ``scipy.special`` computes on NumPy arrays only.
 
@@ -46,7 +49,11 @@ def _boxcox_dlmbda(log_x: Any, lmbda: Any, y: Any) -> Any:
     """
     small = np.abs(lmbda * log_x) < 0.5
     safe = np.where(small, 1.0, lmbda)
-    closed = (log_x * np.exp(lmbda * log_x) - y) / safe
+    power = np.exp(lmbda * log_x)
+    # L exp(lmbda L) tends to 0 where the power vanishes with L infinite (x = 0 with lmbda > 0,
+    # x = inf with lmbda < 0), where the derivative is 1 / lmbda**2
+    vanishing = power == 0
+    closed = (np.where(vanishing, 0.0, log_x) * power - y) / safe
     series = 0.0 * log_x
     term = log_x * log_x / 2  # L**n / n! at n = 2
     for n in range(2, 26):
@@ -150,15 +157,38 @@ def _inv_boxcox1p_dy(y: Any, lmbda: Any, x: Any) -> Any:
     return np.exp(sc.xlog1py(1 - lmbda, x))
 
 
+def _inv_boxcox_dlmbda(log_x: Any, base: Any, y: Any, lmbda: Any, dy: Any) -> Any:
+    """-(dboxcox/dlmbda) dx/dy at x = inv_boxcox(y, lmbda) (``base`` x, L = ``log_x`` = log x)
+    or inv_boxcox1p(y, lmbda) (``base`` 1 + x, L = log1p x), by the implicit function theorem.
+
+    Where dx/dy = base**(1 - lmbda) underflows or the first factor overflows, the product is
+    taken as ``(L base - y dx/dy) / lmbda`` (as base**lmbda = 1 + lmbda y), with ``y dx/dy``
+    formed as one exponential (y may be huge where dx/dy underflows); at base = 0 and
+    lmbda < 1 it tends to 0, as base log(base) does. At base = 0 and lmbda >= 1 the derivative
+    is infinite or one-sided, and what the product gives is left.
+    """
+    product = -_boxcox_dlmbda(log_x, lmbda, y) * dy
+    at_zero = (base == 0) & np.less(lmbda, 1)
+    spread = np.abs(lmbda * log_x) >= 0.5
+    direct = (base != 0) & spread & ((dy == 0) | np.logical_not(np.isfinite(product)))
+    log_d, base_d = np.where(direct, log_x, 0.0), np.where(direct, base, 1.0)
+    y_d, lmbda_d = np.where(direct, y, 1.0), np.where(direct, lmbda, 1.0)
+    y_dy = np.sign(y_d) * np.exp(np.log(np.abs(y_d)) + (1 - lmbda_d) * log_d)
+    bounded = -(log_d * base_d - y_dy) / lmbda_d
+    return np.where(at_zero, 0.0, np.where(direct, bounded, product))
+
+
 scalar_rule(
     sc.inv_boxcox,
     _inv_boxcox_dy,
-    lambda y, lmbda, x: -_boxcox_dlmbda(np.log(x), lmbda, y) * _inv_boxcox_dy(y, lmbda, x),
+    lambda y, lmbda, x: _inv_boxcox_dlmbda(np.log(x), x, y, lmbda, _inv_boxcox_dy(y, lmbda, x)),
 )
 scalar_rule(
     sc.inv_boxcox1p,
     _inv_boxcox1p_dy,
-    lambda y, lmbda, x: -_boxcox_dlmbda(np.log1p(x), lmbda, y) * _inv_boxcox1p_dy(y, lmbda, x),
+    lambda y, lmbda, x: _inv_boxcox_dlmbda(
+        np.log1p(x), 1 + x, y, lmbda, _inv_boxcox1p_dy(y, lmbda, x)
+    ),
 )
 
 # ---- softplus -----------------------------------------------------------------------------

@@ -19,7 +19,9 @@ is an integer: it has no tangent. The continuous parameters: the Laguerre one is
 gradient and Hessian in the parameters), and at degrees that are not integers from the
 hypergeometric forms SciPy defines them by; each is a function with rules, so second
 derivatives exist. Complex ``x`` is supported where SciPy accepts it; the polynomials are
-holomorphic.
+holomorphic. An integer degree given as a float is evaluated one degree lower as an integer
+(SciPy's floating forms overflow from degree 170 on), and at a degree so small that ``n - 1``
+rounds to -1 the lower function keeps its factor ``1/Gamma(n)``, about ``n``.
 
 ``assoc_laguerre(x, n, k)`` is ``eval_genlaguerre(n, k, x)`` with the argument first, and the
 same partials: ``-L_{n-1}^{(k+1)}(x)`` in ``x``, the finite sum over lower degrees in ``k``.
@@ -39,6 +41,7 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.calls import call
+from ....core.define import ignore_derivatives
 from ....core.parametric import parametric_rule
 from .hypergeometric_jets import hyp1f1_jet, hyp2f1_jet
 from .jets import (
@@ -75,29 +78,104 @@ def _constant(n: Any) -> Any:
     return np.logical_and(np.less_equal(n, 0), np.equal(n, np.floor(n)))
 
 
+def _tiny(n: Any) -> Any:
+    """Degrees that are not integers, of size below about 1.1e-16, for which ``n - 1`` rounds to
+    -1: a function of that degree loses its factor ``1/Gamma(n)``, about n, and is 0 or NaN in
+    SciPy."""
+    below = np.subtract(n, 1)
+    return np.not_equal(n, np.floor(n)) & np.equal(below, np.floor(below))
+
+
+def _at_lower_degree(n: Any, y: Any, evaluate: Any) -> Any:
+    """``evaluate(n - 1)``, an integer degree given as an integer where the value ``y`` is not NaN.
+
+    SciPy's forms at a floating degree overflow in places from degree 170 on (NaN; the
+    Gegenbauer one divides gamma functions): an integer degree is evaluated by its recurrence,
+    at a cost linear in the degree, as SciPy's value at an integer degree is; where SciPy's
+    value at a floating degree is NaN there is no derivative to spend it on. Degrees
+    that are not integers stay as they are, except the tiny ones (``_tiny``), which the callers
+    evaluate themselves (0 stands in for them).
+    """
+    below = _below(n)
+    integer = np.equal(n, np.floor(n)) & (np.abs(below) < 2.0**31)
+    integer = integer & np.logical_not(np.isnan(ignore_derivatives(y)))
+    whole = evaluate(np.where(integer, below, 0).astype(np.int64))
+    return np.where(integer, whole, evaluate(np.where(integer | _tiny(n), 0, below)))
+
+
+def _gegenbauer_below(n: Any, alpha: Any, x: Any, y: Any) -> Any:
+    """``C_{n-1}^(alpha)(x)``, the Gegenbauer function one degree below n (``_at_lower_degree``).
+
+    A tiny degree (``_tiny``) takes SciPy's hypergeometric form with ``1/Gamma(n)`` kept,
+    ``Gamma(n - 1 + 2a) / (Gamma(n) Gamma(2a)) 2F1(1 - n, n - 1 + 2a; a + 1/2; (1 - x)/2)``,
+    whose gamma ratio is ``1/Gamma(n) / (2a - 1 + n)`` to a relative n.
+    """
+    tiny = _tiny(n)
+    lower = _at_lower_degree(n, y, lambda degree: sc.eval_gegenbauer(degree, alpha, x))
+    return np.where(tiny, _gegenbauer_tiny(n, tiny, alpha, x), lower)
+
+
+def _gegenbauer_tiny(n: Any, tiny: Any, alpha: Any, x: Any) -> Any:
+    """``C_{n-1}^(alpha)(x)`` at a tiny degree n (where ``tiny``; 1 stands in elsewhere).
+
+    Beyond x = -1 a function of a degree that is not an integer is complex: NaN there.
+    """
+    n_t, x_t = np.where(tiny, n, 1.0), np.where(tiny, x, 0.0)
+    lost = sc.rgamma(n_t) / (2 * np.subtract(alpha, 0.5) + n_t)
+    series = sc.hyp2f1(1 - n_t, n_t - 1 + 2 * alpha, np.add(alpha, 0.5), (1 - x_t) / 2)
+    return np.where(_beyond_minus_one(x), np.nan, lost * series)
+
+
+def _beyond_minus_one(x: Any) -> Any:
+    plain = ignore_derivatives(x)
+    return np.isreal(plain) & np.less(np.real(plain), -1)
+
+
+def _chebyu_below(n: Any, x: Any, y: Any) -> Any:
+    """``U_{n-1}(x)``, at a tiny degree (``_tiny``) with its factor n kept: there it is
+    ``n theta / sin(theta)``, ``x = cos(theta)``, to a relative n (``n t / sinh(t)`` for
+    ``x = cosh(t) > 1``, whose hypergeometric form SciPy gives as inf from about 1e17 on), +inf
+    at x = -1 and complex (NaN) beyond; at a complex x the hypergeometric form.
+    """
+    tiny = _tiny(n)
+    lower = _at_lower_degree(n, y, lambda degree: sc.eval_chebyu(degree, x))
+    if np.iscomplexobj(ignore_derivatives(x)):
+        return np.where(tiny, _gegenbauer_tiny(n, tiny, 1.0, x), lower)
+    inside = tiny & np.less(np.abs(x), 1)
+    x_in, x_out = np.where(inside, x, 0.0), np.where(tiny & np.greater(x, 1), x, 2.0)
+    ratio = np.where(
+        inside,
+        np.arccos(x_in) / np.sqrt((1 - x_in) * (1 + x_in)),
+        np.arccosh(x_out) / np.sqrt((x_out - 1) * (x_out + 1)),
+    )
+    ratio = np.where(np.equal(x, 1), 1.0, np.where(np.equal(x, -1), np.inf, ratio))
+    n_t = np.where(tiny, n, 1.0)
+    return np.where(tiny, np.where(_beyond_minus_one(x), np.nan, n_t * ratio), lower)
+
+
 # ---- Gegenbauer family: Legendre, Chebyshev -------------------------------------------------
 
 
 def _legendre_dx(n: Any, x: Any, y: Any) -> Any:
-    return _positive(n) * sc.eval_gegenbauer(_below(n), 1.5, x)
+    return _positive(n) * _gegenbauer_below(n, 1.5, x, y)
 
 
 def _chebyt_dx(n: Any, x: Any, y: Any) -> Any:
-    return n * sc.eval_chebyu(_below(n), x)
+    return n * _chebyu_below(n, x, y)
 
 
 def _chebyu_dx(n: Any, x: Any, y: Any) -> Any:
-    return 2 * _positive(n) * sc.eval_gegenbauer(_below(n), 2.0, x)
+    return 2 * _positive(n) * _gegenbauer_below(n, 2.0, x, y)
 
 
 def _gegenbauer_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
-    return 2 * alpha * _positive(n) * sc.eval_gegenbauer(_below(n), np.add(alpha, 1), x)
+    return 2 * alpha * _positive(n) * _gegenbauer_below(n, np.add(alpha, 1), x, y)
 
 
 parametric_rule(sc.eval_legendre, None, _legendre_dx)
 parametric_rule(sc.eval_chebyt, None, _chebyt_dx)
 parametric_rule(sc.eval_chebyu, None, _chebyu_dx)
-parametric_rule(sc.eval_chebyc, None, lambda n, x, y: n * sc.eval_chebys(_below(n), x))
+parametric_rule(sc.eval_chebyc, None, lambda n, x, y: n * _chebyu_below(n, x / 2, y))
 parametric_rule(sc.eval_chebys, None, lambda n, x, y: _chebyu_dx(n, x / 2, y) / 2)
 
 
@@ -135,7 +213,7 @@ def gegenbauer_dalpha(n: Any, alpha: Any, x: Any) -> Any:
 
 def _gegenbauer_dalpha_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     # d/da of 2a C_(n-1)^(a+1)
-    lower = sc.eval_gegenbauer(_below(n), np.add(alpha, 1), x)
+    lower = _gegenbauer_below(n, np.add(alpha, 1), x, y)
     shifted = call(gegenbauer_dalpha, _below(n), np.add(alpha, 1), x)
     return 2 * _positive(n) * (lower + alpha * shifted)
 
@@ -269,7 +347,21 @@ parameter_gradient_rules(
 
 
 def genlaguerre_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
-    return -_positive(n) * sc.eval_genlaguerre(_below(n), np.add(alpha, 1), x)
+    """``-L_{n-1}^(alpha+1)(x)``; at a tiny degree (``_tiny``) with ``1/Gamma(n)`` kept in
+    SciPy's ``binom(n + alpha, n - 1) 1F1(1 - n; alpha + 2; x)``, whose binomial is
+    ``1/Gamma(n) / (alpha + 1 + n)`` to a relative n.
+
+    Where the value ``y`` is NaN the lower degree is not evaluated (NaN): SciPy's series at a
+    floating degree sums about n terms for x < 0, seconds at n = 1e8, for a value that is then
+    NaN (it overflows).
+    """
+    tiny, lost_value = _tiny(n), np.isnan(ignore_derivatives(y))
+    below = np.where(tiny | lost_value, 0, _below(n))  # an integer degree stays one
+    lower = np.where(lost_value, np.nan, sc.eval_genlaguerre(below, np.add(alpha, 1), x))
+    n_t, x_t = np.where(tiny, n, 1.0), np.where(tiny, x, 0.0)
+    lost = sc.rgamma(n_t) / (np.add(alpha, 1) + n_t)
+    at_tiny = lost * sc.hyp1f1(1 - n_t, np.add(alpha, 2), x_t)
+    return -_positive(n) * np.where(tiny, at_tiny, lower)
 
 
 def _genlaguerre(n: Any, alpha: Any, x: Any, order: int) -> Jet:

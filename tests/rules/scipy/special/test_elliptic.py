@@ -127,3 +127,88 @@ def test_carlson_identities():
 def test_agm_of_equal_arguments():
     # agm(a, a) = a: the partials are 1/2 each
     assert cotangents(sc.agm, 2.0, 2.0) == pytest.approx((0.5, 0.5), rel=1e-14)
+
+
+# R_C at y < 0 (Cauchy's principal value, where R_D is not defined). mpmath's elliprc(x, y,
+# pv=True) at 50 digits, differentiated with a relative step 1e-20; rounding of the
+# difference R_C - 1/sqrt(x) leaves about 1e-15 relatively.
+ELLIPRC_NEGATIVE = [
+    ((1.0, -0.5), (0.021372896632143297, 0.9786271033678567)),
+    ((2.5, -0.5), (-0.043208878501111042, 0.67566441053478691)),
+    ((1e-300, -0.5), (9.9999999999999999e149, 4.0000000000000001e-150)),
+    ((30.0, -1e4), (9.0741553389999712e-6, 5.4553952752797383e-8)),
+    ((1e8, -2.5), (-4.2226709318243643e-12, 2.0000004222670932e-5)),
+    ((0.5, -1e300), (7.0710678118654749e-301, 0.0)),  # dR_C/dy = 7e-601 underflows
+]
+
+
+@pytest.mark.parametrize("args, expected", ELLIPRC_NEGATIVE, ids=repr)
+def test_elliprc_at_negative_y(args, expected):
+    assert cotangents(sc.elliprc, *args) == pytest.approx(expected, rel=1e-14, abs=0)
+
+
+def test_elliprc_at_negative_y_as_an_array():
+    x, y = np.array([1.0, 2.5, 1.0]), np.array([-0.5, -0.5, 0.5])
+    dx, dy = cotangents(sc.elliprc, x, y, dy=np.ones(3))
+    # the y > 0 element still takes -R_D / 6 and -R_D / 3
+    assert dx[2] == -sc.elliprd(0.5, 0.5, 1.0) / 6 and dy[2] == -sc.elliprd(1.0, 0.5, 0.5) / 3
+    assert dx[:2] == pytest.approx([0.021372896632143297, -0.043208878501111042], rel=1e-14)
+    test_rrule(sc.elliprc, x, y)
+    test_frule(sc.elliprc, x, y)
+
+
+def test_elliprc_edges():
+    with np.errstate(all="ignore"):
+        # x = 0, y < 0: R_C = 0 and grows as sqrt(x): +inf in x, 0 in y
+        assert cotangents(sc.elliprc, 0.0, -0.5) == (np.inf, 0.0)
+        # y = -inf: R_C = 0 for every x > 0
+        assert cotangents(sc.elliprc, 1.0, -np.inf) == (0.0, 0.0)
+        # R_D overflows at tiny arguments: -x**-1.5 / 6 and -x**-1.5 / 3 are -inf, as is
+        # -pi / (4 y**1.5) at x = 0
+        assert cotangents(sc.elliprc, 1e-300, 1e-300) == (-np.inf, -np.inf)
+        assert cotangents(sc.elliprc, 0.0, 1e-300)[1] == -np.inf
+        # next to them R_D is finite: -(1e-200)**-1.5 / 6
+        assert cotangents(sc.elliprc, 1e-200, 1e-200)[0] == pytest.approx(-1e300 / 6, rel=1e-14)
+
+
+# agm at huge, tiny and far-apart arguments: mpmath's agm at 50 digits, differentiated with a
+# relative step 1e-20. Far apart, the asymptotic form pi a / (2 log(4a/b)) leaves a relative
+# (b/a)**2; the rest is rounding of R_D and of the logarithms.
+AGM_EDGES = [
+    ((1.0, 1e300), (3.27872199993651e294, 0.0022661274721578848)),
+    ((1e300, 1e-8), (0.0022074646428640591, 3.1109344347148266e302)),
+    ((1e-300, 1e300), (np.inf, 0.0011350192299466542)),  # 8.2e593 overflows
+    ((1e-300, 1e-300), (0.5, 0.5)),
+    ((1e300, 1e300), (0.5, 0.5)),
+    ((1e-300, 2e-300), (0.60520923913814915, 0.42579089595437886)),  # as at (1, 2)
+    ((-1.0, -2.0), (0.60520923913814915, 0.42579089595437886)),  # agm(-a, -b) = -agm(a, b)
+]
+
+
+@pytest.mark.parametrize("args, expected", AGM_EDGES, ids=repr)
+def test_agm_at_edges(args, expected):
+    assert cotangents(sc.agm, *args) == pytest.approx(expected, rel=1e-13, abs=0)
+
+
+def test_agm_at_zero():
+    # agm(a, 0) = 0 for every a: 0 in a; in b it grows as pi a / (2 b log(4a/b)**2): +inf;
+    # at (0, 0) both partials are 0 (agm vanishes on both axes)
+    with np.errstate(all="ignore"):
+        assert cotangents(sc.agm, 2.0, 0.0) == (0.0, np.inf)
+        assert cotangents(sc.agm, 0.0, 2.0) == (np.inf, 0.0)
+        assert cotangents(sc.agm, -0.5, 0.0) == (0.0, np.inf)
+        assert cotangents(sc.agm, 0.0, 0.0) == (0.0, 0.0)
+
+
+def test_agm_at_edges_as_an_array():
+    a, b = np.array([1.0, -1.0, 1e300, 2.0]), np.array([1e300, -2.0, 1e-8, 0.0])
+    with np.errstate(all="ignore"):
+        da, db = cotangents(sc.agm, a, b, dy=np.ones(4))
+    assert da == pytest.approx(
+        [3.27872199993651e294, 0.60520923913814915, 0.0022074646428640591, 0.0], rel=1e-13, abs=0
+    )
+    assert db[:3] == pytest.approx(
+        [0.0022661274721578848, 0.42579089595437886, 3.1109344347148266e302], rel=1e-13, abs=0
+    )
+    assert db[3] == np.inf
+    test_rrule(sc.agm, np.array([-1.0, -0.7]), np.array([-2.0, -0.4]))

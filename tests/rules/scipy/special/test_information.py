@@ -132,3 +132,68 @@ def test_expit_derivative_does_not_saturate():
     assert reverse.grad(reverse.grad(sc.log_expit))(-40.0) == pytest.approx(
         -math.exp(-40.0), rel=1e-14
     )
+
+
+# Box-Cox where x**lmbda vanishes with log(x) infinite: (x**lmbda - 1) / lmbda is -1/lmbda
+# (x = 0, lmbda > 0) or the same with x = inf, lmbda < 0; its derivative in lmbda is exactly
+# 1 / lmbda**2 (L x**lmbda -> 0).
+@pytest.mark.parametrize(
+    "f, x, lmbda",
+    [
+        (sc.boxcox, 0.0, 0.5),
+        (sc.boxcox, 0.0, 2.5),
+        (sc.boxcox, 0.0, 1e-8),
+        (sc.boxcox, math.inf, -0.5),
+        (sc.boxcox1p, math.inf, -0.5),
+        (sc.boxcox1p, -1.0, 2.5),
+    ],
+)
+def test_boxcox_where_the_power_vanishes(f, x, lmbda):
+    with np.errstate(divide="ignore"):
+        assert argument_cotangents(f, x, lmbda)[1] == pytest.approx(1 / lmbda**2, rel=1e-15)
+
+
+def test_boxcox_next_to_zero_and_as_an_array():
+    # x = 1e-300: (L x**lmbda - y) / lmbda with y = (x**lmbda - 1) / lmbda, mpmath at 50 digits
+    # gives 4 and 0.16 to 17 digits (the L x**lmbda term is below 1e-147)
+    assert argument_cotangents(sc.boxcox, 1e-300, 0.5)[1] == pytest.approx(4.0, rel=1e-15)
+    x, lmbda = np.array([0.0, 1e-300, 2.0, np.inf]), np.array([0.5, 0.5, 0.5, -0.5])
+    with np.errstate(divide="ignore"):
+        dlmbda = cr.unthunk(cr.rrule(sc.boxcox, x, lmbda)[1](np.ones(4))[2])
+    closed = (math.log(2.0) * math.sqrt(2.0) - sc.boxcox(2.0, 0.5)) / 0.5
+    assert dlmbda == pytest.approx([4.0, 4.0, closed, 4.0], rel=1e-15)
+
+
+# Inverse Box-Cox where x (inv_boxcox) or 1 + x (inv_boxcox1p) underflows to 0 at lmbda < 1:
+# the derivative in lmbda is x**(1 - lmbda) times a polynomial in log(x), which tends to 0.
+@pytest.mark.parametrize(
+    "f, y, lmbda",
+    [
+        (sc.inv_boxcox, -1e4, 1e-300),
+        (sc.inv_boxcox, -1e4, 0.0),
+        (sc.inv_boxcox, -math.inf, -0.5),
+        (sc.inv_boxcox, -1e300, -0.5),
+        (sc.inv_boxcox1p, -1e4, 1e-8),
+        (sc.inv_boxcox1p, -math.inf, -2.5),
+        (sc.inv_boxcox1p, -1e300, -0.5),
+    ],
+)
+def test_inv_boxcox_where_x_underflows(f, y, lmbda):
+    with np.errstate(all="ignore"):
+        assert argument_cotangents(f, y, lmbda) == (0.0, 0.0)
+
+
+def test_inv_boxcox1p_where_its_factors_overflow_and_underflow():
+    # (1 + lmbda y)**(1/lmbda) - 1 at y = 1e308, lmbda = 1e20: x = 7.55e-18, dx/dy = e**-755
+    # underflows and dboxcox1p/dlmbda overflows; their product, -(L (1 + x) - y dx/dy) / lmbda,
+    # is -7.5424791050204699e-38 (mpmath at 50 digits, relative step 1e-20)
+    with np.errstate(all="ignore"):
+        dlmbda = argument_cotangents(sc.inv_boxcox1p, 1e308, 1e20)[1]
+        assert dlmbda == pytest.approx(-7.5424791050204699e-38, rel=1e-14, abs=0)
+        # at y = lmbda = 1e300 it is about -1380 / 1e600: 0
+        assert argument_cotangents(sc.inv_boxcox1p, 1e300, 1e300)[1] == 0.0
+        # and as an array, with an ordinary element left as the product form gives it
+        y, lmbda = np.array([1e308, 0.5]), np.array([1e20, 0.7])
+        dlmbdas = cr.unthunk(cr.rrule(sc.inv_boxcox1p, y, lmbda)[1](np.ones(2))[2])
+    assert dlmbdas[0] == pytest.approx(-7.5424791050204699e-38, rel=1e-14, abs=0)
+    assert dlmbdas[1] == argument_cotangents(sc.inv_boxcox1p, 0.5, 0.7)[1]

@@ -186,3 +186,74 @@ def test_assoc_laguerre_values():
     with mpmath.workdps(30):
         exact = float(mpmath.diff(lambda a: mpmath.laguerre(2.5, a, x), k))
     assert dk == pytest.approx(exact, rel=1e-11)
+
+
+# ---- degrees given as floats: above 170, and tiny ----------------------------------------------
+
+# An integer degree given as a float, above 170, where SciPy's floating-degree Gegenbauer form
+# overflows (NaN): mpmath's polynomials at 40 digits, differentiated; exact values at x = 1.
+# The recurrence's rounding at degree 200 is about 1e-15 relatively.
+LARGE_DEGREES = [
+    (sc.eval_legendre, (200.0, 0.3), 11.949608936223276371),
+    (sc.eval_chebyu, (200.0, 0.3), 220.83783648997900217),
+    (sc.eval_chebys, (200.0, 0.3), 93.947267785678876862),
+    (sc.eval_chebyc, (200.0, 0.3), 195.03936606640495125),
+    (sc.eval_sh_legendre, (200.0, 0.3), 18.949626472632247705),
+    (sc.eval_legendre, (1e4, 1.0), 50005000.0),  # n (n + 1) / 2
+    (sc.eval_chebyu, (1e4, 1.0), 333433340000.0),  # n (n + 1) (n + 2) / 3
+    (sc.eval_sh_chebyu, (1e4, 1.0), 666866680000.0),
+    (sc.eval_sh_legendre, (1e4, 1.0), 100010000.0),
+]
+
+
+@pytest.mark.parametrize("f, args, expected", LARGE_DEGREES, ids=_name)
+def test_integer_degrees_given_as_floats(f, args, expected):
+    derivative = cr.rrule(f, *map(np.float64, args))[1](1.0)[2]
+    assert derivative == pytest.approx(expected, rel=1e-13)
+
+
+def test_integer_degrees_given_as_floats_as_an_array():
+    n, x = np.array([200.0, 2.0, 2.5]), np.array([0.3, 0.3, 0.3])
+    derivative = cr.rrule(sc.eval_legendre, n, x)[1](np.ones(3))[2]
+    # P_2' = 3x; a degree that is not an integer keeps SciPy's floating form
+    at_half = cr.rrule(sc.eval_legendre, 2.5, 0.3)[1](1.0)[2]
+    assert derivative == pytest.approx([11.949608936223276371, 0.9, at_half], rel=1e-13)
+
+
+# A degree 0 < n < 2**-53 that is not an integer: n - 1 rounds to -1, where the lower degree's
+# factor 1/Gamma(n) = n is kept. References: the hypergeometric forms with mpmath at 40 digits,
+# n(n+1)/2 2F1(1-n, n+2; 2; z) for Legendre (n / (1 + x) to a relative n), n(n+1)(n+2)/3
+# 2F1(1-n, n+3; 5/2; z) for U, -n (e**x - 1)/x and -n/(a+1) 1F1(1; a+2; x) for Laguerre (at
+# x = 700 by the series of L_n itself, which SciPy gives as 1 though it is -13.5).
+TINY_DEGREES = [
+    (sc.eval_legendre, (1e-300, 0.5), 6.6666666666666666667e-301),
+    (sc.eval_chebyu, (1e-300, 0.5), 9.4559943487486031164e-301),
+    (sc.eval_chebyt, (1e-300, 0.5), 0.0),  # n**2 theta / sin(theta) underflows
+    (sc.eval_chebyt, (1e-300, 1e300), 0.0),
+    (sc.eval_chebyt, (1e-300, -1.0), np.inf),  # n sin(n theta) / sin(theta) at theta = pi
+    (sc.eval_sh_chebyt, (1e-300, 1e300), 0.0),
+    (sc.eval_sh_chebyt, (1e-300, 0.5), 0.0),
+    (sc.eval_chebyc, (1e-300, 1e300), 0.0),
+    (sc.eval_laguerre, (1e-300, 2.5), -4.4729975842813893752e-300),
+    (sc.eval_laguerre, (1e-300, 700.0), -14.489029353357207641),
+    (sc.eval_genlaguerre, (1e-300, 0.5, 2.5), -2.2620794588213430874e-300),
+]
+
+
+@pytest.mark.parametrize("f, args, expected", TINY_DEGREES, ids=_name)
+def test_tiny_degrees(f, args, expected):
+    with np.errstate(all="ignore"):
+        derivative = cr.unthunk(cr.rrule(f, *args)[1](1.0)[-1])
+    assert derivative == pytest.approx(expected, rel=1e-13, abs=0)
+
+
+def test_tiny_degrees_beyond_minus_one_and_as_an_array():
+    # beyond x = -1 a function of a degree that is not an integer is complex: NaN
+    with np.errstate(all="ignore"):
+        for f in (sc.eval_legendre, sc.eval_chebyt, sc.eval_chebyu):
+            assert np.isnan(cr.rrule(f, 1e-300, -2.5)[1](1.0)[2])
+        n, x = np.array([1e-300, 1e-300, 3.0]), np.array([0.5, 1e300, 0.5])
+        derivative = cr.rrule(sc.eval_chebyt, n, x)[1](np.ones(3))[2]
+    assert derivative.tolist() == [0.0, 0.0, 3 * sc.eval_chebyu(2, 0.5)]
+    derivative = cr.rrule(sc.eval_legendre, n[:1], x[:1])[1](np.ones(1))[2]
+    assert derivative == pytest.approx([6.6666666666666666667e-301], rel=1e-13, abs=0)
