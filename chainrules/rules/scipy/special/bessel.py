@@ -8,8 +8,9 @@ holomorphic for complex ``z``; its pullback comes from its real Jacobian.
 Derivatives in the order ``v`` have no closed form: ``bessel_order`` computes them (series,
 quadrature of differentiated integral representations, Chebyshev interpolation in the order at
 complex ``z``), thunked because they cost a quadrature per element, as functions with rules of
-their own, so second derivatives in the order exist; at real ``x <= 0`` they are NaN (the
-functions are complex-valued or singular there). An integer order has no tangent.
+their own, so second derivatives in the order exist; at real ``x < 0`` they are NaN (the
+functions are complex-valued off the integer orders), at ``x = 0`` as well except for J and I
+at ``v > 0``, which are 0 for every such order. An integer order has no tangent.
 
 ``scipy.special`` computes on NumPy arrays only.
 
@@ -267,9 +268,20 @@ parametric_rule(
 # ---- ive: exp(-|Re z|) makes it non-holomorphic ---------------------------------------------
 
 
+def _scaled(f: Any, unscaled: Any, v: Any, z: Any, scale: Any) -> Any:
+    """``f(v, z)``, the function ``unscaled(v, z)`` times ``scale``; where SciPy's ``f`` is
+    NaN (``ive`` and ``jve`` overflow into NaN near ``z = 0`` at negative orders, where ``iv``
+    and ``jv`` are a signed inf), ``unscaled(v, z) * scale``."""
+    y = f(v, z)
+    lost = np.isnan(y)
+    return np.where(lost, unscaled(v, np.where(lost, z, 1.0)) * scale, y)
+
+
 def _ive_holomorphic_part(v: Any, z: Any) -> Any:
     """The derivative of ``iv(v, z)`` scaled by ``exp(-|Re z|)``."""
-    return (sc.ive(np.subtract(v, 1), z) + sc.ive(np.add(v, 1), z)) / 2
+    scale = np.exp(-np.abs(np.real(z)))
+    below = _scaled(sc.ive, sc.iv, np.subtract(v, 1), z, scale)
+    return (below + _scaled(sc.ive, sc.iv, np.add(v, 1), z, scale)) / 2
 
 
 @rrule.register(sc.ive)
@@ -319,12 +331,15 @@ _IVE_ORDER_PARTIAL = _order_partial("ive")
 # ---- jve, yve: exp(-|Im z|) makes them non-holomorphic ---------------------------------------
 
 
-def _scaled_rules(f: Any, order: str) -> None:
-    """The rrule and frule of ``f(v, z) = g(v, z) exp(-|Im z|)`` with ``g`` holomorphic in z."""
+def _scaled_rules(f: Any, unscaled: Any, order: str) -> None:
+    """The rrule and frule of ``f(v, z) = g(v, z) exp(-|Im z|)`` with ``g`` (``unscaled``)
+    holomorphic in z."""
     name = f"scipy.special.{f.__name__}"
 
     def holomorphic_part(v: Any, z: Any) -> Any:
-        return (f(np.subtract(v, 1), z) - f(np.add(v, 1), z)) / 2
+        scale = np.exp(-np.abs(np.imag(z)))
+        below = _scaled(f, unscaled, np.subtract(v, 1), z, scale)
+        return (below - _scaled(f, unscaled, np.add(v, 1), z, scale)) / 2
 
     def order_partial(v: Any, z: Any) -> Any:
         if is_complex(z):
@@ -370,5 +385,5 @@ def _scaled_rules(f: Any, order: str) -> None:
     frule.register(f)(scaled_frule)
 
 
-_scaled_rules(sc.jve, "jv")
-_scaled_rules(sc.yve, "yv")
+_scaled_rules(sc.jve, sc.jv, "jv")
+_scaled_rules(sc.yve, sc.yv, "yv")

@@ -83,7 +83,13 @@ def _derivative_rule(g: Any, f: Any) -> None:
         def order(w: Any, x: Any) -> Any:
             return bessel_order_derivative(f.__name__, w, x)
 
-        return _binomial_sum(order, v, z, n, _phase(f)) * _sign(f, n)
+        total = _binomial_sum(order, v, z, n, _phase(f)) * _sign(f, n)
+        if n == 0:
+            return total
+        # Below -2**53 the orders v - n + 2i all round to v, an even integer, where the order
+        # derivatives (signed infinities from the reflection formulas) have the sign of even
+        # orders; the sum's meaning is lost: no derivative.
+        return np.where(np.asarray(v) <= -(2.0**53), np.nan, total)
 
     derivative_z_partial.__qualname__ = f"{name}_partial"
     derivative_order_partial.__qualname__ = f"{name}_order_partial"

@@ -9,7 +9,11 @@ They have no closed form. For real ``x > 0`` they are computed from
   (``scipy.integrate.quad``, relative tolerance 1e-12). The scaled ``ive`` and ``kve`` are
   integrated scaled.
 
-At ``x <= 0`` they are NaN (the functions are complex-valued or singular there). Accuracy
+At ``x < 0`` they are NaN (the functions are complex-valued off the integer orders), and at
+``x = 0`` too, except for J and I at ``v > 0``, which vanish there for every such ``v``: their
+derivatives are 0. So are those of J, I and K where the function underflows to 0 (``_flat``).
+At negative integer orders where the series or integrals overflow (far beyond ``x``), the first
+derivative comes from the reflection formulas (``_reflection``), a signed infinity there. Accuracy
 against mpmath: about 1e-11 for moderate ``x`` (below a few hundred, where the oscillatory
 integrals stay resolved); the derivative of ``iv`` is accurate relative to ``iv`` itself,
 which at order 0 and large ``x`` is 1e25 times larger than the derivative ``-kv(0, x)``.
@@ -179,6 +183,54 @@ def chebyshev_order_derivatives(f: Any, v: Any, z: Any) -> tuple[Any, Any]:
     return first[()] if first.ndim == 0 else first, second[()] if second.ndim == 0 else second
 
 
+# Beyond -2**52 every float is an integer, and sin(v pi) in the integrals is rounding.
+_HUGE_ORDER = -(2.0**52)
+
+
+def _flat(name: str, v: Any, x: Any) -> Any:
+    """Where the order derivative of ``name`` is 0, or below the smallest subnormal.
+
+    At ``x = 0``, ``J_v`` and ``I_v`` are 0 for every ``v > 0``. Where the function's value
+    underflows to 0 at ``x > 0`` (``J_v``, ``I_v`` for ``v > x``; ``K_v``), its derivative is
+    that value times at most the logarithmic rate ``log(2 v / x)`` (under 1500 in double), so
+    below the smallest subnormal too; the series and integrals there overflow into NaN.
+    ``J_v`` has no zeros below ``x = v``, ``I_v`` and ``K_v`` none at all for ``v > 0``, so a 0
+    there is an underflow. ``Y_v`` never underflows.
+    """
+    base = _SCALED.get(name, name)
+    if base == "yv":
+        return np.zeros(v.shape, dtype=bool)
+    with np.errstate(all="ignore"):
+        vanishes = _FUNCTIONS[name](v, x) == 0
+    if base == "kve":
+        return (x > 0) & vanishes
+    return ((x == 0) & (v > 0)) | ((x > 0) & (v > x) & vanishes)
+
+
+def _reflection(name: str, v: Any, x: Any) -> Any:
+    """The order derivative of ``jv``, ``iv`` or ``ive`` at a negative integer ``v = -n``.
+
+    From ``J_-v = cos(v pi) J_v - sin(v pi) Y_v`` and ``I_-v = I_v + 2/pi sin(v pi) K_v``
+    (DLMF 10.4.7, 10.27.2) differentiated at ``v = n``: ``(-1)^n (pi Y_n - J_n')`` and
+    ``-I_n' - 2 (-1)^n K_n``. Far beyond ``x`` the series overflow and ``Y_n``, ``K_n`` are
+    infinite (SciPy's are NaN above about 1e16): the derivative is then a signed infinity. Only
+    the first derivative is given.
+    """
+    n = -v
+    parity = np.where(n % 2 == 1, -1.0, 1.0)
+    far = n >= 2 * x  # Y_n, K_n ~ e^(n eta), eta > 0.45: overflow where SciPy's are NaN
+    base = _SCALED.get(name, name)
+    if base == "jv":
+        y = sc.yv(n, x)
+        y = np.where(np.isnan(y) & far, -np.inf, y)
+        return parity * (np.pi * y - bessel_order_derivative("jv", n, x))
+    k = sc.kv(n, x)
+    k = np.where(np.isnan(k) & far, np.inf, k)
+    if name == "ive":
+        k = k * np.exp(-x)
+    return -bessel_order_derivative(name, n, x) - 2 * parity * k
+
+
 def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, Any]:
     """The first and (when ``second``) second derivatives in the order, on NumPy arrays."""
     if np.iscomplexobj(x):
@@ -187,7 +239,9 @@ def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, An
     v, x = np.broadcast_arrays(np.asarray(v, dtype=float), np.asarray(x, dtype=float))
     first = np.full(v.shape, np.nan)
     curvature = np.full(v.shape, np.nan)
-    inside = x > 0
+    flat = _flat(name, v, x)
+    huge = (x > 0) & (v <= _HUGE_ORDER) if base in _SERIES else np.zeros(v.shape, dtype=bool)
+    inside = (x > 0) & ~flat & ~huge
     series = inside & (x <= _SERIES_END) if base in _SERIES else np.zeros(v.shape, dtype=bool)
     if np.any(series):
         found = _power_series(v[series], x[series], _SERIES[base])
@@ -203,6 +257,10 @@ def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, An
     if name != base:
         factor = np.exp(x) if name == "iv" else np.exp(-x)
         first, curvature = first * factor, curvature * factor
+    first, curvature = np.where(flat, 0.0, first), np.where(flat, 0.0, curvature)
+    reflected = huge | ((v < 0) & (v == np.floor(v)) & inside & ~np.isfinite(first))
+    if np.any(reflected):
+        first[reflected] = _reflection(name, v[reflected], x[reflected])
     return first[()] if first.ndim == 0 else first, curvature[()] if first.ndim == 0 else curvature
 
 

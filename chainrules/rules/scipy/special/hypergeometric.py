@@ -7,9 +7,11 @@ x)`` and ``d/dz 2F1(a, b; c; z) = ab/c 2F1(a+1, b+1; c+1; z)``, holomorphic in c
 Derivatives in the parameters have no closed form. They are computed on jets
 (``hypergeometric_jets``): the power series differentiated term by term, after Kummer's
 (1F1) or Pfaff's (2F1) transformation, and for 2F1 towards ``z = 1`` its differential
-equation, integrated on jets at the relative tolerance 1e-11; ``0F1`` at ``z < -30``, where its
-series cancels, is ``gamma(v) (-z)^((1-v)/2) J_(v-1)(2 sqrt(-z))`` (DLMF 10.16.9) with the
-order derivatives of J (``bessel_order``). They are thunked, and are functions with rules of
+equation, integrated on jets at the relative tolerance 1e-11; ``0F1`` at ``z < -30`` and
+``v < -z``, where its series cancels, is ``gamma(v) (-z)^((1-v)/2) J_(v-1)(2 sqrt(-z))``
+(DLMF 10.16.9) with the order derivatives of J (``bessel_order``). Where the lower parameter
+is below 1e-100 in size, the function is ``1 + z/c U`` to double precision, with ``U`` at
+ordinary parameters (``_with_tiny_lower``). They are thunked, and are functions with rules of
 their own (``hyp2f1_gradient``, ``hyp1f1_gradient``, ``hyp0f1_dv``): in the parameters, their
 derivatives are the Hessian, from the same jets at second order; in the argument, the
 gradient at shifted parameters, so pullbacks differentiate again (second derivatives in every
@@ -25,6 +27,7 @@ pair of arguments; a third in the parameters only is not given). Real and comple
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -47,13 +50,55 @@ from .parameter_gradients import parameter_derivative_rules, parameter_gradient_
 
 __all__ = ["hyp0f1_dv", "hyp1f1_gradient", "hyp2f1_gradient"]
 
+# Below, 1/c^3 (in the second derivatives) overflows in the series' jets; there
+# pFq(a, ...; c; z) = 1 + z/c U, U = (a ...) pFq(a + 1, ...; 2; z) (1 + O(c)), to double precision.
+_TINY_LOWER = 1e-100
+
+
+def _with_tiny_lower(params: list[Jet], z: Any, jet: Callable[..., Jet]) -> Jet:
+    """``jet(*params, z)``, a hypergeometric function whose last parameter is its lower one
+    (``v`` of 0F1, ``b`` of 1F1, ``c`` of 2F1); where that is below 1e-100 in size, from
+    ``1 + z/c U`` (``U`` on jets at ordinary parameters): its derivatives ``z/c U'``,
+    ``-z/c^2 U`` (in ``c``), ``z/c U''``, ``-z/c^2 U'`` and ``2 z/c^3 U`` are signed infinities
+    where they overflow and 0 at ``z = 0``, where the series' jets give NaN (inf - inf) and
+    run to their last term.
+
+    Each branch is evaluated at safe parameters where the other is taken: ``c = 1`` and
+    ``z = 0`` in the series, the upper parameters 0 and ``z = 0`` in ``U``.
+    """
+    *params, z = broadcast_jets(*params, np.asarray(z))
+    *upper, c = params
+    tiny = np.abs(c.value) < _TINY_LOWER
+    if not np.any(tiny):
+        return jet(*params, z)
+    k, order = c.k, c.order
+    one = Jet.constant(np.ones(tiny.shape), k, order)
+    regular = jet(*upper, jet_where(tiny, one, c), np.where(tiny, 0.0, z))
+    w = np.where(tiny, z, 0.0)
+    two = Jet.constant(np.full(tiny.shape, 2.0), k, order)
+    u = jet(*(jet_where(tiny, p, one * 0.0) + 1 for p in upper), two, w)
+    for p in upper:
+        u = u * p
+    c_value = np.where(tiny, c.value, 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        s, over = w / c_value, u.value / c_value  # z/c and U/c, each finite where z/c^2 U is
+        gradient = s * u.gradient
+        gradient[-1] = -s * over
+        hessian = None
+        if u.hessian is not None:
+            hessian = s * u.hessian
+            cross = -s * (u.gradient / c_value)
+            hessian[-1], hessian[:, -1] = cross, cross
+            hessian[-1, -1] = 2 * s * over / c_value
+        near = Jet(1 + s * u.value, gradient, hessian)
+    return jet_where(tiny, near, regular)
+
 
 # ---- Gauss: 2F1(a, b; c; z) -----------------------------------------------------------------
 
 
 def _hyp2f1(a: Any, b: Any, c: Any, z: Any, order: int) -> Jet:
-    a_jet, b_jet, c_jet = parameter_jets(a, b, c, order=order)
-    return hyp2f1_jet(a_jet, b_jet, c_jet, np.asarray(z))
+    return _with_tiny_lower(parameter_jets(a, b, c, order=order), z, hyp2f1_jet)
 
 
 def hyp2f1_gradient(a: Any, b: Any, c: Any, z: Any) -> tuple[Any, Any, Any]:
@@ -94,8 +139,7 @@ parameter_gradient_rules(
 
 
 def _hyp1f1(a: Any, b: Any, x: Any, order: int) -> Jet:
-    a_jet, b_jet = parameter_jets(a, b, order=order)
-    return hyp1f1_jet(a_jet, b_jet, np.asarray(x))
+    return _with_tiny_lower(parameter_jets(a, b, order=order), x, hyp1f1_jet)
 
 
 def hyp1f1_gradient(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
@@ -127,14 +171,18 @@ parameter_gradient_rules(
 
 # ---- 0F1(; v; z) ----------------------------------------------------------------------------
 
-# Below z = -30 the series' terms reach exp(2 sqrt(30)) ~ 6e4 times the sum.
+# Below z = -30 the series' terms reach exp(2 sqrt(30)) ~ 6e4 times the sum, unless v > -z,
+# where they never grow.
 _BESSEL_SIDE = -30.0
 
 
 def _hyp0f1(v: Any, z: Any, order: int) -> Jet:
     (nu,) = parameter_jets(v, order=order)
-    nu, z = broadcast_jets(nu, np.asarray(z))
-    bessel = np.isreal(z) & (np.real(z) < _BESSEL_SIDE)
+    return _with_tiny_lower([nu], z, _hyp0f1_jet)
+
+
+def _hyp0f1_jet(nu: Jet, z: Any) -> Jet:
+    bessel = np.isreal(z) & (np.real(z) < _BESSEL_SIDE) & (nu.value < -np.real(z))
     series = hyp0f1_jet(nu, np.where(bessel, 0.0, z))
     if not np.any(bessel):
         return series

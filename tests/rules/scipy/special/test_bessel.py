@@ -211,3 +211,22 @@ def test_i1_second_derivative_below_the_flush_of_iv():
     # SciPy's iv(1, x) is 0 below ~1e-250, and the derivative of iv(2, x) gave x/4 (true 3x/8).
     x = -2.4e-260
     assert float(reverse.grad(reverse.grad(sc.i1))(x)) == pytest.approx(3 * x / 8, rel=1e-14)
+
+
+@pytest.mark.parametrize("f", [sc.jve, sc.ive], ids=lambda f: f.__name__)
+def test_scaled_derivative_where_scipy_overflows_into_nan(f):
+    # SciPy's jve(-1.5, x) and ive(-1.5, x) are NaN below about 1e-200 (jv and iv: -inf), so
+    # d/dx f(-1/2, x) = -(1/2) sqrt(2/pi) x^(-3/2) (1 + O(x)) was NaN at 1e-300; it is -inf.
+    # At 1e-100: mpmath.diff at 50 digits, -3.9894228040143268e149 for both.
+    x = np.array([1e-300, 1e-100])
+    dx = cr.rrule(f, -0.5, x)[1](np.ones(2))[2]
+    assert dx[0] == -np.inf
+    assert dx[1] == pytest.approx(-3.9894228040143268e149, rel=1e-14)
+    assert cr.rrule(f, -0.5, 1e-300)[1](1.0)[2] == -np.inf
+
+
+def test_order_cotangent_at_the_origin():
+    # J_v(0) = 0 for every v > 0: the cotangent in v is 0 (it was NaN)
+    _, pullback = cr.rrule(sc.jv, np.array([2.5, 1e4]), np.array([0.0, 2.5]))
+    np.testing.assert_array_equal(unthunk(pullback(np.ones(2))[1]), [0.0, 0.0])
+    assert unthunk(cr.rrule(sc.ive, 0.5, 0.0)[1](1.0)[1]) == 0.0

@@ -1,5 +1,7 @@
 """Tests of the rules for the derivatives jvp, yvp, ivp, kvp, h1vp, h2vp of Bessel functions."""
 
+import math
+
 import pytest
 import scipy.special as sc
 from samples import Row, cases, table_tests
@@ -40,3 +42,16 @@ def test_bessel_derivative_orders():
     assert cr.rrule(sc.kvp, 1, 1.5, n=3)[1](1.0)[2] == pytest.approx(sc.kvp(1, 1.5, 4))
     assert cr.rrule(sc.jvp, 1, 1.5, 0)[0] == sc.jv(1, 1.5)
     assert cr.rrule(sc.jvp, 1, 1.5, 2)[1](1.0)[3] is NoTangent()
+
+
+def test_order_cotangent_at_large_negative_integer_orders():
+    # d/dv of ivp(v, x) at v = -n is d/dx of -I_n' - 2 (-1)^n K_n(x) (reflection), -2 K_n' > 0
+    # for even n: +inf at n = 1e4, x = 0.5 (K_n overflows); the sum of the order derivatives
+    # at v - 1 and v + 1 (odd orders) gives it.
+    dv = cr.unthunk(cr.rrule(sc.ivp, -1e4, 0.5)[1](1.0)[1])
+    assert dv == math.inf
+    # below -2**53, v - 1 and v + 1 round to v (even), and the sum took their signs from it:
+    # -inf, the wrong sign. No derivative there.
+    for f in (sc.jvp, sc.ivp):
+        dv = cr.unthunk(cr.rrule(f, -1e300, 0.5)[1](1.0)[1])
+        assert math.isnan(dv)

@@ -44,3 +44,92 @@ def test_the_order_derivatives_have_rules():
     test_frule(jv_dv, v, x, check_second_order=False)
     # d/dv J_v(x) at v = 0 is pi/2 Y_0(x) (DLMF 10.15.3)
     assert jv_dv(0.0, 1.0) == pytest.approx(np.pi / 2 * sc.y0(1.0), rel=1e-13)
+
+
+# ---- edges: the origin, underflow, negative integer orders -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["jv", "iv", "ive"])
+@pytest.mark.parametrize("v", [1e-300, 1e-8, 2.5, 30.0, 1e4, 1e300])
+def test_order_derivative_is_zero_at_the_origin(name, v):
+    # J_v(0) = I_v(0) = 0 for every v > 0: both derivatives in v are exactly 0 (they were NaN)
+    assert bessel_order_derivative(name, v, 0.0) == 0.0
+    assert bessel_order_second(name, v, 0.0) == 0.0
+
+
+def test_order_derivative_next_to_the_origin():
+    # mpmath.diff of besselj / besseli at 50 digits: J and I agree to 1e-17 at x = 1e-8; the
+    # series there is accurate to rounding (a few ulps)
+    expected = -0.0015279742985672653
+    assert bessel_order_derivative("jv", 0.5, 1e-8) == pytest.approx(expected, rel=1e-14)
+    assert bessel_order_derivative("iv", 0.5, 1e-8) == pytest.approx(expected, rel=1e-14)
+    # an array mixing the origin, its neighbour and v = 0 at the origin, where J_v(0) jumps
+    # from 1 to 0: no derivative
+    found = bessel_order_derivative("jv", np.array([0.5, 0.5, 0.0]), np.array([0.0, 1e-8, 0.0]))
+    assert found[0] == 0.0
+    assert found[1] == pytest.approx(expected, rel=1e-14)
+    assert np.isnan(found[2])
+
+
+@pytest.mark.parametrize(
+    "name, v, x",
+    [
+        ("jv", 1e4, 2.5),
+        ("jv", 1e8, 30.0),
+        ("iv", 1e300, 1e8),
+        ("ive", 1e4, 2.5),
+        ("kv", 1e4, 1e4),
+        ("kv", -1e4, 1e4),
+        ("kv", 1e8, 1e8),
+    ],
+)
+def test_order_derivative_where_the_function_underflows(name, v, x):
+    # the value is 0 in double, the derivative below the smallest subnormal; it was NaN from
+    # inf * 0 in the series and integrals, and -0.028 at jv(1e8, 30) (an unresolved integral)
+    assert getattr(sc, name)(v, x) == 0.0
+    assert bessel_order_derivative(name, v, x) == 0.0
+    found = bessel_order_derivative(name, np.array([v, v]), np.array([x, x]))
+    np.testing.assert_array_equal(found, [0.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    "name, v, x, expected",
+    [  # mpmath.diff at 50 digits; tiny but representable values, next to the underflow
+        ("jv", 150.0, 2.5, -2.8544222077840757e-248),
+        ("iv", 150.0, 2.5, -2.9141943936169553e-248),
+        ("kv", 600.0, 600.0, 5.4074720779956935e-141),
+    ],
+)
+def test_order_derivative_next_to_the_underflow(name, v, x, expected):
+    # series (J, I) and quadrature (K) keep their relative accuracy; abs=0 for tiny values
+    assert bessel_order_derivative(name, v, x) == pytest.approx(expected, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize(
+    "name, v, x, expected",
+    [  # (-1)^n (pi Y_n - J_n') and -I_n' - 2 (-1)^n K_n with Y_n = -inf, K_n = inf
+        ("jv", -1e4, 2.5, -np.inf),
+        ("jv", -10001.0, 2.5, np.inf),
+        ("jv", -1e300, 0.5, -np.inf),
+        ("jv", -1e300, 1e-300, -np.inf),
+        ("iv", -1e4, 2.5, -np.inf),
+        ("iv", -10001.0, 2.5, np.inf),
+        ("iv", -1e300, 2.5, -np.inf),
+        ("iv", -1e300, 30.0, -np.inf),  # was +inf
+        ("ive", -1e300, 1.0, -np.inf),
+    ],
+)
+def test_order_derivative_at_large_negative_integer_orders(name, v, x, expected):
+    assert bessel_order_derivative(name, v, x) == expected
+
+
+@pytest.mark.parametrize(
+    "name, v, x, expected",
+    [  # mpmath.diff at 40 digits; the integrals and series, next to the reflected points
+        ("jv", -20.0, 2.5, -1522970478215628.93222761418199),
+        ("iv", -20.0, 30.0, 713369052.957403266804891739134),
+    ],
+)
+def test_order_derivative_at_moderate_negative_integer_orders(name, v, x, expected):
+    # as accurate as the series and quadrature elsewhere (measured 1e-15 and 2e-14)
+    assert bessel_order_derivative(name, v, x) == pytest.approx(expected, rel=1e-12)

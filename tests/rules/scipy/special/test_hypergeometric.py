@@ -97,3 +97,55 @@ def test_second_derivatives_through_the_engine():
         g = lambda a, z: mpmath.hyp2f1(a, 1.0, 1.5, z)
         assert daa == pytest.approx(float(mpmath.diff(g, (a, z), (2, 0))), rel=1e-9)
         assert daz == pytest.approx(float(mpmath.diff(g, (a, z), (1, 1))), rel=1e-9)
+
+
+def test_hyp0f1_order_derivative_at_tiny_orders():
+    # 0F1(; v; z) = 1 + z/v 0F1(; 2; z) (1 + O(v)): d/dv = -z/v^2 0F1(; 2; z), a signed inf
+    # where it overflows and 0 at z = 0 (all three were NaN, from inf - inf in the series)
+    dv = hypergeometric.hyp0f1_dv
+    assert dv(1e-300, -0.5) == np.inf
+    assert dv(-1e-300, 3.0) == -np.inf
+    assert dv(1e-300, 0.0) == 0.0
+    found = dv(np.array([1e-300, 1e-300, 1e-90]), np.array([-0.5, 0.0, -0.5]))
+    assert found[:2].tolist() == [np.inf, 0.0]
+    # next to them, mpmath.diff at 50 digits (step 1e-25 v): the closed form, exact to 1e-90
+    assert found[2] == pytest.approx(3.8499331087225178e179, rel=1e-14)
+    # the second derivative 2 z/v^3 0F1(; 2; z), through the rule's own rule
+    assert hypergeometric._hyp0f1(1e-300, -0.5, 2).hessian[0, 0] == -np.inf
+    assert unthunk(cr.rrule(sc.hyp0f1, 1e-300, -0.5)[1](1.0)[1]) == np.inf
+
+
+def test_hyp0f1_order_derivative_at_large_orders_and_negative_arguments():
+    # v > -z: the series' terms never grow, so it is summed there, not through J_(v-1)(2
+    # sqrt(-z)), which SciPy gives as NaN at v = 1e300 (the derivative was NaN; -z/v^2 ~ 0)
+    assert hypergeometric.hyp0f1_dv(1e300, -1e4) == 0.0
+    # mpmath.diff at 50 digits; the series is accurate to rounding here, where J_(v-1) of
+    # high order gave inf and 14.98 (the order derivative's quadrature, 1e-12 absolute, on a
+    # J of size 1e-10)
+    found = hypergeometric.hyp0f1_dv(np.array([100.0, 40.0]), np.array([-50.0, -35.0]))
+    assert found[0] == pytest.approx(0.003051541753100625, rel=1e-13)
+    assert found[1] == pytest.approx(0.009332387723747932, rel=1e-13)
+
+
+def test_hyp1f1_and_hyp2f1_parameter_derivatives_at_tiny_lower_parameters():
+    # 1F1(a; b; x) = 1 + a x/b 1F1(a + 1; 2; x) (1 + O(b)); at a = b = 1e-300 the derivative in
+    # a is (e^x - 1)/b exactly to rounding, in b its negative; 0 at x = 0. All were NaN (inf -
+    # inf in the series' jets, summed to the last term: seconds per point).
+    tiny = 1e-300
+    da, db = hypergeometric.hyp1f1_gradient(tiny, tiny, -2.5)
+    assert da == pytest.approx((math.exp(-2.5) - 1) / tiny, rel=1e-14)
+    assert db == pytest.approx(-(math.exp(-2.5) - 1) / tiny, rel=1e-14)
+    assert hypergeometric.hyp1f1_gradient(tiny, tiny, 0.0) == (0.0, 0.0)
+    # -a x/b^2 1F1(a + 1; 2; x) overflows: -inf; an array mixing it with an ordinary point
+    da, db = hypergeometric.hyp1f1_gradient(0.5, np.array([tiny, 0.7]), 0.5)
+    assert db[0] == -np.inf
+    assert db[1] == pytest.approx(-0.70236522, rel=1e-7)  # unchanged ordinary point
+    # next to them, mpmath.diff at 50 digits (step 1e-25 b in b): the closed form, exact to 1e-90
+    da, db = hypergeometric.hyp1f1_gradient(0.5, 1e-90, 0.5)
+    assert da == pytest.approx(8.2070975158329947e89, rel=1e-14)
+    assert db == pytest.approx(-3.6648179964156556e179, rel=1e-14)
+    da, db, dc = hypergeometric.hyp2f1_gradient(0.5, 0.5, 1e-90, 0.5)
+    assert da == db == pytest.approx(6.8363298321839755e89, rel=1e-14)
+    assert dc == pytest.approx(-2.6967630059418968e179, rel=1e-14)
+    assert hypergeometric.hyp2f1_gradient(0.5, 0.5, tiny, 0.0) == (0.0, 0.0, 0.0)
+    assert hypergeometric.hyp2f1_gradient(0.5, 0.5, tiny, 0.5)[2] == -np.inf
