@@ -1,0 +1,123 @@
+"""Every rule of a ufunc at the edges of the floats: what raises, hangs, or gives NaN.
+
+    python tests/support/edge_sweep.py OUT NAME...   # ufuncs of scipy.special or NumPy
+    python tests/support/edge_sweep.py OUT --all     # every registered ufunc of 1 to 3 inputs
+
+For every combination of edge values of the arguments (tiny, huge, zero, infinite, either
+sign; a smaller grid for three inputs) it calls ``rrule`` on float64 scalars, unthunks every
+cotangent of the output cotangent 1.0, and writes a line to OUT for each:
+
+* ``HANG``: no answer within 10 s (SIGALRM: Unix only; a loop in compiled code, as SciPy's
+  ``mathieu_a(1e8, inf)`` has, is not interrupted and stops the sweep);
+* ``SLOW``: an answer after more than 1 s;
+* ``ERR``: an exception, with its type and message;
+* ``NAN``: a NaN cotangent where the function's value is finite and a central difference of
+  the function in that argument is finite too.
+
+A line is a finding, not a verdict: a central difference can be finite where the derivative
+does not exist, or meaningless where the step is below the argument's rounding, and SciPy's
+own value can be wrong. Each is to be settled against mpmath or an exact limit, and a real
+defect fixed with a test of its own that fails without the fix.
+"""
+
+from __future__ import annotations
+
+import itertools
+import signal
+import sys
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+import scipy.special as sc
+
+import chainrules as cr
+
+EDGES = [1e-300, 1e-8, 0.5, 1.0, 2.5, 30.0, 1e4, 1e8, 1e300, -0.5, -2.5, -1e4, -1e300]
+EDGES += [0.0, np.inf, -np.inf]
+EDGES_OF_THREE = [1e-300, 0.5, 1.0, 2.5, 30.0, 1e8, 1e300, -0.5, -2.5, -1e300, 0.0, np.inf]
+LIMIT = 10  # seconds
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _too_long(*_: Any) -> None:
+    raise _TooLong
+
+
+def _registered_ufuncs() -> list[Any]:
+    return [
+        info.function
+        for info in cr.registered_functions()
+        if info.rrule
+        and isinstance(info.function, np.ufunc)
+        and 1 <= info.function.nin <= 3
+        and info.function.nout == 1
+    ]
+
+
+def _central_difference(f: Any, args: tuple, i: int) -> float:
+    x = args[i]
+    step = abs(x) * 1e-7 if x != 0 else 1e-10
+    above, below = list(args), list(args)
+    above[i], below[i] = x + step, x - step
+    with np.errstate(all="ignore"):
+        return (f(*above) - f(*below)) / (2 * step)
+
+
+def sweep(f: Any, out: Any) -> None:
+    """Write the findings of ``f`` at the edges to the file ``out``."""
+    name = f.__name__
+    print("#", name, file=out, flush=True)
+    if not isinstance(f, np.ufunc):
+        return  # SciPy's zeta is a function: its ufuncs are _zeta and _riemann_zeta
+    if not any(t.count("d") == f.nin and t.endswith("->d") for t in f.types):
+        return  # no float64 loop
+    grid = EDGES if f.nin <= 2 else EDGES_OF_THREE
+    for args in itertools.product(grid, repeat=f.nin):
+        start = time.perf_counter()
+        signal.alarm(LIMIT)
+        try:
+            with np.errstate(all="ignore"):
+                y = f(*args)
+                pullback = cr.rrule(f, *(np.float64(a) for a in args))[1]
+                cotangents = [cr.unthunk(c) for c in pullback(1.0)[1:]]
+        except _TooLong:
+            print(f"HANG {name}{args}", file=out, flush=True)
+            continue
+        except Exception as error:  # every exception is a finding
+            print(f"ERR {name}{args} {type(error).__name__}: {error}"[:200], file=out, flush=True)
+            continue
+        finally:
+            signal.alarm(0)
+        took = time.perf_counter() - start
+        if took > 1.0:
+            print(f"SLOW {name}{args} {took:.1f}s", file=out, flush=True)
+        if not np.isfinite(y):
+            continue
+        for i, c in enumerate(cotangents):
+            if not isinstance(c, float | np.floating) or not np.isnan(c):
+                continue
+            if np.isfinite(args[i]) and np.isfinite(d := _central_difference(f, args, i)):
+                print(f"NAN {name}{args} d{i} y={y:.4g} fd={d:.4g}", file=out, flush=True)
+
+
+def main(argv: list[str]) -> None:
+    out_path, names = argv[0], argv[1:]
+    registered = {f.__name__: f for f in _registered_ufuncs()}
+    if names == ["--all"]:
+        names = list(registered)
+    functions = [registered.get(n) or getattr(sc, n, None) or getattr(np, n) for n in names]
+    signal.signal(signal.SIGALRM, _too_long)
+    warnings.simplefilter("ignore")
+    with open(out_path, "w") as out:
+        for f in functions:
+            sweep(f, out)
+        print("done", file=out, flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
