@@ -120,7 +120,9 @@ def _series(v: Jet, x: Any, sign: float) -> Jet:
             # in logarithms, where (x/2)^(2k) would overflow before 1/gamma shrinks it
             log = (v + (2 * k + 1)) * log_half - jet_gammaln(v + (k + 1.5))
             return jet_exp(log - math.lgamma(k + 1.5)) * sign**k
-        scale = sign**k / math.gamma(k + 1.5)
+        # 1/gamma(k + 3/2) below the floats' range of gamma: a term the sum cannot settle
+        # without (v = -1e300) is 0, not an OverflowError
+        scale = sign**k / math.gamma(k + 1.5) if k < 170 else sign**k * sc.rgamma(k + 1.5)
         return jet_power(half, v + (2 * k + 1)) * jet_rgamma(v + (k + 1.5)) * scale
 
     return sum_terms(term)

@@ -78,3 +78,13 @@ def test_it2struve0_second_derivative_near_zero():
     second = reverse.grad(reverse.grad(sc.it2struve0))
     assert second(1e-9) == pytest.approx(4e-9 / (9 * np.pi), rel=1e-12)
     assert second(1e-300) == pytest.approx(4e-300 / (9 * np.pi), rel=1e-12)
+
+
+def test_order_far_below_zero_gives_nan_as_scipy_does():
+    # the series' terms at k >= 170 divided by math.gamma, which raised OverflowError; there
+    # SciPy's value is NaN, and so are the partials
+    for f in (sc.struve, sc.modstruve):
+        y, pullback = cr.rrule(f, -1e300, 2.5)
+        assert np.isnan(y)
+        with np.errstate(all="ignore"):
+            assert np.isnan([cr.unthunk(c) for c in pullback(1.0)[1:]]).all()
