@@ -74,8 +74,8 @@ def sweep(f: Any, out: Any) -> None:
     print("#", name, file=out, flush=True)
     if not isinstance(f, np.ufunc):
         return  # SciPy's zeta is a function: its ufuncs are _zeta and _riemann_zeta
-    if not any(t.count("d") == f.nin and t.endswith("->d") for t in f.types):
-        return  # no float64 loop
+    if "d" * f.nin + "->d" not in f.types:
+        return  # no float64 loop (an integer order: SciPy's spherical Bessel functions)
     grid = EDGES if f.nin <= 2 else EDGES_OF_THREE
     for args in itertools.product(grid, repeat=f.nin):
         start = time.perf_counter()
