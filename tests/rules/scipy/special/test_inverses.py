@@ -318,6 +318,10 @@ def test_chdtriv_at_p_one():
     # chdtriv(1, x) = 0 for every x; near v = 0, 1 - chdtr(v, x) ~ v E1(x/2) / 2, so
     # dv/dp = -2 / E1(x/2) (mpmath: -13.6599544529040075659987538876 at x = 2.5)
     dp, dx = cotangents(sc.chdtriv, 1.0, 2.5)
+    if np.isnan(sc.chdtriv(1.0, 2.5)):
+        # SciPy before 1.17 has no solution there: the derivatives follow the value
+        assert np.isnan(dp) and np.isnan(dx)
+        return
     assert dp == pytest.approx(-13.659954452904008, rel=1e-14)
     assert dx == 0.0
     dp, dx = array_cotangents(sc.chdtriv, np.array([1.0, 1.0]), np.array([2.5, 1e-300]))
