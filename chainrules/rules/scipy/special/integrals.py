@@ -137,7 +137,9 @@ def _hurwitz_zeta_ds(s: Any, q: Any) -> Any:
     # |s| from 1e15 on: the corrections' rising products s (s+1)...(s+19) overflow
     far = (needed > _DIRECT_TERMS) | (np.abs(s_plain) > 1e15)
     n = 12 + int(np.max(np.where(far | np.isnan(needed), 0.0, needed), initial=0.0))
-    with np.errstate(over="ignore", under="ignore"):  # terms beyond the floats: honest inf, 0
+    # terms beyond the floats: honest inf and 0; inf * 0 where q = inf (replaced below); the
+    # pole at s = 1
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
         if np.any(far):
             n = max(n, _far_terms(s_plain, q_plain, far))
             s_near = xp.where(far, 2.0, s)  # the tail's computation gets a safe s where unused
@@ -151,7 +153,11 @@ def _hurwitz_zeta_ds(s: Any, q: Any) -> Any:
         # real s far below 1 (Hurwitz's; Riemann's are reflected): SciPy's zeta(s, q) is NaN
         below = np.broadcast_to(np.isreal(s_plain) & (np.real(s_plain) < 1.0), far.shape)
         tail = xp.where(far, xp.where(below & far, np.nan, 0.0), tail)
-    return xp.where(q > 0, total + tail, np.nan)
+    out = xp.where(q > 0, total + tail, np.nan)
+    # q = +inf, Re s > 1: zeta(s, q) ~ q**(1 - s) / (s - 1) is 0 there, and so is its
+    # derivative, where every term is inf * 0
+    vanishing = np.isposinf(q_plain) & (np.real(s_plain) > 1.0)
+    return xp.where(vanishing, 0.0, out) if np.any(vanishing) else out
 
 
 def _euler_maclaurin_tail(xp: Any, s: Any, a: Any) -> Any:
@@ -302,7 +308,12 @@ scalar_rule(sc.ellipe, _ellipe_derivative)
 
 def _zeta_dq(x: Any, q: Any, y: Any) -> Any:
     zeta = sc.zeta if hurwitz_zeta is None else hurwitz_zeta
-    return -x * zeta(np.add(x, 1), q)
+    z = zeta(np.add(x, 1), q)
+    with np.errstate(invalid="ignore"):
+        product = -x * z
+    # x = +inf, q > 1: z = q**(-x - 1) is 0, and x z -> 0 with it (not inf * 0)
+    vanishing = np.asarray(ignore_derivatives(z)) == 0
+    return array_namespace(product).where(vanishing, 0.0, product) if np.any(vanishing) else product
 
 
 parametric_rule(

@@ -128,6 +128,23 @@ def test_zeta_derivative_far_out_in_s():
         cr.unthunk(cotangent(sc.zeta, 0.5 + 1e5j))
 
 
+@pytest.mark.filterwarnings("error")
+def test_zeta_derivatives_at_infinite_arguments():
+    # zeta(s, q) ~ q**(1 - s) / (s - 1) -> 0 as q -> inf (s > 1), and its derivatives with it,
+    # where each term of the sums is inf * 0; d/dq = -s zeta(s + 1, q) = -s q**(-s - 1) -> 0
+    # as s -> inf (q > 1); at q = 1, zeta(s + 1, 1) -> 1 and d/dq -> -inf
+    s = np.array([2.5, 30.0, 1e300, np.inf, np.inf, 3.0])
+    q = np.array([np.inf, np.inf, np.inf, 1e300, 1.0, 2.0])
+    y, pullback = cr.rrule(sc.zeta, s, q)
+    ds, dq = (cr.unthunk(c) for c in pullback(np.ones(6))[1:])
+    assert y[:5].tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
+    assert ds[:5].tolist() == [0.0] * 5
+    assert dq[:5].tolist() == [0.0, 0.0, 0.0, 0.0, -np.inf]
+    # and beside them, unchanged: zeta'(3, 2) and -3 zeta(4, 2) = -3 (pi**4 / 90 - 1) (mpmath)
+    assert ds[5] == pytest.approx(-0.19812624288562635, rel=1e-13)
+    assert dq[5] == pytest.approx(-3 * (np.pi**4 / 90 - 1), rel=1e-13)
+
+
 def test_zeta_second_derivative_through_the_engine():
     # zeta''(2) = sum log(n)**2 / n**2
     second = reverse.grad(reverse.grad(sc.zeta))(2.0)
