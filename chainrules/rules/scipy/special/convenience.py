@@ -54,23 +54,37 @@ def _huber_dr(delta: Any, r: Any, y: Any) -> Any:
 
 
 def _pseudo_huber_root(delta: Any, r: Any) -> Any:
-    return np.sqrt(np.multiply(delta, delta) + np.multiply(r, r))
+    return np.hypot(delta, r)  # sqrt(delta**2 + r**2) without the squares' overflow
 
 
 def _pseudo_huber_ddelta(delta: Any, r: Any, y: Any) -> Any:
     # 2 delta (s - 1) - r**2 / (delta s) with s = t / delta, t = sqrt(delta**2 + r**2),
-    # rewritten without dividing by delta: r**4 / (t (t + delta)**2).
+    # rewritten without dividing by delta: r**4 / (t (t + delta)**2), and taken as
+    # u**2 r (r / t) with u = r / (t + delta), whose factors neither overflow nor underflow
+    # where r**4 or t**3 would (|u| and |r / t| are at most 1).
     t = _pseudo_huber_root(delta, r)
-    r2 = np.multiply(r, r)
-    return np.where(r2 == 0, 0.0 * t, r2 * r2 / np.where(r2 == 0, 1.0, t * (t + delta) ** 2))
+    zero = np.equal(r, 0)
+    t_safe = np.where(zero, 1.0, t)
+    u = r / (t_safe + delta)
+    return np.where(zero, 0.0, u * u * r * (r / t_safe))
 
 
 def _pseudo_huber_dr(delta: Any, r: Any, y: Any) -> Any:
     t = _pseudo_huber_root(delta, r)
-    return np.where(t == 0, 0.0 * t, np.multiply(r, delta) / np.where(t == 0, 1.0, t))
+    return np.where(t == 0, 0.0 * t, r * (delta / np.where(t == 0, 1.0, t)))
 
 
 # ---- powers and logarithms ------------------------------------------------------------------
+
+
+def _powm1_dx(x: Any, p: Any) -> Any:
+    """p x**(p - 1), and 0 where the power is 0 or p is (p = inf at x < 1, -inf at x > 1,
+    where x**p - 1 is flat at -1, and p = 0, where it is flat at 0: not inf * 0)."""
+    with np.errstate(divide="ignore"):  # x = 0, p < 1: inf, the derivative's limit
+        power = np.power(x, np.subtract(p, 1))
+    flat = np.equal(power, 0) | np.equal(p, 0)
+    return np.where(flat, 0.0, p * np.where(flat, 1.0, power))
+
 
 scalar_rule(sc.cbrt, lambda x, y: np.reciprocal(3 * y * y))
 scalar_rule(sc.exp2, lambda x, y: y * math.log(2))
@@ -81,7 +95,7 @@ scalar_rule(sc.cosm1, lambda x, y: -np.sin(x))
 scalar_rule(sc.exprel, _exprel_derivative)
 scalar_rule(
     sc.powm1,
-    lambda x, p, y: p * np.power(x, np.subtract(p, 1)),
+    lambda x, p, y: _powm1_dx(x, p),
     lambda x, p, y: sc.xlogy(y + 1, x),
 )
 

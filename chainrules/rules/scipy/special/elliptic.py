@@ -144,7 +144,8 @@ def _rc_partial(x: Any, y: Any, rc: Any, in_y: bool) -> Any:
     For y < 0, where R_C is Cauchy's principal value and R_D is not defined,
     ``(R_C - 1/sqrt(x)) / (2 (y - x))`` and ``(sqrt(x)/y - R_C) / (2 (y - x))``, which follow
     from R_C's closed forms and satisfy Euler's relation for degree -1/2; ``y - x < 0`` there,
-    so the divisor does not cancel, and at x = 0 the x-derivative is +inf, its limit.
+    so the divisor does not cancel, and at x = 0 the x-derivative is +inf, its limit. At
+    y = -inf both are 0.
     """
     negative = y < 0
     x_n, y_n = np.where(negative, x, 1.0), np.where(negative, y, -1.0)
@@ -156,7 +157,8 @@ def _rc_partial(x: Any, y: Any, rc: Any, in_y: bool) -> Any:
         principal = (rc_n - 1 / root) / (2 * (y_n - x_n))
     y_p = np.where(negative, 1.0, y)
     carlson = -_rd_scaled(x, y_p, y_p) / 3 if in_y else -_rd_scaled(y_p, y_p, x) / 6
-    return np.where(negative, principal, carlson)
+    # y = -inf: R_C is 0 for every x, and so are its derivatives (not inf / inf)
+    return np.where(np.equal(y, -np.inf), 0.0, np.where(negative, principal, carlson))
 
 
 def _agm_da(a: Any, b: Any, y: Any) -> Any:
@@ -230,9 +232,18 @@ def _ellipj_dm(u: Any, m: Any, y: tuple) -> tuple[Any, Any, Any, Any]:
 
 # ---- Legendre's incomplete integrals and the complete K(1 - p) ------------------------------
 
+
+def _ellipkinc_dphi(phi: Any, m: Any) -> Any:
+    """1 / sqrt(1 - m sin(phi)**2), and 0 at m = -inf, where F(phi | m) is 0 for every phi
+    (not inf * 0 where sin(phi)**2 underflows or phi = 0)."""
+    with np.errstate(invalid="ignore"):
+        derivative = 1 / np.sqrt(1 - m * np.sin(phi) ** 2)
+    return np.where(np.equal(m, -np.inf), 0.0, derivative)
+
+
 parametric_rule(
     sc.ellipkinc,
-    lambda phi, m, y: 1 / np.sqrt(1 - m * np.sin(phi) ** 2),
+    lambda phi, m, y: _ellipkinc_dphi(phi, m),
     lambda phi, m, y: _ellipkinc_dm(phi, m),
 )
 parametric_rule(

@@ -158,10 +158,20 @@ scalar_rule(sc.log_ndtr, _log_ndtr_derivative)
 
 # ---- Owen's T: T(h, a) = (1/2pi) integral_0^a exp(-h^2 (1 + t^2) / 2) / (1 + t^2) dt ------------
 
+
+def _owens_t_da(h: Any, a: Any) -> Any:
+    """exp(-h**2 (1 + a**2) / 2) / (2 pi (1 + a**2)), the exponent as h**2 + (h a)**2: not
+    0 * inf where h**2 underflows and a**2 overflows (the quotient is 0 there, as its limit)."""
+    with np.errstate(over="ignore"):  # NumPy's products: a Python float's would raise
+        return np.exp(-(np.square(h) + np.square(np.multiply(h, a))) / 2) / (
+            2 * np.pi * (1 + np.square(a))
+        )
+
+
 scalar_rule(
     sc.owens_t,
     lambda h, a, y: -np.exp(-h * h / 2) * sc.erf(h * a / np.sqrt(2)) / (2 * _SQRT_TWO_PI),
-    lambda h, a, y: np.exp(-h * h * (1 + a * a) / 2) / (2 * np.pi * (1 + a * a)),
+    lambda h, a, y: _owens_t_da(h, a),
 )
 
 # ---- Voigt profile: the real part of the scaled Faddeeva function ------------------------

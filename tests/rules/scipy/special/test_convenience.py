@@ -2,6 +2,7 @@
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 import scipy.special as sc
@@ -97,3 +98,32 @@ def test_degrees():
 def test_diric_extrema(x, n):
     # diric is +-1 at multiples of 2 pi, an extremum: the derivative is 0, not 0/0.
     assert cr.rrule(sc.diric, x, n)[1](1.0)[1] == 0.0
+
+
+@pytest.mark.filterwarnings("error")
+def test_pseudo_huber_where_the_squares_overflow():
+    # d/d delta = r**4 / (t (t + delta)**2), d/dr = r delta / t, t = sqrt(delta**2 + r**2):
+    # t as hypot, so nothing overflows where delta**2 or r**2 would (d/dr was 0, d/d delta NaN)
+    def exact(delta, r):  # in mpmath, where nothing overflows
+        delta, r = mpmath.mpf(delta), mpmath.mpf(r)
+        t = mpmath.sqrt(delta**2 + r**2)
+        return float(r**4 / (t * (t + delta) ** 2)), float(r * delta / t)
+
+    points = [(1.0, 1e200), (3.0, -1e155), (1e300, 1.0), (1e-300, 1e-300), (2.0, 3.0)]
+    for delta, r in points:
+        d_delta, d_r = cotangents(sc.pseudo_huber, delta, r)[1:]
+        expected = exact(delta, r)
+        # a few roundings in hypot, the quotients and the products
+        assert d_delta == pytest.approx(expected[0], rel=1e-14, abs=0)
+        assert d_r == pytest.approx(expected[1], rel=1e-14, abs=0)
+
+
+@pytest.mark.filterwarnings("error")
+def test_powm1_in_x_where_the_power_is_flat():
+    # x**p - 1 is flat at -1 where p = inf and x < 1, or p = -inf and x > 1, and flat at 0
+    # where p = 0: p x**(p - 1) is 0 there, not inf * 0
+    for x, p in [(0.5, math.inf), (1e-300, math.inf), (2.5, -math.inf), (1e300, -math.inf)]:
+        assert cotangents(sc.powm1, x, p)[1] == 0.0
+    assert cotangents(sc.powm1, 0.0, 0.0)[1] == 0.0
+    assert cotangents(sc.powm1, 0.0, 0.5)[1] == math.inf  # the limit of 0.5 x**-0.5
+    assert cotangents(sc.powm1, 0.5, 2.5)[1] == pytest.approx(2.5 * 0.5**1.5, rel=1e-15)

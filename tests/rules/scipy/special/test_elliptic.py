@@ -212,3 +212,19 @@ def test_agm_at_edges_as_an_array():
     )
     assert db[3] == np.inf
     test_rrule(sc.agm, np.array([-1.0, -0.7]), np.array([-2.0, -0.4]))
+
+
+def test_legendre_and_carlson_at_minus_infinity():
+    # F(phi | -inf) = 0 for every phi, and R_C(x, -inf) = 0 for every x: their derivatives in
+    # phi and x are 0 there, not inf * 0 or inf / inf
+    assert cotangents(sc.ellipkinc, 1e-300, -np.inf)[0] == 0.0
+    assert cotangents(sc.ellipkinc, 0.0, -np.inf)[0] == 0.0
+    assert cotangents(sc.ellipkinc, 0.5, -1e300)[0] == pytest.approx(
+        1 / np.sqrt(1e300) / np.sin(0.5), rel=1e-15
+    )
+    for x in (0.0, 2.0, 1e300):
+        assert cotangents(sc.elliprc, x, -np.inf) == (0.0, 0.0)
+    # beside them: R_C(2, -3) (mpmath, by its closed forms' derivatives)
+    dx, dy = cotangents(sc.elliprc, 2.0, -3.0)
+    assert dx == pytest.approx(0.03737098710751802, rel=1e-13)
+    assert dy == pytest.approx(0.0804801430902399, rel=1e-13)

@@ -125,3 +125,16 @@ def test_voigt_profile_partials_in_the_lorentzian_limit(sigma):
     assert dgamma == pytest.approx((x * x - gamma * gamma) / (np.pi * r2 * r2), rel=1e-15)
     u = complex(x, gamma)
     assert dsigma == pytest.approx(2 * sigma / np.pi * (1j / u**3).real, rel=1e-15, abs=0)
+
+
+@pytest.mark.filterwarnings("error")
+def test_owens_t_in_a_where_h_squared_underflows():
+    # dT/da = exp(-(h**2 + (h a)**2) / 2) / (2 pi (1 + a**2)): (h a)**2 is finite where h**2
+    # underflows and a**2 overflows (was 0 * inf, NaN); the quotient is 0 there
+    for h, a in [(1e-300, 1e300), (0.0, -1e300), (3.0, 1e200)]:
+        assert cotangents(sc.owens_t, h, a)[1] == 0.0
+    # dT/dh = -exp(-h**2 / 2) erf(h a / sqrt 2) / (2 sqrt(2 pi)) with h a = 1
+    assert cotangents(sc.owens_t, 1e-300, 1e300)[0] == pytest.approx(
+        -math.erf(1 / math.sqrt(2)) / (2 * math.sqrt(2 * math.pi)), rel=1e-15
+    )
+    assert cotangents(sc.owens_t, 1e-300, 1e-300)[1] == pytest.approx(1 / (2 * math.pi), rel=1e-15)
