@@ -149,3 +149,25 @@ def test_hyp1f1_and_hyp2f1_parameter_derivatives_at_tiny_lower_parameters():
     assert dc == pytest.approx(-2.6967630059418968e179, rel=1e-14)
     assert hypergeometric.hyp2f1_gradient(0.5, 0.5, tiny, 0.0) == (0.0, 0.0, 0.0)
     assert hypergeometric.hyp2f1_gradient(0.5, 0.5, tiny, 0.5)[2] == -np.inf
+
+
+def test_hyp2f1_pullback_at_large_lower_parameter_and_far_argument():
+    # c = 1e8 at z = -2.5 and z = -1e300 each took 12-19 s for NaN; SciPy's own value at c = 1e8
+    # is NaN, the parameter derivatives are not. References: mpmath at 30 digits, through
+    # Euler's integral at c = 1e8 (tests/rules/scipy/special/test_hypergeometric_jets.py):
+    # -2.4999998750000102e-08, and mpmath.hyp2f1 at z = -1e300.
+    cotangents = cr.rrule(sc.hyp2f1, 0.5, 1.0, 1e8, -2.5)[1](1.0)
+    assert unthunk(cotangents[1]) == pytest.approx(-2.4999998750000102e-08, rel=1e-14, abs=0)
+    a, b, c, z = 0.5, 1.0, 1.5, -1e300
+    cotangents = cr.rrule(sc.hyp2f1, a, b, c, z)[1](1.0)
+    with mpmath.workdps(30):
+        f = lambda *p: mpmath.hyp2f1(*p, z)
+        for i in range(3):
+            order = tuple(int(i == j) for j in range(3))
+            exact = float(mpmath.diff(f, (a, b, c), order))
+            # Gauss's sum times (1 - z)^(-a), exact to rounding: measured within 3e-16
+            assert unthunk(cotangents[i + 1]) == pytest.approx(exact, rel=1e-13, abs=0)
+    # c = 1e300: d/dc = -a b z / c^2 underflows to 0 (was NaN); d/da = b z / c (1 + O(1/c))
+    cotangents = cr.rrule(sc.hyp2f1, 0.5, 1.0, 1e300, -2.5)[1](1.0)
+    assert unthunk(cotangents[3]) == 0.0
+    assert unthunk(cotangents[1]) == pytest.approx(-2.5e-300, rel=1e-15, abs=0)

@@ -47,3 +47,76 @@ def test_confluent_and_bessel_series():
         assert float(found.hessian[0, 0]) == pytest.approx(
             float(M.diff(lambda p: M.hyp0f1(p, 4), 1.5, 2)), rel=1e-13
         )
+
+
+def _euler(a, b, c, z):
+    """2F1 by Euler's integral (DLMF 15.6.1, 0 < b < c), split where its weight
+    t^(b-1) (1-t)^(c-b-1) gathers for large c (near t = b/c); a reference mpmath's own 2F1 does
+    not converge to at c = 1e8 and z = -2.5."""
+    cuts = sorted({0, 1, *(M.mpf(10) ** k * b / c for k in range(-3, 4) if 10.0**k * b < c)})
+    weight = lambda t: t ** (b - 1) * (1 - t) ** (c - b - 1) * (1 - z * t) ** (-a)
+    return M.gamma(c) / (M.gamma(b) * M.gamma(c - b)) * M.quad(weight, cuts)
+
+
+# c = 1e8 took 12 s for NaN (the differential equation, stiff in c); c = 1000 is beside it on
+# the ordinary side, once integrated, now summed; both through 2F1's own series in z.
+@pytest.mark.parametrize("a, b, c, z", [(0.5, 1.0, 1e8, -2.5), (2.5, 1.5, 1000.0, -2.5)])
+def test_hyp2f1_large_lower_parameter(a, b, c, z):
+    found = _hyp2f1(a, b, c, z)
+    with M.workdps(30):
+        f = lambda *p: _euler(*p, z)
+        for i in range(3):
+            order = tuple(int(i == j) for j in range(3))
+            exact = float(M.diff(f, (a, b, c), order))
+            # the series is summed to rounding; measured within 4e-16
+            assert float(found.gradient[i]) == pytest.approx(exact, rel=1e-13, abs=0)
+            exact = float(M.diff(f, (a, b, c), tuple(2 * o for o in order)))
+            assert float(found.hessian[i, i]) == pytest.approx(exact, rel=1e-13, abs=0)
+
+
+def test_hyp2f1_lower_parameter_at_1e300():
+    # F = 1 + a b z/c + O(c^-2): d/da = b z/c, d/db = a z/c, d/dc = -a b z/c^2 (1.25e-600: 0 in
+    # double precision); all three were NaN
+    found = _hyp2f1(0.5, 1.0, 1e300, -2.5)
+    assert float(found.value) == 1.0
+    assert found.gradient.tolist() == pytest.approx([-2.5e-300, -1.25e-300, 0.0], rel=1e-15, abs=0)
+    assert found.gradient[2] == 0.0
+    assert np.all(np.isfinite(found.hessian))
+
+
+# Pfaff's side at |z| = 1e300 (w = z/(z - 1) rounds to 1: NaN after 19 s) and 5e7, where
+# Gauss's sum and a few terms in 1 - w = 1/(1 - z) give 2F1; z = -1e5 beside them (integrated).
+@pytest.mark.parametrize(
+    "a, b, c, z",
+    [
+        (0.5, 1.0, 1.5, -1e300),
+        (30.0, 1.0, 1.5, -1e300),
+        (-0.5, 1.5, 1.0, -5e299),
+        (-0.5, 2.5, 1.5, -5e7),
+        (-0.5, 60.5, 30.5, -5e7),
+        (0.5, 1.0, 1.5, -1e5),
+    ],
+)
+def test_hyp2f1_far_out_on_pfaffs_side(a, b, c, z):
+    found = _hyp2f1(a, b, c, z)
+    with M.workdps(30):
+        f = lambda *p: M.hyp2f1(*p, z)
+        value = float(f(a, b, c))
+        assert float(found.value) == pytest.approx(value, rel=1e-13, abs=0)
+        # Gauss's sum on jets of log-gammas: measured within 1.4e-13 (the b derivative at b =
+        # 60.5 cancels to 1/250 of its terms); the differential equation within 1e-11. A
+        # derivative that is 0 (at b = 1 the function is linear in c) is rounding of size F.
+        near = 1e-13 * abs(value)
+        for i in range(3):
+            order = tuple(int(i == j) for j in range(3))
+            exact = float(M.diff(f, (a, b, c), order))
+            assert float(found.gradient[i]) == pytest.approx(exact, rel=1e-11, abs=near)
+            exact = float(M.diff(f, (a, b, c), tuple(2 * o for o in order)))
+            assert float(found.hessian[i, i]) == pytest.approx(exact, rel=1e-11, abs=near)
+
+
+def test_hyp2f1_too_stiff_is_nan_at_once():
+    # a = 1e5 at z = 0.9: no series applies and the differential equation would need about
+    # 1e6 steps; NaN, as it was after 50000 right-hand sides, not a number
+    found = _hyp2f1(1e5, 1.0, 1.5, 0.9)
+    assert np.isnan(found.value) and np.all(np.isnan(found.gradient))

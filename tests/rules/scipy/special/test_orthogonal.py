@@ -257,3 +257,25 @@ def test_tiny_degrees_beyond_minus_one_and_as_an_array():
     assert derivative.tolist() == [0.0, 0.0, 3 * sc.eval_chebyu(2, 0.5)]
     derivative = cr.rrule(sc.eval_legendre, n[:1], x[:1])[1](np.ones(1))[2]
     assert derivative == pytest.approx([6.6666666666666666667e-301], rel=1e-13, abs=0)
+
+
+# Degrees that are not integers at huge x: the alpha derivative took seconds (x = 1e8, the
+# differential equation) or 20 s for NaN (x = 1e300, where w = z/(z - 1) rounds to 1); x = 30
+# beside them on the ordinary side.
+GEGENBAUER_FAR = [
+    (0.5, 30.0, 1e8),
+    (-2.5, 30.0, 1e8),
+    (2.5, 2.5, 1e8),
+    (0.5, 1.0, 1e300),
+    (0.5, 0.5, 1e300),
+    (0.5, 1.0, 30.0),
+]
+
+
+@pytest.mark.parametrize("n, alpha, x", GEGENBAUER_FAR)
+def test_gegenbauer_alpha_derivative_at_huge_x(n, alpha, x):
+    found = cr.unthunk(cr.rrule(sc.eval_gegenbauer, n, alpha, x)[1](1.0)[2])
+    with mpmath.workdps(30):
+        exact = float(mpmath.diff(lambda a: mpmath.gegenbauer(n, a, x), alpha))
+    # measured within 8e-14: at alpha = 30 the derivative is 1/60 of its digamma terms
+    assert found == pytest.approx(exact, rel=1e-12, abs=0)
