@@ -5,7 +5,8 @@ module              functions
 ==================  =========================================================================
 gamma               gamma gammaln loggamma digamma psi polygamma rgamma gammasgn multigammaln
                     beta betaln binom poch
-incomplete          gammainc gammaincc betainc betaincc (in every argument, by quadrature)
+incomplete          gammainc gammaincc betainc betaincc (in every argument, by quadrature;
+                    large shapes in large_shapes)
                     and their inverses gammaincinv gammainccinv betaincinv betainccinv
 error               erf erfc erfcx erfi dawsn wofz erfinv erfcinv ndtr ndtri ndtri_exp
                     log_ndtr owens_t voigt_profile

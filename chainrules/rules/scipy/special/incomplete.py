@@ -35,7 +35,9 @@ second derivatives reach 3e-13 on the accuracy rows (a, b from 0.1 to 50, x from
 1e-6 to 1 - 1e-6, where the square of the log-derivative and the curvature of log I cancel
 (the tail's derivative being nearly the whole function's: b = 50, x = 1e-6). First
 derivatives cost two (gamma) or three (beta) quadratures per element, second ones three or
-six, computed only when a cotangent asks: they are thunked.
+six, computed only when a cotangent asks: they are thunked. Beyond a or b = 1e3 the beta rules
+are written with the exact offset of x from the mean (``large beta shapes`` below): 2e-13 at
+worst against mpmath from there to a = b = 1e300, in the tails too.
 
 These rules use SciPy's quadrature and serve NumPy inputs only.
 
@@ -50,7 +52,6 @@ These rules use SciPy's quadrature and serve NumPy inputs only.
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 import numpy as np
@@ -58,6 +59,20 @@ import scipy.special as sc
 
 from ....core.calls import call
 from ....core.parametric import SharedPartial, parametric_rule
+from ....core.primals import plain
+from .large_shapes import (
+    LARGE_BETA_SHAPE,
+    LARGE_SHAPE,
+    STIRLING_SHAPE,
+    beta_lower_tail,
+    betainc_large_scalar,
+    gamma_tail_large,
+    log_beta_density_large,
+    log_gamma_density_large,
+    log_minus_digamma,
+    mean_offset,
+    shape_log_slopes,
+)
 from .moments import moments
 from .parameter_gradients import gradient_rules
 
@@ -86,67 +101,6 @@ def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
     return (lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)), np.log, 0.0, 1.0
 
 
-# Beyond this shape the tail's width, sqrt(a), is too narrow beside x for the variables above:
-# the quadrature would find nothing to integrate (a = x = 1e8), and log x - digamma(a) would
-# cancel to the tail's slope, of order 1/sqrt(a).
-_LARGE_SHAPE = 1e5
-
-
-def _log1pmx(u: Any) -> Any:
-    """log(1 + u) - u, accurate to its own size as u goes to 0 (where the two terms cancel)."""
-    near = np.abs(u) <= 0.25
-    u_near = np.where(near, u, 0.0)
-    u_far = np.where(near, 0.0, u)
-    # log(1 + u) = 2 atanh(s) with s = u / (2 + u), and 2 s - u = -u**2 / (2 + u)
-    s = u_near / (2 + u_near)
-    s2 = s * s
-    series = 0.0 * s
-    for k in range(21, 1, -2):  # s**2 <= 1/49: ten terms reach 1e-17 of the sum
-        series = s2 * (1 / k + series)
-    return np.where(near, 2 * s * series - u_near * u_near / (2 + u_near), np.log1p(u_far) - u_far)
-
-
-def _log_minus_digamma(a: Any) -> Any:
-    """log(a) - digamma(a) for a > _LARGE_SHAPE, by its asymptotic series (the two cancel)."""
-    inv2 = 1 / (a * a)
-    return 1 / (2 * a) + inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 / 252))
-
-
-# From here on the series of log gamma(a) less Stirling's approximation below is exact to
-# 1/(1680 a**7) < 1e-17, and the plain log-density, of size a, would lose a * 1e-16.
-_STIRLING_SHAPE = 100.0
-
-
-def _log_gamma_density_large(a: Any, x: Any) -> Any:
-    """log of the gamma(a) density at ``x`` for a > _STIRLING_SHAPE, in Stirling's form.
-
-    With r = (x - a) / a, (a-1) log x - x - log gamma(a) = (a-1) (log(1+r) - r) - r
-    - log(2 pi a) / 2 - (log gamma(a) - its Stirling approximation): no term of size a is left
-    to cancel (at a = 1e8 the plain form loses 2e-7 of the density, at 1e300 all of it)."""
-    r = (x - a) / a
-    inv2 = 1 / (a * a)
-    stirling_tail = (1 / 12 - inv2 * (1 / 360 - inv2 / 1260)) / a
-    return (a - 1) * _log1pmx(r) - r - 0.5 * np.log(2 * np.pi * a) - stirling_tail
-
-
-def _gamma_tail_large(a: float, x: float) -> tuple[Any, Any, float, float]:
-    """The smaller tail of gamma(a) beyond ``x`` for a large shape: t = x (1 + u) with
-    u = +-v / sqrt(a), toward the tail, and ``g`` with log t = log x + g: (weight, g, lo, hi).
-
-    The density is then (1 + u)**(a-1) exp(-x u) = exp((a-1) (log(1+u) - u) - (x-a+1) u),
-    at most about 1 on the tail and below exp(-(a-1) u**2 / 2.3) for |u| < 0.2: beyond
-    v = 60 it is under exp(-1500), and the interval stops there, where the quadrature still
-    sees a decay as fast as exp(-38 v) (the steepest with a tail above the smallest float)."""
-    step = (1.0 if x >= a else -1.0) / math.sqrt(a)
-    excess = x - a + 1
-
-    def weight(v: float) -> float:
-        u = step * v
-        return math.exp((a - 1) * float(_log1pmx(u)) - excess * u)
-
-    return weight, (lambda v: math.log1p(step * v)), 0.0, 60.0
-
-
 def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, float]:
     """dP/da and, when ``second``, d2P/da2: the tail T has d log T/da = E[log t | tail] -
     digamma(a) and d2 log T/da2 = Var[log t | tail] - trigamma(a)."""
@@ -159,10 +113,10 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
         # the derivatives underflow with the tail; far beyond a, exp(-x u) would also be too
         # narrow for the quadrature to find (x = 1e300)
         return 0.0, 0.0
-    if a > _LARGE_SHAPE:
-        weight, g, lo, hi = _gamma_tail_large(a, x)
+    if a > LARGE_SHAPE:
+        weight, g, lo, hi = gamma_tail_large(a, x)
         _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
-        slope = np.log1p((x - a) / a) + means[0] + _log_minus_digamma(a)
+        slope = np.log1p((x - a) / a) + means[0] + log_minus_digamma(a)
     else:
         weight, g, lo, hi = _gamma_tail(a, x)
         _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
@@ -198,30 +152,14 @@ def gammainc_da2(a: Any, x: Any) -> Any:
     return _elementwise(lambda a, x: _gammainc_shape_scalar(a, x, True), 2, a, x)[1]
 
 
-def _beta_lower_tail(a: float, b: float, x: float) -> tuple[Any, tuple, float, float]:
-    """The beta(a, b) density below ``x`` after a change of variables, with ``g1``, ``g2``:
-    log t = log x + g1 and log(1 - t) = g2: (weight, (g1, g2), lo, hi)."""
-    if a < 1:
-        # t = x u**(1/a): density (1 - t)**(b-1), bounded by its value at one end.
-        peak = max(0.0, (b - 1) * np.log1p(-x))
-        weight = lambda u: np.exp((b - 1) * np.log1p(-x * u ** (1 / a)) - peak)
-        return weight, ((lambda u: np.log(u) / a), lambda u: np.log1p(-x * u ** (1 / a))), 0, 1
-    # t = x s: density s**(a-1) (1 - x s)**(b-1), scaled by its maximum on [0, 1].
-    mode = 1.0
-    if b > 1 and a + b > 2:
-        mode = min((a - 1) / (x * (a + b - 2)), 1.0)
-    log_density = lambda s: sc.xlogy(a - 1, s) + sc.xlog1py(b - 1, -x * s)
-    peak = log_density(mode)
-    weight = lambda s: np.exp(log_density(s) - peak)
-    return weight, (np.log, lambda s: np.log1p(-x * s)), 0.0, 1.0
-
-
 def _betainc_shape_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     """(dI/da, dI/db) and, when ``second``, (d2I/da2, d2I/dadb, d2I/db2)."""
     if not (a > 0 and b > 0 and 0 <= x <= 1):
         return (np.nan,) * 5
     if x == 0 or x == 1 or a == np.inf or b == np.inf:
         return (0.0,) * 5  # an infinite shape: I is 0 or 1 on 0 < x < 1 for every a and b
+    if max(a, b) > LARGE_BETA_SHAPE:
+        return betainc_large_scalar(a, b, x, second)
     if x > (a + 1) / (a + b + 2):
         # I_x(a, b) = 1 - I_{1-x}(b, a): integrate the upper tail, the smaller one.
         db, da, dbb, dab, daa = _betainc_lower_scalar(b, a, 1 - x, second)
@@ -236,7 +174,7 @@ def _betainc_lower_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     tail = sc.betainc(a, b, x)
     if tail == 0:
         return (0.0,) * 5  # the derivatives underflow with the tail
-    weight, gs, lo, hi = _beta_lower_tail(a, b, x)
+    weight, gs, lo, hi = beta_lower_tail(a, b, x)
     _, (m1, m2), covariances = moments(weight, gs, ((lo, hi),), second)
     both = sc.digamma(a + b)
     ga = np.log(x) + m1 - sc.digamma(a) + both
@@ -294,11 +232,11 @@ def _gammainc_dx(a: Any, x: Any, y: Any) -> Any:
     # the smallest normal float then, and its derivative (a-1) x**(a-2) is right.
     inside = (log_power < _LOG_RANGE) & (x < _LOG_RANGE) & (log_gamma < _LOG_RANGE) & ~infinite
     # beyond, a large shape's log-density in Stirling's form, where no term of size a cancels
-    stirling = ~inside & ~infinite & (a > _STIRLING_SHAPE)
-    a_stirling = np.where(stirling, a, 2 * _STIRLING_SHAPE)
+    stirling = ~inside & ~infinite & (a > STIRLING_SHAPE)
+    a_stirling = np.where(stirling, a, 2 * STIRLING_SHAPE)
     log_density = np.where(
         stirling,
-        _log_gamma_density_large(a_stirling, np.where(stirling, x, a_stirling)),
+        log_gamma_density_large(a_stirling, np.where(stirling, x, a_stirling)),
         log_power - x - log_gamma,
     )
     log_density = np.where(infinite, -np.inf, log_density)
@@ -309,6 +247,7 @@ def _gammainc_dx(a: Any, x: Any, y: Any) -> Any:
 
 
 def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
+    on_values = plain((a, b, x))
     # an infinite shape puts all the mass at an end: I is 0 or 1 on 0 < x < 1
     infinite = ((a == np.inf) | (b == np.inf)) & (x > 0) & (x < 1)
     a, b = np.where(infinite, 1.0, a), np.where(infinite, 1.0, b)
@@ -326,6 +265,19 @@ def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
     )
     inside = inside & ~infinite
     log_density = np.where(infinite, -np.inf, log_density)
+    # a large shape's log-density with the offset from the mean, where no term of the size of
+    # a shape cancels, in place of both: the products lose 2e-13 at a = b = 200 through
+    # beta(a, b), 4e-5 at (2.5, 1e12); elementwise, so that only such shapes pay for it, and
+    # on NumPy values only (an engine's tracked values keep the form above, which it follows)
+    large = ~infinite & (np.maximum(a, b) > STIRLING_SHAPE) & (x > 0) & (x < 1) & on_values
+    inside = inside & ~large
+    if np.any(large):
+        log_density = np.array(log_density)
+        points = [v.reshape(-1) for v in np.broadcast_arrays(a, b, x, large)]
+        where = np.flatnonzero(points.pop())
+        for k in where:
+            ak, bk, xk = (float(v[k]) for v in points)
+            log_density.reshape(-1)[k] = log_beta_density_large(ak, bk, xk, mean_offset(ak, bk, xk))
     x_in = np.where(inside, x, 0.5)
     a_in, b_in = np.where(inside, a, 1.0), np.where(inside, b, 1.0)
     products = (
@@ -360,10 +312,22 @@ parametric_rule(
 def _betainc_shape_dx(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     density = _betainc_dx(a, b, x, None)
     both = sc.digamma(np.add(a, b))
-    return (
-        sc.xlogy(density, x) + density * (both - sc.digamma(a)),
-        sc.xlog1py(density, -x) + density * (both - sc.digamma(b)),
-    )
+    da = sc.xlogy(density, x) + density * (both - sc.digamma(a))
+    db = sc.xlog1py(density, -x) + density * (both - sc.digamma(b))
+    if not plain((a, b, x)):
+        return da, db  # an engine's tracked values: the form above, which it follows
+    # a large shape's slopes without the cancellation of the digammas (shape_log_slopes)
+    finite = np.isfinite(a) & np.isfinite(b) & (x > 0) & (x < 1)
+    large = finite & (np.maximum(a, b) > LARGE_BETA_SHAPE)
+    if not np.any(large):
+        return da, db
+    da, db = np.array(da), np.array(db)
+    points = [v.reshape(-1) for v in np.broadcast_arrays(a, b, x, density, large)]
+    for k in np.flatnonzero(points.pop()):
+        ak, bk, xk, dk = (float(v[k]) for v in points)
+        slope_a, slope_b = shape_log_slopes(ak, bk, xk, mean_offset(ak, bk, xk))
+        da.reshape(-1)[k], db.reshape(-1)[k] = dk * slope_a, dk * slope_b
+    return da[()], db[()]
 
 
 gradient_rules(

@@ -368,3 +368,158 @@ def test_beta_inverses_at_an_infinite_shape():
         dp = unthunk(cr.rrule(f, a, b, p)[1](np.ones(2))[3])
         assert dp[0] == 0.0
         assert dp[1] == pytest.approx(unthunk(cr.rrule(f, 2.0, 3.0, 0.3)[1](1.0)[3]), rel=1e-15)
+
+
+# ---- large beta shapes -------------------------------------------------------------------------
+
+# (a, b, x, dI/da, dI/db, density): mpmath.quad at 80 digits of the density, and of the density
+# times log t - digamma(a) + digamma(a + b) and log(1 - t) - digamma(b) + digamma(a + b), over
+# the tail beyond x from the mean in pieces of the density's local scale (Gauss-Legendre in
+# the far tails, where tanh-sinh at 80 digits is off by 1e-11); at a = b = 1e300, x = 1/2 the
+# normal limit, -1 / (2 sqrt(pi a)) and 2 sqrt(a / pi), whose next terms are 1e-300 of them.
+# Beside the mean and in both tails at a = b = 1e4 to 1e300, one shape large and the other
+# small, and 1e5 +- 10, where the small shapes' variables ended before.
+LARGE_BETA = [
+    (10000.0, 10000.0, 0.49, -5.2150466759684553e-05, 5.111772459437201e-05, 2.065845922535694),
+    (10000.0, 10000.0, 0.5, -0.002821006688412662, 0.002821006688412662, 112.8365062444084),
+    (10000.0, 10000.0, 0.52, -3.07314509179736e-10, 3.1986126759626307e-10, 1.2556495397166456e-05),
+    (99990.0, 3.0, 0.99997, -6.721859140885429e-06, 0.23682373318466798, 22404.516647057775),
+    (99990.0, 99990.0, 0.5, -0.0008921085232691539, 0.0008921085232691539, 356.8065354902859),
+    (100010.0, 3.0, 0.99997, -6.720514816126825e-06, 0.23680009504577154, 22404.516311033054),
+    (1e6, 1e6, 0.499, -5.171879685945366e-06, 5.161546253977599e-06, 20.66690010267759),
+    (1e6, 1e6, 0.5, -0.00028209485054363567, 0.00028209485054363567, 1128.3790260481255),
+    (1e6, 1e6, 0.503, -6.5194767754648e-20, 6.558711572650928e-20, 2.6156995749900233e-13),
+    (1e6, 3e6, 0.2499, -0.0003105951408946826, 0.00010350409428844011, 1656.617533528538),
+    (0.5, 1e8, 1e-09, -0.8229360960629509, 1.6143422614597438e-09, 161434225.8231059),
+    (2.0, 1e8, 1e-08, -0.27619604541877424, 3.6787944301083954e-09, 36787944.668963395),
+    (1e8, 0.5, 0.99999997, -4.865217176985084e-10, 0.04724032414522614, 1621739.0771195586),
+    (1e8, 0.5, 0.999999995, -2.4197072512407015e-09, 0.6472003530360578, 48394145.31892805),
+    (1e8, 2.0, 0.9999999, -4.539990975069127e-11, 0.000988327457234015, 45399.912271583016),
+    (1e8, 2.0, 0.99999998, -5.4134113023974505e-09, 0.29400468592118395, 27067056.932240006),
+    (1e8, 1e8, 0.4999, -5.167262679445363e-07, 5.166229330238367e-07, 206.66984501597108),
+    (1e8, 1e8, 0.5, -2.8209479236157564e-05, 2.8209479236157564e-05, 11283.791656850386),
+    (1e8, 1e8, 0.5005, -1.0488372593519555e-48, 1.0498866214663838e-48, 4.197450545946111e-40),
+    (1e8, 3e8, 0.25, -3.454941500231664e-05, 1.1516471654642801e-05, 18426.354621836323),
+    (1e8, 3e8, 0.2501, -8.066825138634471e-10, 2.6896587769568115e-10, 0.43020201579079087),
+    (2.5, 1e12, 2e-12, -0.27455132194560367, 5.759036428074112e-13, 287951821404.20953),
+    (1e12, 1e12, 0.499999, -5.166751506341895e-09, 5.166741172849216e-09, 20666.985358430444),
+    (1e12, 1e12, 0.5, -2.8209479177393694e-07, 2.8209479177393694e-07, 1128379.1670953715),
+    (1e12, 1e12, 0.500005, -1.0494088041814915e-50, 1.0494192983220043e-50, 4.197656205285436e-38),
+    (1e12, 1e12, 0.50001, -5.40253924821812e-181, 5.402647300083609e-181, 2.161037310235902e-168),
+    (1e300, 1e300, 0.5, -2.8209479177387814e-151, 2.8209479177387814e-151, 1.1283791670955127e150),
+]
+
+
+@pytest.mark.parametrize("a, b, x, da, db, density", LARGE_BETA)
+def test_betainc_for_large_shapes(a, b, x, da, db, density):
+    # The tail is the density at x times the quadrature's mass, so every value carries the
+    # log-density's own rounding, its size times 1e-16: 386 at (1e12, 0.50001), 346 at 1e300
+    # (log(2 pi a) / 2); the quadrature's relative tolerance, 1e-12, measured 1e-13 at worst.
+    rtol = 2e-13
+    got_da, got_db = betainc_da_db(a, b, x)
+    assert got_da == pytest.approx(da, rel=rtol, abs=0)
+    assert got_db == pytest.approx(db, rel=rtol, abs=0)
+    assert incomplete.beta_x_density(a, b, x) == pytest.approx(density, rel=rtol, abs=0)
+    # the same through the rule, beside an ordinary point
+    arrays = (np.array([a, 2.0]), np.array([b, 3.0]), np.array([x, 0.4]))
+    _, pullback = cr.rrule(sc.betainc, *arrays)
+    got = [unthunk(c)[0] for c in pullback(np.ones(2))[1:]]
+    assert got == pytest.approx([da, db, density], rel=rtol, abs=0)
+
+
+def test_betaincc_for_large_shapes():
+    # the complement's derivatives are the negatives, from the same tail (LARGE_BETA)
+    _, pullback = cr.rrule(sc.betaincc, 1e12, 1e12, 0.499999)
+    got = [unthunk(c) for c in pullback(1.0)[1:]]
+    expected = [5.166751506341895e-09, -5.166741172849216e-09, -20666.985358430444]
+    assert got == pytest.approx(expected, rel=2e-13, abs=0)
+
+
+def test_betainc_mixed_derivatives_for_large_shapes():
+    # d2I/dadx = density (log x - digamma(a) + digamma(a + b)), and likewise in b, by mpmath at
+    # 60 digits; the digammas cancel to 1e-4 of their size here, which the offset from the
+    # mean avoids (the density's and the slope's 1e-15 remain)
+    _, pullback = cr.rrule(betainc_da_db, 1e8, 1e8, 0.4999)
+    for cotangent, expected in (
+        ((1.0, 0.0), -0.041337586276678417),
+        ((0.0, 1.0), 0.04133035283194011),
+    ):
+        dx = unthunk(pullback(cotangent)[3])
+        assert dx == pytest.approx(expected, rel=1e-14, abs=0)
+
+
+# (f, a, b, y, dx/da, dx/db, dx/dy) at SciPy's inverse x: -(dI/da) / density and 1 / density
+# (negated for the complement in y), from mpmath as LARGE_BETA at that x
+LARGE_BETA_INVERSES = [
+    (
+        sc.betaincinv,
+        1e12,
+        1e12,
+        0.3,
+        2.5000004636967406e-13,
+        -2.4999995363044674e-13,
+        1.0169691587799414e-06,
+    ),
+    (
+        sc.betainccinv,
+        1e12,
+        1e12,
+        0.3,
+        2.499999536304467e-13,
+        -2.5000004636967405e-13,
+        -1.0169691586961747e-06,
+    ),
+    (
+        sc.betainccinv,
+        1e8,
+        3e8,
+        0.2,
+        1.8750227782582984e-09,
+        -6.250379617379871e-10,
+        -7.733671918324105e-05,
+    ),
+    (
+        sc.betaincinv,
+        1e8,
+        3.0,
+        0.3,
+        3.615567466043554e-16,
+        -1.1588660954921346e-08,
+        5.687194416141439e-08,
+    ),
+    (
+        sc.betaincinv,
+        0.5,
+        1e8,
+        0.3,
+        4.1662195737396036e-09,
+        -7.423593123234263e-18,
+        5.20142417377527e-09,
+    ),
+    # a = b: the median stays at 1/2, and moves by 1 / (4 a) with a alone (+ O(1/a**2))
+    (sc.betaincinv, 1e300, 1e300, 0.5, 2.5e-301, -2.5e-301, 8.86226925452758e-151),
+]
+
+
+@pytest.mark.parametrize("f, a, b, y, da, db, dy", LARGE_BETA_INVERSES)
+def test_beta_inverses_for_large_shapes(f, a, b, y, da, db, dy):
+    # as test_betainc_for_large_shapes, through a quotient of two such values
+    _, pullback = cr.rrule(f, a, b, y)
+    got = [unthunk(c) for c in pullback(1.0)[1:]]
+    assert got == pytest.approx([da, db, dy], rel=4e-13, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "x", "expected"),
+    [
+        # b x of order 1 with b huge: I_x(a, b) -> gammainc(a, b x), whose a-derivative mpmath
+        # gives; the correction is O(1/b). x below 1e-154, where x**2 underflows in the tail's
+        # scale (the derivatives were 0, or a math domain error)
+        (0.5, 5e299, 1e-300, -0.6472003523777539),
+        (2.0, 1e299, 2e-299, -0.29400469074623087),
+        (3.0, 1e160, 2e-160, -0.2318486720439896),
+    ],
+)
+def test_betainc_shape_derivative_at_tiny_x_and_huge_b(a, b, x, expected):
+    # rtol: the density's logarithm, of size 700, rounds to a few 1e-14 relative
+    assert betainc_da_db(a, b, x)[0] == pytest.approx(expected, rel=1e-13, abs=0)
