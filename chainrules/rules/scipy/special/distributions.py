@@ -88,7 +88,31 @@ def stdtr_ddf(df: Any, t: Any, y: Any) -> Any:
     d_parameter[~small] = -betainc_da_db(half[~small], 0.5, z[~small])[0]
     # the density of w times dw/d(df): -|t| z^(df/2 - 1) / (B(df/2, 1/2) (df + t^2)^(3/2))
     slope = np.exp(sc.xlogy(df / 2 - 1, z) - sc.betaln(df / 2, 0.5)) * np.abs(t) / (df + t2) ** 1.5
-    return np.where(zero, 0.0, np.where(far, far_slope, np.sign(t) * (d_parameter / 2 - slope) / 2))
+    near = np.sign(t) * (d_parameter / 2 - slope) / 2
+    large = ~zero & ~far & (df >= np.maximum(3e4, 1e3 * np.square(1 + t2)))
+    if np.any(large):
+        near = np.where(large, _stdtr_ddf_large(np.where(large, df, 1e300), t), near)
+    return np.where(zero, 0.0, np.where(far, far_slope, near))
+
+
+def _stdtr_ddf_large(df: Any, t: Any) -> Any:
+    """d stdtr(df, t) / d(df) for large df, from the expansion of stdtr in powers of 1/df about
+    the normal law: phi(t) t / df^2 times (t^2 + 1) / 4 + (3 t^6 - 7 t^4 - 5 t^2 - 3) / (48 df)
+    + (3 t^10 - 33 t^8 + 42 t^6 + 18 t^4 - 9 t^2 - 45) / (384 df^2) (the coefficients of
+    1/df^3 and 1/df^4 fitted to mpmath's derivative at df = 1e9, exact to rationals of 48ths
+    and 384ths). It is taken where df >= 3e4 and df >= 1e3 (1 + t^2)^2: there the terms left
+    out are below 2e-12 relative, and 2e-15 from df = 1e4 (1 + t^2)^2 on (measured against
+    mpmath), while the difference of the two terms of ``stdtr_ddf`` cancels to 1/df of their
+    size (20% off at df = 1e8, the wrong sign from 1e12; up to 4e-6 relative below the
+    threshold, at df = 1e6, t = 10)."""
+    u = np.square(t)
+    phi = np.exp(-u / 2) / np.sqrt(2 * np.pi)  # 0 from |t| = 39 on, where u^5 is finite
+    bracket = (
+        (u + 1) / 4
+        + (((3 * u - 7) * u - 5) * u - 3) / (48 * df)
+        + (((((3 * u - 33) * u + 42) * u + 18) * u - 9) * u - 45) / (384 * df * df)
+    )
+    return phi * t / df / df * bracket
 
 
 # ---- chi-squared and gamma ------------------------------------------------------------------

@@ -238,3 +238,25 @@ def test_chdtri_at_p_one_and_tklmbda_at_zero():
     ].tolist() == [0, 0]
     # tklmbda(0, lmbda) = 1/2 for every lmbda; the density at 0 overflows for lmbda = 1e4
     assert cotangents(sc.tklmbda, 0.0, 1e4) == (np.inf, 0.0)
+
+
+# d/d(df) stdtr(df, t) by mpmath (80 digits, betainc differentiated numerically) at large df,
+# where the two terms of the quadrature's form cancel to 1/df of their size (20% off at
+# df = 1e8, the wrong sign from 1e12): the expansion in 1/df about the normal law
+STDTR_DDF_LARGE = [
+    (3e4, 0.3, 3.4642417161026103e-11),
+    (1e6, 2.5, 7.9425499363977174e-14),
+    (1e8, 1.0, 1.2098536165464486e-17),
+    (1e8, 10.0, 1.9429331148283873e-36),
+    (1e12, 1.0, 1.2098536225951118e-25),
+    (1e20, -2.5, -7.9425111611482435e-42),
+]
+
+
+@pytest.mark.parametrize(("df", "t", "expected"), STDTR_DDF_LARGE)
+def test_stdtr_derivative_in_df_at_large_df(df, t, expected):
+    # rtol: the expansion's terms left out, below 2e-12 of the result where it is taken
+    got = cotangents(sc.stdtr, df, t)[0]
+    assert got == pytest.approx(expected, rel=2e-12, abs=0)
+    # and where the derivative underflows: 1.2e-601 at df = 1e300
+    assert cotangents(sc.stdtr, 1e300, 1.0)[0] == 0.0
