@@ -27,6 +27,7 @@ import signal
 import sys
 import time
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -40,15 +41,16 @@ EDGES_OF_THREE = [1e-300, 0.5, 1.0, 2.5, 30.0, 1e8, 1e300, -0.5, -2.5, -1e300, 0
 LIMIT = 10  # seconds
 
 
-class _TooLong(Exception):
+class TooLong(Exception):
     pass
 
 
 def _too_long(*_: Any) -> None:
-    raise _TooLong
+    raise TooLong
 
 
-def _registered_ufuncs() -> list[Any]:
+def registered_ufuncs() -> list[Any]:
+    """The ufuncs of 1 to 3 inputs and one output with an rrule."""
     return [
         info.function
         for info in cr.registered_functions()
@@ -68,46 +70,59 @@ def _central_difference(f: Any, args: tuple, i: int) -> float:
         return (f(*above) - f(*below)) / (2 * step)
 
 
-def sweep(f: Any, out: Any) -> None:
-    """Write the findings of ``f`` at the edges to the file ``out``."""
+def findings(f: Any, grid: list[float] | None = None, limit: int = 0) -> Iterator[str]:
+    """The findings of the ufunc ``f`` at every combination of ``grid``'s values (by default
+    ``EDGES``, or ``EDGES_OF_THREE`` for three inputs), one line each; with a ``limit`` in
+    seconds, a SIGALRM handler raising ``TooLong`` must be installed (``main`` does)."""
     name = f.__name__
-    print("#", name, file=out, flush=True)
-    if not isinstance(f, np.ufunc):
-        return  # SciPy's zeta is a function: its ufuncs are _zeta and _riemann_zeta
-    if "d" * f.nin + "->d" not in f.types:
-        return  # no float64 loop (an integer order: SciPy's spherical Bessel functions)
-    grid = EDGES if f.nin <= 2 else EDGES_OF_THREE
+    if grid is None:
+        grid = EDGES if f.nin <= 2 else EDGES_OF_THREE
     for args in itertools.product(grid, repeat=f.nin):
         start = time.perf_counter()
-        signal.alarm(LIMIT)
+        signal.alarm(limit)
         try:
             with np.errstate(all="ignore"):
                 y = f(*args)
                 pullback = cr.rrule(f, *(np.float64(a) for a in args))[1]
                 cotangents = [cr.unthunk(c) for c in pullback(1.0)[1:]]
-        except _TooLong:
-            print(f"HANG {name}{args}", file=out, flush=True)
+        except TooLong:
+            yield f"HANG {name}{args}"
             continue
         except Exception as error:  # every exception is a finding
-            print(f"ERR {name}{args} {type(error).__name__}: {error}"[:200], file=out, flush=True)
+            yield f"ERR {name}{args} {type(error).__name__}: {error}"[:200]
             continue
         finally:
             signal.alarm(0)
         took = time.perf_counter() - start
         if took > 1.0:
-            print(f"SLOW {name}{args} {took:.1f}s", file=out, flush=True)
+            yield f"SLOW {name}{args} {took:.1f}s"
         if not np.isfinite(y):
             continue
         for i, c in enumerate(cotangents):
             if not isinstance(c, float | np.floating) or not np.isnan(c):
                 continue
             if np.isfinite(args[i]) and np.isfinite(d := _central_difference(f, args, i)):
-                print(f"NAN {name}{args} d{i} y={y:.4g} fd={d:.4g}", file=out, flush=True)
+                yield f"NAN {name}{args} d{i} y={y:.4g} fd={d:.4g}"
+
+
+def sweepable(f: Any) -> bool:
+    """Whether ``f`` is a ufunc the sweep calls: elementwise, with a float64 loop in every
+    input (not SciPy's ``zeta``, a function whose ufuncs are ``_zeta`` and ``_riemann_zeta``;
+    not the spherical Bessel functions, of an integer order; not ``matmul``)."""
+    return isinstance(f, np.ufunc) and f.signature is None and "d" * f.nin + "->d" in f.types
+
+
+def sweep(f: Any, out: Any) -> None:
+    """Write the findings of ``f`` at the edges to the file ``out``."""
+    print("#", f.__name__, file=out, flush=True)
+    if sweepable(f):
+        for line in findings(f, limit=LIMIT):
+            print(line, file=out, flush=True)
 
 
 def main(argv: list[str]) -> None:
     out_path, names = argv[0], argv[1:]
-    registered = {f.__name__: f for f in _registered_ufuncs()}
+    registered = {f.__name__: f for f in registered_ufuncs()}
     if names == ["--all"]:
         names = list(registered)
     functions = [registered.get(n) or getattr(sc, n, None) or getattr(np, n) for n in names]
