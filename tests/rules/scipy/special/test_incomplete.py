@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+import scipy
 import scipy.special as sc
 from samples import Row, cases, count_calls, table_tests
 
@@ -17,6 +18,9 @@ from chainrules.rules.scipy.special.incomplete import (
     gammainc_da,
     gammainc_da2,
 )
+
+# SciPy's (major, minor) version: its betaincinv at huge shapes changed in 1.17
+_SCIPY = tuple(int(part) for part in scipy.__version__.split(".")[:2])
 
 SHAPE = (0.3, 4.0)
 UNIT = (0.05, 0.95)
@@ -504,9 +508,22 @@ LARGE_BETA_INVERSES = [
 @pytest.mark.parametrize("f, a, b, y, da, db, dy", LARGE_BETA_INVERSES)
 def test_beta_inverses_for_large_shapes(f, a, b, y, da, db, dy):
     # as test_betainc_for_large_shapes, through a quotient of two such values
-    _, pullback = cr.rrule(f, a, b, y)
+    x, pullback = cr.rrule(f, a, b, y)
     got = [unthunk(c) for c in pullback(1.0)[1:]]
-    assert got == pytest.approx([da, db, dy], rel=4e-13, abs=0)
+    if _SCIPY >= (1, 17):
+        assert got == pytest.approx([da, db, dy], rel=4e-13, abs=0)
+        return
+    # SciPy before 1.17 solves for another x at these shapes (1.4e-10 away at a = b = 1e12,
+    # NaN at 1e300), where the references do not hold: the derivatives at its x are those of
+    # I(a, b, x) = y (or 1 - y) solved for x, from the pieces checked against mpmath above
+    if np.isnan(x):
+        assert np.isnan(got).all()
+        return
+    partial_a, partial_b = betainc_da_db(a, b, x)
+    density = incomplete.beta_x_density(a, b, x)
+    side = 1.0 if f is sc.betaincinv else -1.0
+    expected = [-partial_a / density, -partial_b / density, side / density]
+    assert got == pytest.approx(expected, rel=1e-14, abs=0)
 
 
 @pytest.mark.parametrize(
