@@ -253,6 +253,7 @@ STDTR_DDF_LARGE = [
 ]
 
 
+@pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize(("df", "t", "expected"), STDTR_DDF_LARGE)
 def test_stdtr_derivative_in_df_at_large_df(df, t, expected):
     # rtol: the expansion's terms left out, below 2e-12 of the result where it is taken
@@ -260,3 +261,20 @@ def test_stdtr_derivative_in_df_at_large_df(df, t, expected):
     assert got == pytest.approx(expected, rel=2e-12, abs=0)
     # and where the derivative underflows: 1.2e-601 at df = 1e300
     assert cotangents(sc.stdtr, 1e300, 1.0)[0] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("df", "t", "expected"),
+    [
+        # the t density by mpmath (50 digits); at df = 1e300 the normal density, 1/df away
+        (3.0, 1.0, 0.206748335783172),
+        (1e6, 1.0, 0.2419706035338315),
+        (1e12, 1.0, 0.24197072451902236),
+        (1e15, -4.0, 0.00013383022576489281),
+        (1e300, 1.0, 0.24197072451914337),
+    ],
+)
+def test_stdtr_derivative_in_t_at_large_df(df, t, expected):
+    # its norm's two log-gammas cancelled: 2e-4 off at df = 1e12, 5.25 at 1e15, 3.4e-151 at
+    # 1e300; rtol: a few roundings in the exponent and Stirling's tails
+    assert cotangents(sc.stdtr, df, t)[1] == pytest.approx(expected, rel=1e-14, abs=0)

@@ -1,5 +1,6 @@
 """Tests of the rules for the noncentral chi-squared, F and Student's t distribution functions."""
 
+import numpy as np
 import pytest
 import scipy.special as sc
 from samples import Row, cases, cotangents, table_tests
@@ -59,3 +60,13 @@ def test_noncentral_parameter_derivatives_match_finite_differences():
         found = cotangents(f, *args)
         for i in positions:
             assert float(cr.unthunk(found[i])) == pytest.approx(numeric(f, args, i), rel=1e-6)
+
+
+def test_nctdtr_derivative_in_nc_at_large_df():
+    # As df -> inf, nctdtr(df, nc, t) -> ndtr(t - nc): d/dnc -> -phi(t - nc), with a relative
+    # O(1/df) beside it. Its gamma ratio and (df / s)**(df / 2) cancelled (1.1e-5 off at
+    # df = 1e12); rtol: the 1/df term, and a few roundings
+    phi = np.exp(-0.125) / np.sqrt(2 * np.pi)  # at t - nc = 0.5
+    for df, rtol in ((1e12, 1e-11), (1e20, 1e-14)):
+        got = cr.unthunk(cr.rrule(sc.nctdtr, df, 1.0, 1.5)[1](1.0)[2])
+        assert got == pytest.approx(-phi, rel=rtol, abs=0)
