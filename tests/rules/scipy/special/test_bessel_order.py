@@ -133,3 +133,27 @@ def test_order_derivative_at_large_negative_integer_orders(name, v, x, expected)
 def test_order_derivative_at_moderate_negative_integer_orders(name, v, x, expected):
     # as accurate as the series and quadrature elsewhere (measured 1e-15 and 2e-14)
     assert bessel_order_derivative(name, v, x) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("name", "v", "x", "first", "second"),
+    [
+        # mpmath (30 digits); the quadrature gave -0.037 for jv's 0.0119 at x = 1e4, the wrong
+        # sign for yv's, and 0 for kve's at x = 1e8
+        ("jv", 0.5, 1e4, 0.011933117978470561, 0.0060154915861604336),
+        ("jv", 2.5, 1e4, -0.01193044926634385, -0.0060195814789049241),
+        ("yv", 0.5, 1e4, 0.0038301864380989698, -0.018744145029336227),
+        ("kve", 30.0, 1e8, 3.7599593082255374e-11, 1.2533310492863432e-12),
+        ("ive", 3.0, 300.0, -0.00022736519530353434, -7.3508434241570236e-5),
+        ("jv", 10.0, 200.0, 0.085822828313418711, -0.0037999023039079631),
+    ],
+)
+def test_order_derivatives_at_large_x(name, v, x, first, second):
+    # the Hankel expansions; rtol: their sums' rounding, measured within 2e-14
+    assert bessel_order_derivative(name, v, x) == pytest.approx(first, rel=1e-13, abs=0)
+    assert bessel_order_second(name, v, x) == pytest.approx(second, rel=1e-13, abs=0)
+
+
+def test_order_derivative_beyond_the_quadrature_is_nan():
+    # x = 1e4 with v^2 beyond x: neither the expansions nor the quadrature resolve it
+    assert np.isnan(bessel_order_derivative("jv", 150.0, 1e4))
