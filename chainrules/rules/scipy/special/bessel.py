@@ -220,12 +220,20 @@ scalar_rule(
     sc.k1e,
     lambda x, y: _large_x(1, x, lambda w: sc.k1e(w) - (sc.k0e(w) + sc.kve(2, w)) / 2, False),
 )
-parametric_rule(
-    sc.kn, None, lambda n, x, y: -(sc.kn(np.subtract(n, 1), x) + sc.kn(np.add(n, 1), x)) / 2
-)
-parametric_rule(
-    sc.yn, None, lambda n, x, y: (sc.yn(np.subtract(n, 1), x) - sc.yn(np.add(n, 1), x)) / 2
-)
+
+
+def _kn_dx(n: Any, x: Any, y: Any) -> Any:
+    n = np.trunc(n)  # SciPy's order: a float n truncated toward 0 (kn(0.5, x) is kn(0, x))
+    return -(sc.kn(n - 1, x) + sc.kn(n + 1, x)) / 2
+
+
+def _yn_dx(n: Any, x: Any, y: Any) -> Any:
+    n = np.trunc(n)  # as _kn_dx
+    return (sc.yn(n - 1, x) - sc.yn(n + 1, x)) / 2
+
+
+parametric_rule(sc.kn, None, _kn_dx)
+parametric_rule(sc.yn, None, _yn_dx)
 
 # ---- real orders: recurrences in z, quadrature in v ------------------------------------------
 

@@ -86,8 +86,10 @@ def _ellipe_derivative(m: Any, e: Any) -> Any:
 
 
 def _expn_derivative(n: Any, x: Any, y: Any) -> Any:
-    # E_n' = -E_{n-1}; E_0(x) = exp(-x)/x, whose derivative is -exp(-x) (x + 1) / x**2.
-    lower = sc.expn(np.maximum(np.subtract(n, 1), 0), x)
+    # E_n' = -E_{n-1}; E_0(x) = exp(-x)/x, whose derivative is -exp(-x) (x + 1) / x**2. A
+    # float n is SciPy's truncated toward 0 (expn(0.5, x) is E_0(x)).
+    n = np.trunc(n)
+    lower = sc.expn(np.maximum(n - 1, 0), x)
     # at a safe x where n > 0: the unused branch's 1/x**2 would put NaN into the gradient
     x0 = np.where(np.equal(n, 0), x, 1.0)
     e0_derivative = -np.exp(-x0) * (x0 + 1) / (x0 * x0)

@@ -230,3 +230,13 @@ def test_order_cotangent_at_the_origin():
     _, pullback = cr.rrule(sc.jv, np.array([2.5, 1e4]), np.array([0.0, 2.5]))
     np.testing.assert_array_equal(unthunk(pullback(np.ones(2))[1]), [0.0, 0.0])
     assert unthunk(cr.rrule(sc.ive, 0.5, 0.0)[1](1.0)[1]) == 0.0
+
+
+@pytest.mark.filterwarnings("ignore:floating point number truncated")
+@pytest.mark.parametrize("f", [sc.kn, sc.yn])
+@pytest.mark.parametrize(("n", "whole"), [(1.7, 1), (0.5, 0), (-1.7, -1), (2.0, 2)])
+def test_integer_order_truncates_a_float_order_as_scipy_does(f, n, whole):
+    # SciPy's kn(1.7, x) is kn(1, x): the derivative in x is the integer order's. At 0.5 it
+    # was wrong: the orders -0.5 and 1.5 truncate to 0 and 1, not to -1 and 1
+    got = cr.unthunk(cr.rrule(f, n, 1.3)[1](1.0)[2])
+    assert got == cr.unthunk(cr.rrule(f, whole, 1.3)[1](1.0)[2])

@@ -220,3 +220,13 @@ def test_spence_second_derivative_at_one():
     # log(z) / (1 - z) = -1 + (z - 1)/2 - ..., so spence''(1) = 1/2 (its quotient form gave 0)
     assert reverse.grad(reverse.grad(sc.spence))(1.0) == pytest.approx(0.5, rel=1e-15)
     assert reverse.grad(reverse.grad(sc.spence))(1.0 + 1e-9) == pytest.approx(0.5, rel=1e-8)
+
+
+@pytest.mark.filterwarnings("ignore:floating point number truncated")
+@pytest.mark.parametrize(("n", "whole"), [(0.5, 0), (1.7, 1), (3.2, 3)])
+def test_expn_truncates_a_float_order_as_scipy_does(n, whole):
+    # SciPy's expn(0.5, x) is E_0(x): its derivative is E_0's, not -E_{-0.5 -> 0}(x)
+    def dx(order):
+        return cr.unthunk(cr.rrule(sc.expn, order, 1.3)[1](1.0)[2])
+
+    assert dx(n) == dx(whole)
