@@ -268,3 +268,24 @@ SECOND_AT_ZEROS = [
 @pytest.mark.parametrize(("f", "x", "expected"), SECOND_AT_ZEROS)
 def test_second_derivatives_through_the_zeros(f, x, expected):
     assert reverse.grad(reverse.grad(f))(x) == pytest.approx(expected, rel=1e-14)
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize(
+    ("f", "args", "i", "expected"),
+    [
+        # mpmath (60 digits); where digamma(a) - digamma(a + b) cancelled to b / a (0 for 1e-16)
+        (sc.poch, (1e8, 1e-8), 0, 1.0000001892068252e-16),
+        (sc.poch, (1e300, 0.5), 0, 5e-151),  # z**m (m / 2z): 1/z beside it rounds away
+        (sc.betaln, (1e5, 3.0), 0, -2.999970000499991e-05),
+        (sc.beta, (1e300, -0.5), 0, -1.7724538509055160e-150),  # gamma(-1/2) a**(1/2) b / a
+        (sc.betaln, (2e4, 3e4), 0, -0.91630573204915507),
+        (sc.binom, (1e6, 2.0), 0, 999999.5),
+    ],
+)
+def test_digamma_differences_at_large_arguments(f, args, i, expected):
+    # rtol: the series' terms left out (1/(120 a^4) of the first) and a few roundings. (beta
+    # and binom multiply SciPy's value, whose own error they keep: 3e-11 in beta(1e5, 3), 1e-9
+    # in binom(1e6, 2.5))
+    got = cr.unthunk(cr.rrule(f, *args)[1](1.0)[i + 1])
+    assert got == pytest.approx(expected, rel=1e-13, abs=0)
