@@ -133,15 +133,22 @@ def _ive_order(v: float, x: float, second: bool) -> tuple:
 
 
 def _kve_order(v: float, x: float, second: bool) -> tuple:
-    """DLMF 10.32.9 scaled by exp(x): int_0^inf cosh(v t) exp(-x (cosh t - 1))."""
+    """DLMF 10.32.9 scaled by exp(x): int_0^inf cosh(v t) exp(-x (cosh t - 1)).
+
+    At small x the integrand grows as exp(|v| t) up to about t = log(2 (|v| + 1) / x) and falls
+    at once beyond: the quadrature is split there, or it finds none of the mass (x = 1e-100).
+    """
     decay = lambda t: -x * (np.cosh(t) - 1)
-    first = _quad(
-        lambda t: t * (np.exp(v * t + decay(t)) - np.exp(-v * t + decay(t))) / 2, 0.0, np.inf
-    )
+    peak = max(1.0, float(np.log(2 * (abs(v) + 1) / x)))
+
+    def integral(f: Callable[[float], float]) -> float:
+        return _quad(f, 0.0, peak) + _quad(f, peak, peak + 40.0) + _quad(f, peak + 40.0, np.inf)
+
+    first = integral(lambda t: t * (np.exp(v * t + decay(t)) - np.exp(-v * t + decay(t))) / 2)
     if not second:
         return first, np.nan
-    return first, _quad(
-        lambda t: t * t * (np.exp(v * t + decay(t)) + np.exp(-v * t + decay(t))) / 2, 0.0, np.inf
+    return first, integral(
+        lambda t: t * t * (np.exp(v * t + decay(t)) + np.exp(-v * t + decay(t))) / 2
     )
 
 

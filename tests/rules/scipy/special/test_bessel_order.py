@@ -157,3 +157,20 @@ def test_order_derivatives_at_large_x(name, v, x, first, second):
 def test_order_derivative_beyond_the_quadrature_is_nan():
     # x = 1e4 with v^2 beyond x: neither the expansions nor the quadrature resolve it
     assert np.isnan(bessel_order_derivative("jv", 150.0, 1e4))
+
+
+@pytest.mark.parametrize(
+    ("v", "x", "first", "second"),
+    [
+        # mpmath (30 digits); the quadrature found none of the mass, which sits near
+        # t = log(2 v / x) (1.3e38 for 8.6e152 at x = 1e-300)
+        (0.5, 1e-100, 2.8699408122839911e52, 6.5724427561106293e54),
+        (0.5, 1e-300, 8.6416657111267176e152, 5.9585349910547648e155),
+        (1.0, 1e-300, 6.908914594138721e302, 4.7733265362509694e305),
+        (2.5, 1e-100, 8.7100875678372129e252, 2.0177521449607178e255),
+    ],
+)
+def test_kv_order_derivatives_at_tiny_x(v, x, first, second):
+    # rtol: the quadrature's 1e-12 and a few roundings, measured within 1.1e-14
+    assert bessel_order_derivative("kv", v, x) == pytest.approx(first, rel=1e-13, abs=0)
+    assert bessel_order_second("kv", v, x) == pytest.approx(second, rel=1e-13, abs=0)
