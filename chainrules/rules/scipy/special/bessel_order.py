@@ -107,7 +107,8 @@ def _y_order(v: float, x: float, second: bool) -> tuple:
         grow, shrink = parts(t)
         return t * grow - t * shrink * c - pi * s * shrink
 
-    first = head - _quad(tail1, 0.0, np.inf) / pi
+    integral = _split_at_peak(v, x)  # the tails grow as exp(|v| t) up to their peak
+    first = head - integral(tail1) / pi
     if not second:
         return first, np.nan
 
@@ -116,7 +117,7 @@ def _y_order(v: float, x: float, second: bool) -> tuple:
         return t * t * (grow + shrink * c) + (2 * pi * t * s - pi * pi * c) * shrink
 
     head2 = -_quad(lambda t: t * t * np.sin(x * np.sin(t) - v * t), 0.0, pi) / pi
-    return first, head2 - _quad(tail2, 0.0, np.inf) / pi
+    return first, head2 - integral(tail2) / pi
 
 
 def _ive_order(v: float, x: float, second: bool) -> tuple:
@@ -132,18 +133,23 @@ def _ive_order(v: float, x: float, second: bool) -> tuple:
     return head + first, head2 + tail2
 
 
-def _kve_order(v: float, x: float, second: bool) -> tuple:
-    """DLMF 10.32.9 scaled by exp(x): int_0^inf cosh(v t) exp(-x (cosh t - 1)).
-
-    At small x the integrand grows as exp(|v| t) up to about t = log(2 (|v| + 1) / x) and falls
-    at once beyond: the quadrature is split there, or it finds none of the mass (x = 1e-100).
-    """
-    decay = lambda t: -x * (np.cosh(t) - 1)
+def _split_at_peak(v: float, x: float) -> Callable[[Callable[[float], float]], float]:
+    """The integral over [0, inf) of an integrand like exp(|v| t - x cosh t) (or sinh), which
+    grows up to about t = log(2 (|v| + 1) / x) and falls at once beyond: split there, or at
+    small x the quadrature finds none of its mass (x = 1e-100)."""
     peak = max(1.0, float(np.log(2 * (abs(v) + 1) / x)))
 
     def integral(f: Callable[[float], float]) -> float:
         return _quad(f, 0.0, peak) + _quad(f, peak, peak + 40.0) + _quad(f, peak + 40.0, np.inf)
 
+    return integral
+
+
+def _kve_order(v: float, x: float, second: bool) -> tuple:
+    """DLMF 10.32.9 scaled by exp(x): int_0^inf cosh(v t) exp(-x (cosh t - 1)), split at its
+    peak (``_split_at_peak``)."""
+    decay = lambda t: -x * (np.cosh(t) - 1)
+    integral = _split_at_peak(v, x)
     first = integral(lambda t: t * (np.exp(v * t + decay(t)) - np.exp(-v * t + decay(t))) / 2)
     if not second:
         return first, np.nan

@@ -174,3 +174,16 @@ def test_kv_order_derivatives_at_tiny_x(v, x, first, second):
     # rtol: the quadrature's 1e-12 and a few roundings, measured within 1.1e-14
     assert bessel_order_derivative("kv", v, x) == pytest.approx(first, rel=1e-13, abs=0)
     assert bessel_order_second("kv", v, x) == pytest.approx(second, rel=1e-13, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("v", "x", "first", "second"),
+    [
+        # mpmath (30 digits); as kv's, Y's tail integrals hid their mass from the quadrature
+        (0.5, 1e-100, -1.8270610666246659e52, -4.1841470112941078e54),
+        (1.0, 1e-300, -4.3983516362276532e302, -3.0387940529442277e305),
+    ],
+)
+def test_yv_order_derivatives_at_tiny_x(v, x, first, second):
+    assert bessel_order_derivative("yv", v, x) == pytest.approx(first, rel=1e-13, abs=0)
+    assert bessel_order_second("yv", v, x) == pytest.approx(second, rel=1e-13, abs=0)
