@@ -140,9 +140,23 @@ scalar_rule(
     lambda x, lmbda, y: np.power(x, np.subtract(lmbda, 1.0)),
     lambda x, lmbda, y: _boxcox_dlmbda(np.log(x), lmbda, y),
 )
+
+
+def _boxcox1p_dx(x: Any, lmbda: Any) -> Any:
+    """(1 + x)**(lmbda - 1); for |x| < 1/2 as exp((lmbda - 1) log1p(x)), where 1 + x rounds
+    away x and the power amplifies that lmbda-fold (boxcox1p(1e-300, 1e300): e, not 1)."""
+    near = np.less(np.abs(x), 0.5)
+    x_near, x_far = np.where(near, x, 0.0), np.where(near, 0.0, x)  # 1 + 0: a power of 1
+    return np.where(
+        near,
+        np.exp(sc.xlog1py(np.subtract(lmbda, 1.0), x_near)),
+        np.power(np.add(x_far, 1.0), np.subtract(lmbda, 1.0)),
+    )
+
+
 scalar_rule(
     sc.boxcox1p,
-    lambda x, lmbda, y: np.power(np.add(x, 1.0), np.subtract(lmbda, 1.0)),
+    lambda x, lmbda, y: _boxcox1p_dx(x, lmbda),
     lambda x, lmbda, y: _boxcox_dlmbda(np.log1p(x), lmbda, y),
 )
 

@@ -197,3 +197,12 @@ def test_inv_boxcox1p_where_its_factors_overflow_and_underflow():
         dlmbdas = cr.unthunk(cr.rrule(sc.inv_boxcox1p, y, lmbda)[1](np.ones(2))[2])
     assert dlmbdas[0] == pytest.approx(-7.5424791050204699e-38, rel=1e-14, abs=0)
     assert dlmbdas[1] == argument_cotangents(sc.inv_boxcox1p, 0.5, 0.7)[1]
+
+
+@pytest.mark.filterwarnings("error")
+def test_boxcox1p_in_x_where_one_plus_x_rounds():
+    # (1 + x)**(lmbda - 1) with 1 + x = 1 exactly gave 1; (1 + 1e-300)**(1e300 - 1) is e
+    assert cotangents(sc.boxcox1p, 1e-300, 1e300)[1] == pytest.approx(np.e, rel=1e-15)
+    assert cotangents(sc.boxcox1p, 1e-300, -1e300)[1] == pytest.approx(1 / np.e, rel=1e-15)
+    assert cotangents(sc.boxcox1p, 0.3, 2.5)[1] == pytest.approx(1.3**1.5, rel=1e-15)
+    assert cotangents(sc.boxcox1p, 5.0, 0.5)[1] == pytest.approx(6**-0.5, rel=1e-15)
