@@ -187,3 +187,27 @@ def test_kv_order_derivatives_at_tiny_x(v, x, first, second):
 def test_yv_order_derivatives_at_tiny_x(v, x, first, second):
     assert bessel_order_derivative("yv", v, x) == pytest.approx(first, rel=1e-13, abs=0)
     assert bessel_order_second("yv", v, x) == pytest.approx(second, rel=1e-13, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "v", "x", "first", "second", "rtol"),
+    [
+        # mpmath (60 digits), at orders above x: the integrals' parts cancelled to the small
+        # function (iv(150, 41)'s derivative came out 0.135); rtol: the first term's rounding,
+        # |v log(x/2)| 1e-16, times e^(x^2 / (4 v)) for J's alternating sum
+        ("iv", 150.0, 41.0, -3.2180086602576349e-65, 6.4627185382757171e-65, 2e-13),
+        ("jv", 41.0, 7.5, -1.7552457918405121e-26, 4.1874491837861873e-26, 5e-14),
+        ("jv", 41.0, 30.0, -0.00013367017947814846, 0.0001092707430957598, 5e-13),
+        # iv's exp(x) overflows at x = 800, iv itself does not (it was -inf)
+        ("iv", 900.0, 800.0, -1.0379497125402693e143, 1.0031904901912796e143, 2e-12),
+        ("ive", 900.0, 800.0, -3.8070693702809903e-205, 3.67957690206135e-205, 2e-12),
+    ],
+)
+def test_order_derivatives_at_orders_above_x(name, v, x, first, second, rtol):
+    assert bessel_order_derivative(name, v, x) == pytest.approx(first, rel=rtol, abs=0)
+    assert bessel_order_second(name, v, x) == pytest.approx(second, rel=rtol, abs=0)
+
+
+def test_jv_order_derivative_where_the_quadrature_cancels_is_nan():
+    # J_150(100) = 2.7e-16 beside integrals of order 1: the quadrature gave 4x the derivative
+    assert np.isnan(bessel_order_derivative("jv", 150.0, 100.0))
