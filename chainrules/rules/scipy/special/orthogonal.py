@@ -172,11 +172,33 @@ def _gegenbauer_dx(n: Any, alpha: Any, x: Any, y: Any) -> Any:
     return 2 * alpha * _positive(n) * _gegenbauer_below(n, np.add(alpha, 1), x, y)
 
 
-parametric_rule(sc.eval_legendre, None, _legendre_dx)
-parametric_rule(sc.eval_chebyt, None, _chebyt_dx)
-parametric_rule(sc.eval_chebyu, None, _chebyu_dx)
-parametric_rule(sc.eval_chebyc, None, lambda n, x, y: n * _chebyu_below(n, x / 2, y))
-parametric_rule(sc.eval_chebys, None, lambda n, x, y: _chebyu_dx(n, x / 2, y) / 2)
+def _reflecting(partial: Any, shift: int, sign: float) -> Any:
+    """``partial`` (an x-derivative) with SciPy's negative integer degrees: it evaluates degree
+    n < 0 as ``sign`` times degree ``-n - shift``, T_(-n) = T_n (shift 0), U_(-n) = -U_(n-2)
+    (shift 2, sign -1), P_(-n-1) = P_n (shift 1). (They were taken as constants: 0, or n.)"""
+
+    def reflected(n: Any, x: Any, y: Any) -> Any:
+        negative = np.less(n, 0) & np.equal(n, np.floor(n))
+        if not np.any(negative):
+            return partial(n, x, y)
+        degree = np.where(negative, np.negative(n) - shift, n)
+        return np.where(negative, sign, 1.0) * partial(degree, x, y)
+
+    return reflected
+
+
+_legendre_dx_all = _reflecting(_legendre_dx, 1, 1.0)
+_chebyt_dx_all = _reflecting(_chebyt_dx, 0, 1.0)
+_chebyu_dx_all = _reflecting(_chebyu_dx, 2, -1.0)
+parametric_rule(sc.eval_legendre, None, _legendre_dx_all)
+parametric_rule(sc.eval_chebyt, None, _chebyt_dx_all)
+parametric_rule(sc.eval_chebyu, None, _chebyu_dx_all)
+parametric_rule(
+    sc.eval_chebyc,
+    None,
+    _reflecting(lambda n, x, y: n * _chebyu_below(n, x / 2, y), 0, 1.0),
+)
+parametric_rule(sc.eval_chebys, None, lambda n, x, y: _chebyu_dx_all(n, x / 2, y) / 2)
 
 
 def _gegenbauer(n: Any, alpha: Any, x: Any, order: int) -> Jet:
@@ -227,9 +249,9 @@ parameter_derivative_rules(
     _gegenbauer_dx,
     position=1,
 )
-parametric_rule(sc.eval_sh_legendre, None, lambda n, x, y: 2 * _legendre_dx(n, 2 * x - 1, y))
-parametric_rule(sc.eval_sh_chebyt, None, lambda n, x, y: 2 * _chebyt_dx(n, 2 * x - 1, y))
-parametric_rule(sc.eval_sh_chebyu, None, lambda n, x, y: 2 * _chebyu_dx(n, 2 * x - 1, y))
+parametric_rule(sc.eval_sh_legendre, None, lambda n, x, y: 2 * _legendre_dx_all(n, 2 * x - 1, y))
+parametric_rule(sc.eval_sh_chebyt, None, lambda n, x, y: 2 * _chebyt_dx_all(n, 2 * x - 1, y))
+parametric_rule(sc.eval_sh_chebyu, None, lambda n, x, y: 2 * _chebyu_dx_all(n, 2 * x - 1, y))
 
 # ---- Jacobi ---------------------------------------------------------------------------------
 

@@ -279,3 +279,32 @@ def test_gegenbauer_alpha_derivative_at_huge_x(n, alpha, x):
         exact = float(mpmath.diff(lambda a: mpmath.gegenbauer(n, a, x), alpha))
     # measured within 8e-14: at alpha = 30 the derivative is 1/60 of its digamma terms
     assert found == pytest.approx(exact, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("f", "shift", "sign"),
+    [
+        (sc.eval_chebyt, 0, 1.0),
+        (sc.eval_chebyc, 0, 1.0),
+        (sc.eval_sh_chebyt, 0, 1.0),
+        (sc.eval_chebyu, 2, -1.0),
+        (sc.eval_chebys, 2, -1.0),
+        (sc.eval_sh_chebyu, 2, -1.0),
+        (sc.eval_legendre, 1, 1.0),
+        (sc.eval_sh_legendre, 1, 1.0),
+    ],
+)
+@pytest.mark.parametrize("n", [-1, -2, -5, -12])
+def test_x_derivative_at_negative_integer_degrees(f, shift, sign, n):
+    # SciPy evaluates T_-n = T_n, U_-n = -U_(n-2), P_(-n-1) = P_n: the derivative is the
+    # reflected degree's (it was 0 for P and U, n for T); exact, the same computation
+    def dx(degree):
+        return cr.unthunk(cr.rrule(f, degree, 0.3)[1](1.0)[2])
+
+    reflected = -n - shift
+    expected = sign * dx(reflected) if reflected >= 0 else 0.0
+    assert dx(n) == expected
+    assert dx(float(n)) == pytest.approx(expected, rel=1e-13, abs=1e-15)
+    # and by the value: T_12'(0.3) = 12 U_11(0.3)
+    if f is sc.eval_chebyt and n == -12:
+        assert dx(n) == pytest.approx(12 * sc.eval_chebyu(11, 0.3), rel=1e-14)
