@@ -31,7 +31,7 @@ import scipy.special as sc
 
 from ....core.parametric import SharedPartial, parametric_rule
 from .incomplete import beta_x_density, betainc_da_db, gamma_x_density, gammainc_da
-from .large_shapes import STIRLING_SHAPE, log_gamma_half_ratio
+from .large_shapes import log_gamma_half_ratio
 
 
 def gamma_density(a: Any, x: Any) -> Any:
@@ -43,15 +43,9 @@ def student_density(df: Any, t: Any) -> Any:
     # infinitely many degrees of freedom: the normal density, the limit
     normal = np.isposinf(df)
     df = np.where(normal, 1.0, df)
-    # the norm's log-gammas cancel: from df = 200 on in Stirling's form (their difference was
-    # 2e-4 off at df = 1e12, 5.25 for 0.242 at 1e15)
-    large = np.greater(df, 2 * STIRLING_SHAPE)
-    df_small, z = np.where(large, 1.0, df), np.where(large, df, 4 * STIRLING_SHAPE) / 2
-    log_norm = np.where(
-        large,
-        log_gamma_half_ratio(z) - np.log(2 * np.pi) / 2,
-        sc.gammaln((df_small + 1) / 2) - sc.gammaln(df_small / 2) - np.log(df_small * np.pi) / 2,
-    )
+    # gamma((df + 1)/2) / (gamma(df/2) sqrt(df pi)), whose log-gammas cancel at large df (2e-4
+    # off at df = 1e12, 5.25 for 0.242 at 1e15): log_gamma_half_ratio takes them apart
+    log_norm = log_gamma_half_ratio(df / 2) - np.log(2 * np.pi) / 2
     student = np.exp(log_norm - (df + 1) / 2 * np.log1p(t * t / df))
     t_normal = np.where(normal, t, 0.0)
     return np.where(normal, np.exp(-np.square(t_normal) / 2) / np.sqrt(2 * np.pi), student)

@@ -49,21 +49,23 @@ def _log1pmx(u: Any) -> Any:
         if abs(u) > 0.25:
             return math.log1p(u) - u
         s = u / (2 + u)
-        s2 = s * s
-        series = 0.0
-        for k in range(21, 1, -2):
-            series = s2 * (1 / k + series)
-        return 2 * s * series - u * u / (2 + u)
+        return 2 * s * _odd_series(s * s) - u * u / (2 + u)
     near = np.abs(u) <= 0.25
     u_near = np.where(near, u, 0.0)
     u_far = np.where(near, 0.0, u)
     # log(1 + u) = 2 atanh(s) with s = u / (2 + u), and 2 s - u = -u**2 / (2 + u)
     s = u_near / (2 + u_near)
-    s2 = s * s
-    series = 0.0 * s
-    for k in range(21, 1, -2):  # s**2 <= 1/49: ten terms reach 1e-17 of the sum
-        series = s2 * (1 / k + series)
+    series = _odd_series(s * s)
     return np.where(near, 2 * s * series - u_near * u_near / (2 + u_near), np.log1p(u_far) - u_far)
+
+
+def _odd_series(s2: Any) -> Any:
+    """sum_(k >= 1) s2**k / (2k + 1): atanh(s) / s - 1. For s**2 <= 1/49 (|u| <= 1/4), ten
+    terms reach 1e-17 of the sum."""
+    series = 0.0 * s2
+    for k in range(21, 1, -2):
+        series = s2 * (1 / k + series)
+    return series
 
 
 def log_minus_digamma(a: float) -> float:
@@ -89,11 +91,16 @@ def _stirling_tail(a: Any) -> Any:
 
 
 def log_gamma_half_ratio(z: Any) -> Any:
-    """log gamma(z + 1/2) - log gamma(z) - log(z) / 2 for z > STIRLING_SHAPE, about -1/(8 z):
-    from Stirling's form, ``z log1p(1/(2 z)) - 1/2`` and the tails' difference, where the two
-    log-gammas, of size z log z, would cancel (their rounding is 1e-16 z log z: all of the
-    result's digits from z = 1e15 on)."""
-    return z * np.log1p(0.5 / z) - 0.5 + _stirling_tail(z + 0.5) - _stirling_tail(z)
+    """log gamma(z + 1/2) - log gamma(z) - log(z) / 2, about -1/(8 z) for large z. Beyond
+    STIRLING_SHAPE from Stirling's form, ``z log1p(1/(2 z)) - 1/2`` and the tails' difference,
+    where the two log-gammas, of size z log z, would cancel (their rounding is 1e-16 z log z:
+    all of the result's digits from z = 1e15 on)."""
+    large = np.greater(z, STIRLING_SHAPE)
+    z_small, z_large = np.where(large, 1.0, z), np.where(large, z, 2 * STIRLING_SHAPE)
+    tails = _stirling_tail(z_large + 0.5) - _stirling_tail(z_large)
+    stirling = z_large * np.log1p(0.5 / z_large) - 0.5 + tails
+    plain = sc.gammaln(z_small + 0.5) - sc.gammaln(z_small) - np.log(z_small) / 2
+    return np.where(large, stirling, plain)
 
 
 def log_gamma_density_large(a: Any, x: Any) -> Any:
