@@ -3,7 +3,9 @@
 They have no closed form. For real ``x > 0`` they are computed from
 
 * the power series of J and I, differentiated term by term on jets (``x <= 4``, where
-  quadrature of the integral forms cancels; 40 terms are plenty);
+  quadrature of the integral forms cancels; 40 terms are plenty; and beyond, where the
+  function is small beside its integrals: I from ``v^2 >= 4 x``, J from ``v >= x``, see
+  ``_series_beyond``); I at negative orders there by its reflection (``_mirrored_i``);
 * otherwise the integral representations (DLMF 10.9.6, 10.9.7, 10.32.4, 10.32.9)
   differentiated under the integral sign, once or twice in the order, by adaptive quadrature
   (``scipy.integrate.quad``, relative tolerance 1e-12). The scaled ``ive`` and ``kve`` are
@@ -41,7 +43,7 @@ import scipy.special as sc
 from numpy.polynomial import chebyshev
 
 from ....core.calls import call
-from .jets import Jet, jet_exp, jet_gammaln, jet_log, jet_power, jet_rgamma
+from .jets import Jet, jet_power, jet_rgamma
 from .parameter_gradients import derivative_rules
 
 __all__ = [
@@ -161,43 +163,74 @@ def _kve_order(v: float, x: float, second: bool) -> tuple:
 def _power_series(v: Any, x: Any, alternating: bool, scaled: bool = False) -> Jet:
     """sum_k (+-1)^k (x/2)^(2k+v) / (k! gamma(k+v+1)), the series of J_v or I_v, on a jet in
     ``v`` (1/gamma and its derivatives stay finite at the poles of gamma); ``scaled``, I_v
-    times exp(-x). Beyond x = 4 (orders at least x, ``_series_beyond``) the terms first grow up
-    to k(v + k) = x^2 / 4, so more are summed: _SERIES_TERMS and x / 2 more."""
+    times exp(-x). Beyond x = 4, ``_series_beyond_x4``."""
+    if not np.all(x <= _SERIES_END):
+        return _series_beyond_x4(v, x, alternating, scaled)
     nu = Jet.seed(v, 0, 1)
-    half = x / 2
     sign = -1.0 if alternating else 1.0
-    scale = np.exp(-x) if scaled else 1.0
-    if np.all(x <= _SERIES_END):
-        terms = [
-            jet_power(half, nu + 2 * k) * jet_rgamma(nu + (k + 1)) * (sign**k / sc.gamma(k + 1))
-            for k in range(_SERIES_TERMS)
-        ]
-        return sum(terms[1:], terms[0]) * scale
-    # v >= x > 4: the terms relative to the first, by their ratios, and the first from its
-    # logarithm, where the power and the gamma overflow apart (its rounding, |v log(x/2)|
-    # 1e-16, is common to all); I's positive sum joins it in the logarithm, with -x for the
-    # scaled one, where exp(-x) and the sum would underflow and overflow apart
-    term = Jet.constant(np.ones(v.shape), 1)
-    total = term
-    # the largest term comes at k(v + k) = x^2 / 4, k <= x / 2
-    for k in range(1, _SERIES_TERMS + int(np.max(half)) + 10):
-        term = term * (sign * half * half / k) / (nu + k)
-        total = total + term
-    log_first = nu * np.log(half) - jet_gammaln(nu + 1)
+    terms = [
+        jet_power(x / 2, nu + 2 * k) * jet_rgamma(nu + (k + 1)) * (sign**k / sc.gamma(k + 1))
+        for k in range(_SERIES_TERMS)
+    ]
+    return sum(terms[1:], terms[0]) * (np.exp(-x) if scaled else 1.0)
+
+
+def _series_beyond_x4(v: Any, x: Any, alternating: bool, scaled: bool) -> Jet:
+    """The series beyond x = 4, where its terms t_k first grow, up to k(v + k) = x^2 / 4 at
+    k <= x / 2, and then fall: x / 2 + 6 sqrt(x) + 40 of them (NaN where the last still
+    counts), all at once. The terms relative to t_0 are the running products of the ratios
+    (rounding k 1e-16 at the k-th), their binary exponents summed apart, so that none
+    overflows; d/dv log t_k = log(x/2) - digamma(k + v + 1), and the derivatives are the sums
+    of the terms times that, and times its square less trigamma(k + v + 1). The common factor
+    t_0 and the terms' scale join in a logarithm, with -x for the scaled one, where exp(-x)
+    and the sum would underflow and overflow apart."""
+    half = (x / 2)[..., None]
+    k = np.arange(_SERIES_TERMS + int(np.max(x) / 2 + 6 * np.sqrt(np.max(x))), dtype=float)
+    nu = v[..., None] + k + 1
+    ratios = half * half / (k[1:] * nu[..., :-1])
     if alternating:
-        return jet_exp(log_first) * total
-    return jet_exp(log_first + jet_log(total) - (x if scaled else 0.0))
+        ratios = -ratios
+    mantissas, exponents = np.frexp(ratios)  # mantissas of at least 1/2: no underflow here
+    ones = np.ones((*v.shape, 1))
+    running = np.concatenate([ones, np.cumprod(mantissas, axis=-1)], axis=-1)
+    powers = np.concatenate([0 * ones, np.cumsum(exponents, axis=-1)], axis=-1)
+    top = np.max(powers, axis=-1)
+    weights = np.ldexp(running, (powers - top[..., None]).astype(int))
+    # d/dv log t_k = c - D_k with c = log(x/2) - digamma(v + 1) common to all terms (its
+    # rounding is not amplified where J's terms cancel) and D_k = sum_(j<=k) 1/(v + j); the
+    # second derivative of log t_k, -trigamma(v + 1) + sum_(j<=k) 1/(v + j)^2
+    c = np.log(x / 2) - sc.digamma(v + 1)
+    inverse = 1 / nu[..., :-1]
+    zero = 0 * ones
+    d = np.concatenate([zero, np.cumsum(inverse, axis=-1)], axis=-1)
+    e = np.concatenate([zero, np.cumsum(inverse * inverse, axis=-1)], axis=-1)
+    s0, sd, sdd = (np.sum(weights * g, axis=-1) for g in (1.0, d, d * d + e))
+    sums = (s0, c * s0 - sd, (c * c - sc.polygamma(1, v + 1)) * s0 - 2 * c * sd + sdd)
+    last = np.abs(weights[..., -1]) * (1 + d[..., -1]) ** 2
+    settled = last <= 1e-17 * np.sum(np.abs(weights), axis=-1)
+    log_scale = v * np.log(x / 2) - sc.gammaln(v + 1) + top * np.log(2) - (x if scaled else 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scale = np.exp(log_scale)
+        value, first, second = (np.where(settled, total * scale, np.nan) for total in sums)
+    return Jet(value, first[None], second[None, None])
 
 
 def _series_beyond(v: Any, x: Any, alternating: bool) -> Any:
-    """Where J_v's (``alternating``) or I_v's series is summed beyond x = 4: orders v >= x,
-    where the function is small beside its integrals' parts, which cancel in the quadrature
-    (iv(150, 41)'s derivative came out 0.135 for -3e-65). I's terms are all positive; J's
-    alternate, and grow by at most x^2 / (4 v) a step before they fall, so its sum loses about
-    e^(x^2 / (4 v)) of its first term's rounding: taken where that is at most e^10 (4e-9 at
-    v = 150, x = 77, the worst measured against mpmath; 1e-13 where x^2 / (4 v) is below 3)."""
-    near = (v >= x) & (x <= _QUADRATURE_END)  # x / 2 more terms: at most 500
-    return near if not alternating else near & (x * x <= 40 * v)
+    """Where J_v's (``alternating``) or I_v's series is summed beyond x = 4.
+
+    I's terms are all positive: it is summed from v = 2 sqrt(x) on, where the quadrature of
+    I's integrals, of order 1 / sqrt(x), cancels to I e^-x, about e^(-v^2 / 2x) of them
+    (iv(140, 150)'s derivative came out 1e10 times too large, iv(90, 100)'s 21% off). Its
+    derivative, sum_k t_k (log(x/2) - digamma(k+v+1)), has terms of both signs, whose spread
+    of about 1 / sqrt(x) beside I'/I ~ -v/x loses at most sqrt(x)/v of the terms' rounding.
+    J's terms alternate, and grow by at most x^2 / (4 v) a step before they fall, so its sum
+    loses about e^(x^2 / (4 v)) of its first term's rounding: it is summed at v >= x, where J
+    is small beside its integrals' parts (jv(150, 41)'s derivative came out 0.135 for
+    -3e-65), where that is at most e^10 (4e-9 at v = 150, x = 77, the worst measured against
+    mpmath; 1e-13 where x^2 / (4 v) is below 3)."""
+    if not alternating:
+        return (v > 0) & (v * v >= 4 * x) & (x <= _QUADRATURE_END)
+    return (v >= x) & (x <= _QUADRATURE_END) & (x * x <= 40 * v)
 
 
 # From here on (and x >= v^2) the Hankel expansions in 1/x: the integrals oscillate too fast
@@ -322,6 +355,41 @@ def _reflection(name: str, v: Any, x: Any) -> Any:
     return -bessel_order_derivative(name, n, x) - 2 * parity * k
 
 
+def _sin_cos_pi(mu: Any) -> tuple[Any, Any]:
+    """sin(mu pi) and cos(mu pi), exactly 0 at the integers and the half-integers."""
+    r = np.mod(mu, 2.0)
+    s, c = np.sin(np.pi * r), np.cos(np.pi * r)
+    s[r == np.floor(r)] = 0.0
+    c[(2 * r == np.floor(2 * r)) & (r != np.floor(r))] = 0.0
+    return s, c
+
+
+def _times(a: Any, b: Any) -> Any:
+    """``a b``, 0 where ``a`` is 0 (also where ``b`` overflowed)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(a == 0, 0.0, a * b)
+
+
+def _mirrored_i(name: str, mu: Any, x: Any, second: bool) -> tuple[Any, Any]:
+    """The order derivatives of ``iv`` or ``ive`` at the negative orders ``-mu``, from
+    I_-mu = I_mu + 2/pi sin(mu pi) K_mu (DLMF 10.27.2) differentiated in the order:
+    -(I_mu' + 2 cos(mu pi) K_mu + 2/pi sin(mu pi) K_mu') and I_mu'' - 2 pi sin(mu pi) K_mu +
+    4 cos(mu pi) K_mu' + 2/pi sin(mu pi) K_mu''. The quadrature of I's integrals at -mu
+    cancels where mu >= 2 sqrt(x) as it does at mu (iv(-300, 300)'s derivative came out
+    -1.7e111 for 4.5e67), while these parts have no cancellation of their own: I_mu and K_mu
+    are of different sizes except near where the two terms cross (a zero of the derivative)."""
+    i1, i2 = _order_derivatives(name, mu, x, second)
+    k1, k2 = _order_derivatives("kv", mu, x, second)
+    k0 = sc.kv(mu, x)
+    if name == "ive":
+        k0, k1, k2 = (k * np.exp(-x) for k in (k0, k1, k2))
+    s, c = _sin_cos_pi(mu)
+    with np.errstate(invalid="ignore", over="ignore"):
+        first = -(i1 + _times(2 * c, k0) + _times(2 / np.pi * s, k1))
+        curvature = i2 - _times(2 * np.pi * s, k0) + _times(4 * c, k1) + _times(2 / np.pi * s, k2)
+    return first, curvature
+
+
 def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, Any]:
     """The first and (when ``second``) second derivatives in the order, on NumPy arrays."""
     if np.iscomplexobj(x):
@@ -333,6 +401,9 @@ def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, An
     flat = _flat(name, v, x)
     huge = (x > 0) & (v <= _HUGE_ORDER) if base in _SERIES else np.zeros(v.shape, dtype=bool)
     inside = (x > 0) & ~flat & ~huge
+    # I at negative orders -mu beyond I's series' start: by the reflection, from I and K at mu
+    mirrored = inside & (v < 0) & (x > _SERIES_END) & (v * v >= 4 * x) & (base == "ive")
+    inside &= ~mirrored
     if base in _SERIES:
         series = inside & ((x <= _SERIES_END) | _series_beyond(v, x, _SERIES[base]))
     else:
@@ -359,10 +430,14 @@ def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, An
         if quadrature[index]:
             first[index], curvature[index] = scalar(v[index], x[index], second)
     if name != base:
-        # in two halves: exp(x) overflows from x = 710, where iv itself need not
-        half = np.exp(x / 2) if name == "iv" else np.exp(-x / 2)
-        first, curvature = first * half * half, curvature * half * half
+        # in two halves: exp(x) overflows from x = 710, where iv itself need not (where the
+        # derivative does, it is a signed infinity, as SciPy's iv is, without a warning)
+        with np.errstate(over="ignore"):
+            half = np.exp(x / 2) if name == "iv" else np.exp(-x / 2)
+            first, curvature = first * half * half, curvature * half * half
     first, curvature = np.where(flat, 0.0, first), np.where(flat, 0.0, curvature)
+    if np.any(mirrored):
+        first[mirrored], curvature[mirrored] = _mirrored_i(name, -v[mirrored], x[mirrored], second)
     reflected = huge | ((v < 0) & (v == np.floor(v)) & inside & ~np.isfinite(first))
     if np.any(reflected):
         first[reflected] = _reflection(name, v[reflected], x[reflected])
