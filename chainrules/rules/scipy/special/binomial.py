@@ -1,9 +1,10 @@
 """Rules for the binomial and negative binomial distribution functions and their inverses.
 
 ``bdtr(k, n, p) = betainc(n - k, k + 1, 1 - p)`` and ``nbdtr(k, n, p) = betainc(n, k + 1, p)``
-(with their complements ``bdtrc nbdtrc``) have integer ``k`` and ``n`` (no tangent) and a beta
-density as derivative in ``p``. The inverses ``bdtri nbdtri`` in ``y`` have ``1 / density``
-at their own result.
+(with their complements ``bdtrc nbdtrc``) have integer ``k`` and ``n`` (no tangent; SciPy
+rounds a float ``k`` down in ``bdtr``, truncates it in ``nbdtr`` and truncates a float ``n``,
+and so do the rules) and a beta density as derivative in ``p``. The inverses ``bdtri nbdtri``
+in ``y`` have ``1 / density`` at their own result.
 
 >>> import scipy.special as sc
 >>> from chainrules.core.registry import rrule
@@ -24,7 +25,7 @@ from .distributions import beta_density
 
 
 def _bdtr_dp(k: Any, n: Any, p: Any) -> Any:
-    k = np.floor(k)
+    k, n = np.floor(k), np.trunc(n)  # as SciPy takes them
     # k >= n: bdtr is 1 for every p; betaln(0, .) would be infinite
     full = np.greater_equal(k, n)
     a = np.where(full, 1.0, np.subtract(n, k))
@@ -32,7 +33,7 @@ def _bdtr_dp(k: Any, n: Any, p: Any) -> Any:
 
 
 def _nbdtr_dp(k: Any, n: Any, p: Any) -> Any:
-    return beta_density(n, np.floor(k) + 1, p)
+    return beta_density(np.trunc(n), np.trunc(k) + 1, p)
 
 
 # ---- binomial and negative binomial: derivative in p ----------------------------------------

@@ -269,7 +269,8 @@ def _betainc_dx(a: Any, b: Any, x: Any, y: Any) -> Any:
     # a shape cancels, in place of both: the products lose 2e-13 at a = b = 200 through
     # beta(a, b), 4e-5 at (2.5, 1e12); elementwise, so that only such shapes pay for it, and
     # on NumPy values only (an engine's tracked values keep the form above, which it follows)
-    large = ~infinite & (np.maximum(a, b) > STIRLING_SHAPE) & (x > 0) & (x < 1) & on_values
+    large = ~infinite & (np.maximum(a, b) > STIRLING_SHAPE) & (np.minimum(a, b) > 0)
+    large &= (x > 0) & (x < 1) & on_values
     inside = inside & ~large
     if np.any(large):
         log_density = np.array(log_density)
@@ -317,7 +318,7 @@ def _betainc_shape_dx(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     if not plain((a, b, x)):
         return da, db  # an engine's tracked values: the form above, which it follows
     # a large shape's slopes without the cancellation of the digammas (shape_log_slopes)
-    finite = np.isfinite(a) & np.isfinite(b) & (x > 0) & (x < 1)
+    finite = np.isfinite(a) & np.isfinite(b) & (x > 0) & (x < 1) & (np.minimum(a, b) > 0)
     large = finite & (np.maximum(a, b) > LARGE_BETA_SHAPE)
     if not np.any(large):
         return da, db
