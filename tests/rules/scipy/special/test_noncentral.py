@@ -70,3 +70,22 @@ def test_nctdtr_derivative_in_nc_at_large_df():
     for df, rtol in ((1e12, 1e-11), (1e20, 1e-14)):
         got = cr.unthunk(cr.rrule(sc.nctdtr, df, 1.0, 1.5)[1](1.0)[2])
         assert got == pytest.approx(-phi, rel=rtol, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("x", "df", "nc", "density"),
+    [
+        # mpmath (40 digits) of 0.5 exp(-(x + nc)/2) (x/nc)^(df/4 - 1/2) I_(df/2-1)(sqrt(nc x)),
+        # where ive underflows beside a huge power (the x-derivative came out 0); rtol: the
+        # log-density's terms, of order df log(x/nc), cancel to it (2e-11 measured at 1e5)
+        (3000.0, 3000.0, 0.3, 0.00514999797829825),
+        (3000.0, 3000.0, 30.0, 0.004782835232287563),
+        (3000.0, 2000.0, 0.3, 3.984114684439924e-44),
+        (100000.0, 100000.0, 3.0, 0.0008920405013746278),
+    ],
+)
+def test_chndtr_density_where_ive_underflows(x, df, nc, density):
+    assert cotangents(sc.chndtr, x, df, nc)[0] == pytest.approx(density, rel=1e-10)
+    p = sc.chndtr(x, df, nc)
+    if 0 < p < 1:  # the inverse's p-derivative divides by it (it was infinite)
+        assert cotangents(sc.chndtrix, p, df, nc)[0] == pytest.approx(1 / density, rel=1e-6)
