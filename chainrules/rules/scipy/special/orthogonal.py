@@ -50,6 +50,8 @@ from .jets import (
     broadcast_jets,
     gradient_of,
     hessian_of,
+    jet_exp,
+    jet_gammaln,
     jet_rgamma,
     jet_where,
     parameter_jets,
@@ -391,8 +393,20 @@ def _genlaguerre(n: Any, alpha: Any, x: Any, order: int) -> Jet:
     definition at a non-integer degree)."""
     (a,) = parameter_jets(alpha, order=order)
     a, n, x = broadcast_jets(a, np.asarray(n, dtype=float), as_array(x))
-    front = jet_rgamma(a + 1) / jet_rgamma(a + (n + 1)) * sc.rgamma(n + 1)
-    return front * hyp1f1_jet(Jet.constant(-n, 1, order), a + 1, x)
+    # gamma(a + n + 1) / gamma(a + 1): from the log-gammas where either reciprocal is below
+    # 1e-100 (their squares, in the jet's derivatives, underflow from about a = 170: it was
+    # NaN there), from the reciprocals elsewhere (poles included)
+    low, high = a.value + 1, a.value + n + 1
+    with np.errstate(all="ignore"):
+        large = (low > 0) & (high > 0) & (np.minimum(sc.rgamma(low), sc.rgamma(high)) < 1e-100)
+    one = Jet.constant(np.ones(a.value.shape), 1, order)
+    big, small = jet_where(large, a, one), jet_where(large, one, a)
+    ratio = jet_where(
+        large,
+        jet_exp(jet_gammaln(big + (n + 1)) - jet_gammaln(big + 1)),
+        jet_rgamma(small + 1) / jet_rgamma(small + (n + 1)),
+    )
+    return ratio * sc.rgamma(n + 1) * hyp1f1_jet(Jet.constant(-n, 1, order), a + 1, x)
 
 
 def genlaguerre_da(n: Any, alpha: Any, x: Any) -> Any:

@@ -10,6 +10,7 @@ from samples import Row, cases, table_tests
 
 import chainrules as cr
 from chainrules import NoTangent, ZeroTangent
+from chainrules.engines.reverse import grad
 
 DEGREE = (0, 6)
 X = (-0.95, 0.95)
@@ -308,3 +309,22 @@ def test_x_derivative_at_negative_integer_degrees(f, shift, sign, n):
     # and by the value: T_12'(0.3) = 12 U_11(0.3)
     if f is sc.eval_chebyt and n == -12:
         assert dx(n) == pytest.approx(12 * sc.eval_chebyu(11, 0.3), rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("n", "alpha", "x", "first", "second"),
+    [
+        # mpmath (40 digits) of binom(n + alpha, n) 1F1(-n; alpha + 1; x): where 1/gamma of
+        # alpha + 1 underflows (it was NaN); rtol: the digamma difference of the log-gammas,
+        # psi(alpha + n + 1) - psi(alpha + 1), cancels (5e-12 measured at alpha = 3000)
+        (0.3, 300.0, 1.5, 0.006179794615808592, -1.4460052246657142e-05),
+        (2.5, 3000.0, 30.0, 121865.74526458643, 61.51221716956247),
+        (7.5, 171.0, 7.5, 153421846948.75806, 5954494564.159721),
+    ],
+)
+def test_genlaguerre_alpha_derivatives_at_large_alpha(n, alpha, x, first, second):
+    def in_alpha(a):
+        return sc.eval_genlaguerre(n, a, x)
+
+    assert grad(in_alpha)(alpha) == pytest.approx(first, rel=2e-11)
+    assert grad(grad(in_alpha))(alpha) == pytest.approx(second, rel=2e-10)
