@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+import scipy.special as sc
 from edge_sweep import findings, registered_ufuncs, sweepable
+
+import chainrules as cr
 
 # SciPy's own values take seconds at the grid's huge orders and degrees (yn(1e8, x) about
 # 1 s, its neighbours n +- 1 with it; Mathieu's characteristic values minutes): the sweep
@@ -91,3 +95,33 @@ def test_one_input(f: Any) -> None:
 @pytest.mark.parametrize("f", _swept(2), ids=lambda f: f.__name__)
 def test_two_inputs(f: Any) -> None:
     _check(f)
+
+
+# ---- the comparison with central differences: what it flags and what it leaves --------------
+
+
+def _scaled_rule(factor: float) -> Any:
+    """``chainrules.rrule`` with its cotangents scaled by ``factor``: a wrong rule."""
+
+    def rule(f: Any, *args: Any) -> Any:
+        y, pullback = cr.rrule(f, *args)
+        return y, lambda dy: tuple(c if i == 0 else factor * c for i, c in enumerate(pullback(dy)))
+
+    return rule
+
+
+def test_comparison_flags_a_derivative_two_percent_off():
+    found = list(findings(np.sin, [0.3, 30.0], compare=True, rule=_scaled_rule(1.02)))
+    assert [line.split()[:2] for line in found] == [
+        ["WRONG", "sin(0.3,)"],
+        ["WRONG", "sin(30.0,)"],
+    ]
+    assert list(findings(np.sin, [0.3, 30.0], compare=True)) == []
+
+
+def test_comparison_leaves_differences_not_to_be_trusted():
+    # jv's order derivative at v = 1e-300 is -690.9 at x = 1e-300, but a step of v there is
+    # below the value's rounding (the difference is 0); abs has a kink at 0; floor jumps at 1
+    assert [line for line in findings(sc.jv, [1e-300], compare=True)] == []
+    assert list(findings(np.abs, [0.0], compare=True, rule=_scaled_rule(3.0))) == []
+    assert list(findings(np.floor, [1.0], compare=True, rule=_scaled_rule(3.0))) == []
