@@ -40,6 +40,7 @@ import numpy as np
 import scipy.special as sc
 
 from .jets import (
+    Cancellation,
     Jet,
     as_array,
     as_jet,
@@ -49,6 +50,7 @@ from .jets import (
     jet_rgamma,
     jet_where,
     sum_series,
+    sum_terms,
 )
 
 __all__ = ["hyp0f1_jet", "hyp1f1_jet", "hyp2f1_jet"]
@@ -344,7 +346,10 @@ def _hyp2f1_beyond(a: Jet, b: Jet, c: Jet, z: Any, pfaff: Any, used: Any) -> Jet
 
 
 def hyp1f1_jet(a: Any, b: Any, x: Any) -> Jet:
-    """``1F1(a; b; x)`` with its derivatives in what the jets ``a``, ``b`` hold."""
+    """``1F1(a; b; x)`` with its derivatives in what the jets ``a``, ``b`` hold, from its series
+    (after Kummer's transformation at x < 0). NaN in each component whose terms cancel by more
+    than 1e-9 of their rounding (``Cancellation``): a large upper parameter with x < 0
+    (hyp1f1(300, 0.3, -3)'s derivative in a came out 2.8e6 for 0.041)."""
     k, order = a.k, a.order
     a, b = (as_jet(p, k, order) for p in (a, b))
     a, b, x = broadcast_jets(a, b, x)
@@ -353,7 +358,16 @@ def hyp1f1_jet(a: Any, b: Any, x: Any) -> Jet:
     a_in = jet_where(kummer, b - a, a)
     x_in = np.where(kummer, -x, x)
     one = Jet.constant(np.ones(x.shape, dtype=x.dtype), k, order)
-    series = sum_series(one, lambda n: (a_in + n) / ((b + n) * (n + 1)) * x_in)
+    sizes = Cancellation(one)
+    state = [one]
+
+    def term(n: int) -> Jet:
+        if n:
+            state[0] = state[0] * ((a_in + (n - 1)) / ((b + (n - 1)) * n) * x_in)
+        sizes.see(state[0])
+        return state[0]
+
+    series = sizes.guard(sum_terms(term))
     return jet_where(kummer, series * np.exp(np.where(kummer, x, 0.0)), series)
 
 

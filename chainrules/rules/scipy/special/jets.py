@@ -332,6 +332,28 @@ def _settled(term: Jet, total: Jet) -> Any:
     return done
 
 
+class Cancellation:
+    """The largest size of each component of a jet among the terms of a sum (``see``), so
+    that the components of the sum where they cancelled beyond ``limit`` of their rounding
+    become NaN (``guard``) rather than a guess."""
+
+    def __init__(self, like: Jet, limit: float = 1e-9) -> None:
+        self.parts = [np.zeros(np.shape(c)) for c in _components(like)]
+        self.rounding = np.finfo(float).eps / limit
+
+    def see(self, term: Jet, where: Any = True) -> None:
+        for i, c in enumerate(_components(term)):
+            self.parts[i] = np.where(where, np.maximum(self.parts[i], np.abs(c)), self.parts[i])
+
+    def guard(self, total: Jet) -> Jet:
+        with np.errstate(invalid="ignore"):
+            parts = [
+                np.where(largest * self.rounding > np.abs(c), np.nan, c)
+                for largest, c in zip(self.parts, _components(total), strict=True)
+            ]
+        return Jet(*parts)
+
+
 def sum_series(first: Jet, ratio: Any, max_terms: int = _MAX_TERMS) -> Jet:
     """``sum_n t_n`` with ``t_0 = first`` and ``t_(n+1) = t_n ratio(n)``, on jets.
 

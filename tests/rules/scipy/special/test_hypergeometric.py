@@ -171,3 +171,16 @@ def test_hyp2f1_pullback_at_large_lower_parameter_and_far_argument():
     cotangents = cr.rrule(sc.hyp2f1, 0.5, 1.0, 1e300, -2.5)[1](1.0)
     assert unthunk(cotangents[3]) == 0.0
     assert unthunk(cotangents[1]) == pytest.approx(-2.5e-300, rel=1e-15, abs=0)
+
+
+def test_hyp1f1_parameter_derivatives_where_the_series_cancels_are_nan():
+    # at a large a with x < 0 the series after Kummer's transformation, 1F1(b - a; b; -x),
+    # alternates with terms up to 1e80 for a sum of order 1: hyp1f1(300, 0.3, -3)'s
+    # derivative in a came out 2.8e6 for 0.041 (mpmath), and at (100, 1.5, -3) 5e-4 off
+    for point in [(3000.0, 0.3, -3.0), (300.0, 0.3, -3.0), (100.0, 1.5, -3.0)]:
+        da, db = hypergeometric.hyp1f1_gradient(*point)
+        assert np.isnan(da) and np.isnan(db)
+    # beside it, where the terms cancel less (mpmath; 1e-11 measured)
+    da, db = hypergeometric.hyp1f1_gradient(30.0, 1.5, -3.0)
+    assert da == pytest.approx(0.0038227236418892415, rel=1e-10, abs=0)
+    assert db == pytest.approx(-0.014976800639420406, rel=1e-10, abs=0)
