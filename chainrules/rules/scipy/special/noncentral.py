@@ -97,6 +97,11 @@ def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
 # below 1e-17).
 
 
+# The largest Poisson mean summed: about 800 terms of a quadrature each (measured: 3 s for
+# chndtr, 16 s for nctdtr).
+_LARGEST_MEAN = 2e3
+
+
 def _poisson_mixture(
     mean: Any, term: Callable[..., Any], *args: Any, size: Callable[..., Any] | None = None
 ) -> Any:
@@ -106,10 +111,14 @@ def _poisson_mixture(
     out is below 1e-17), or, given ``size(j, *args)``, the terms' size up to a modest factor,
     those whose weight times size is within e^-40 of the largest such product: in a far tail,
     the sum is tiny and made of terms of small weight (chndtr's df-derivative at x = 3000,
-    df = nc = 3000 came out 2e-183 for -8.7e-163)."""
+    df = nc = 3000 came out 2e-183 for -8.7e-163). NaN where the mean is beyond
+    ``_LARGEST_MEAN`` (nctdtr's df-derivative at nc = 3000 took minutes)."""
     means, *values = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (mean, *args)))
     shape = means.shape
     means = means.reshape(-1, 1)
+    # beyond, about 18 sqrt(mean) terms of a quadrature each would take minutes: NaN
+    beyond = np.abs(means) > _LARGEST_MEAN
+    means = np.where(beyond, 0.0, means)
     finite = means[np.isfinite(means)]
     widest = float(np.max(finite + 10 * np.sqrt(np.abs(finite)), initial=0.0))
     j = np.arange(np.ceil(widest) + 13)
@@ -128,7 +137,8 @@ def _poisson_mixture(
     def mix(values: Any) -> Any:
         full = np.zeros(weights.shape)
         full[rows, columns] = values
-        return (weights * full).sum(axis=1).reshape(shape)[()]
+        total = np.where(beyond[:, 0], np.nan, (weights * full).sum(axis=1))
+        return total.reshape(shape)[()]
 
     return tuple(map(mix, terms)) if isinstance(terms, tuple) else mix(terms)
 
@@ -194,8 +204,11 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
         odd = d * np.exp(sc.gammaln(j + 1) - sc.gammaln(j + 1.5)) / np.sqrt(2.0)
         return betainc_da_db(j + 0.5, df / 2, x)[1] + odd * betainc_da_db(j + 1, df / 2, x)[1]
 
-    mixed = _poisson_mixture(d * d / 2, central, df, d, x) / 4
-    return sign * mixed - noncentral_t_density(df, nc, t) * t / (2 * df)
+    density = noncentral_t_density(df, nc, t)
+    # where the density is not found, neither is the derivative: no mixture (24 s at nc = 60)
+    mean = np.where(np.isfinite(density), d * d / 2, np.inf)
+    mixed = _poisson_mixture(mean, central, df, d, x) / 4
+    return sign * mixed - density * t / (2 * df)
 
 
 def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:

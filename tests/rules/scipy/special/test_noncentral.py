@@ -6,6 +6,7 @@ import scipy.special as sc
 from samples import Row, cases, cotangents, table_tests
 
 import chainrules as cr
+from chainrules.rules.scipy.special import noncentral
 
 NUMERIC = "degrees-of-freedom derivatives by quadrature are not differentiable again"
 ROWS = [
@@ -97,3 +98,11 @@ def test_chndtr_df_derivative_in_a_far_tail():
     # chndtr at steps 0.03 and 0.01 of df, which agree to 1e-10
     ddf = cotangents(sc.chndtr, 3000.0, 3000.0, 3000.0)[1]
     assert ddf == pytest.approx(-8.719445206e-163, rel=1e-9, abs=0)
+
+
+def test_mixtures_beyond_their_largest_mean_are_nan():
+    # nctdtr's Poisson mean nc^2 / 2 = 4.5e6 at nc = 3000: about 38,000 quadratures, minutes
+    # (the edge sweep's alarm stopped it); NaN, as where the density itself is not found
+    assert np.isnan(noncentral.nctdtr_ddf(0.3, 3000.0, 0.3))
+    assert np.isnan(noncentral.nctdtr_ddf(3.0, 60.0, 2.0))
+    assert np.isnan(noncentral.chndtr_ddf(30.0, 5.0, 5000.0))
