@@ -213,25 +213,33 @@ def _ncfdtr_ddf(dfn: Any, dfd: Any, nc: Any, f: Any, p: Any) -> tuple[Any, Any]:
     return ncfdtr_ddfn_ddfd(dfn, dfd, nc, f)
 
 
-def _normal_cdf(mean: Any, std: Any, x: Any) -> Any:
-    return sc.ndtr((x - mean) / std)
+# ---- normal: the mean and the standard deviation, in closed form ---------------------------
+# nrdtrimn(p, std, x) = x - std ndtri(p) and nrdtrisd(mn, p, x) = (x - mn) / ndtri(p), also at
+# std = 0 (x = mn), where the implicit function's normal density is degenerate (NaN there);
+# NaN where SciPy's value is
 
 
-def _normal_density(mean: Any, std: Any, x: Any) -> Any:
-    z = (x - mean) / std
-    return np.exp(-z * z / 2) / (std * np.sqrt(2 * np.pi))
+def _ndtri_slope(p: Any) -> Any:
+    """d ndtri / dp = sqrt(2 pi) exp(ndtri(p)^2 / 2)."""
+    return np.sqrt(2 * np.pi) * np.exp(sc.ndtri(p) ** 2 / 2)
 
 
-# ---- normal: the mean and the standard deviation ------------------------------------------
+def _where_found(y: Any, partial: Any) -> Any:
+    return np.where(np.isnan(y), np.nan, partial)
 
-_NORMAL = (
-    _normal_cdf,
-    lambda mean, std, x, p: -_normal_density(mean, std, x),
-    lambda mean, std, x, p: -_normal_density(mean, std, x) * (x - mean) / std,
-    lambda mean, std, x, p: _normal_density(mean, std, x),
+
+parametric_rule(
+    sc.nrdtrimn,
+    lambda p, std, x, y: _where_found(y, -std * _ndtri_slope(p)),
+    lambda p, std, x, y: _where_found(y, -sc.ndtri(p)),
+    lambda p, std, x, y: _where_found(y, 1.0),
 )
-inverse_rule(sc.nrdtrimn, *_NORMAL, solves=0)
-inverse_rule(sc.nrdtrisd, *_NORMAL, solves=1)
+parametric_rule(
+    sc.nrdtrisd,
+    lambda mn, p, x, y: _where_found(y, -1 / sc.ndtri(p)),
+    lambda mn, p, x, y: _where_found(y, -y * _ndtri_slope(p) / sc.ndtri(p)),
+    lambda mn, p, x, y: _where_found(y, 1 / sc.ndtri(p)),
+)
 
 # ---- gamma, chi-squared and Poisson ---------------------------------------------------------
 

@@ -328,3 +328,11 @@ def test_chdtriv_at_p_one():
     # x = 1e-300: -2 / E1(5e-301), by mpmath
     np.testing.assert_allclose(dp, [-13.659954452904008, -0.0028948107155597627], rtol=1e-14)
     assert dx.tolist() == [0.0, 0.0]
+
+
+def test_nrdtrisd_at_zero_standard_deviation():
+    # x = mn: SciPy's solution is std = 0, a degenerate normal law (the implicit function's
+    # density gave NaN); the closed form (x - mn) / ndtri(p) has its derivatives there
+    dmn, dp, dx = cotangents(sc.nrdtrisd, 0.3, 0.3, 0.3)
+    assert dmn == pytest.approx(-1 / sc.ndtri(0.3), rel=1e-14, abs=0) == -dx
+    assert dp == 0.0
