@@ -278,3 +278,17 @@ def test_stdtr_derivative_in_t_at_large_df(df, t, expected):
     # its norm's two log-gammas cancelled: 2e-4 off at df = 1e12, 5.25 at 1e15, 3.4e-151 at
     # 1e300; rtol: a few roundings in the exponent and Stirling's tails
     assert cotangents(sc.stdtr, df, t)[1] == pytest.approx(expected, rel=1e-14, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("x", "lmbda", "expected", "rtol"),
+    [
+        # mpmath (60 digits): p solving Q(p) = x, then -dQ/dl / dQ/dp. The exprel slopes, each
+        # about 1/l^2, cancelled to p^l ~ 1e-296 (it came out -1.5e272); rtol: SciPy's p
+        (1e-300, 1e4, 6.3759387213770165e-06, 1e-12),
+        (1e-5, 1e4, 3.3018247322168274e-08, 1e-9),
+        (1e-300, 1e8, 6.733503198355278e-14, 1e-8),
+    ],
+)
+def test_tklmbda_lambda_derivative_at_large_lambda(x, lmbda, expected, rtol):
+    assert cr.rrule(sc.tklmbda, x, lmbda)[1](1.0)[2] == pytest.approx(expected, rel=rtol, abs=0)
