@@ -88,7 +88,9 @@ def test_nctdtr_derivative_in_nc_at_large_df():
 def test_chndtr_density_where_ive_underflows(x, df, nc, density):
     assert cotangents(sc.chndtr, x, df, nc)[0] == pytest.approx(density, rel=1e-10, abs=0)
     p = sc.chndtr(x, df, nc)
-    if 0 < p < 1:  # the inverse's p-derivative divides by it (it was infinite)
+    # the inverse's p-derivative divides by it (it was infinite); in the far tail (x = 3000 at
+    # df = 2000, p within 1e-40 of 1) SciPy's chndtrix does not give back x, by version
+    if 1e-6 < p < 1 - 1e-6:
         assert cotangents(sc.chndtrix, p, df, nc)[0] == pytest.approx(1 / density, rel=1e-6, abs=0)
 
 
