@@ -2,10 +2,10 @@
 
 They have no closed form. For real ``x > 0`` they are computed from
 
-* the power series of J and I, differentiated term by term on jets (``x <= 4``, where
-  quadrature of the integral forms cancels; 40 terms are plenty; and beyond, where the
-  function is small beside its integrals: I from ``v^2 >= 4 x``, J from ``v >= x``, see
-  ``_series_beyond``); I at negative orders there by its reflection (``_mirrored_i``);
+* the power series of J and I (``bessel_series``) at ``x <= 4``, where quadrature of the
+  integral forms cancels, and beyond, where the function is small beside its integrals: I
+  from ``v^2 >= 4 x``, J from ``v >= x``, see ``_series_beyond``; I at negative orders there
+  by its reflection (``_mirrored_i``);
 * otherwise the integral representations (DLMF 10.9.6, 10.9.7, 10.32.4, 10.32.9)
   differentiated under the integral sign, once or twice in the order, by adaptive quadrature
   (``scipy.integrate.quad``, relative tolerance 1e-12). The scaled ``ive`` and ``kve`` are
@@ -43,21 +43,20 @@ import scipy.special as sc
 from numpy.polynomial import chebyshev
 
 from ....core.calls import call
-from .jets import Jet, jet_power, jet_rgamma
+from .bessel_series import SERIES_END, power_series
+from .jets import Jet
 from .parameter_gradients import derivative_rules
+from .sinpi import sin_cos_pi
 
 __all__ = [
     "bessel_order_derivative",
     "bessel_order_jet",
     "bessel_order_second",
     "chebyshev_order_derivatives",
-    "log_iv",
     "order_derivative",
 ]
 
 _QUAD = {"epsabs": 1e-15, "epsrel": 1e-12, "limit": 400}
-_SERIES_END = 4.0
-_SERIES_TERMS = 40
 
 
 def _quad(f: Callable[[float], float], lo: float, hi: float) -> float:
@@ -159,86 +158,6 @@ def _kve_order(v: float, x: float, second: bool) -> tuple:
     return first, integral(
         lambda t: t * t * (np.exp(v * t + decay(t)) + np.exp(-v * t + decay(t))) / 2
     )
-
-
-def _power_series(v: Any, x: Any, alternating: bool, scaled: bool = False) -> Jet:
-    """sum_k (+-1)^k (x/2)^(2k+v) / (k! gamma(k+v+1)), the series of J_v or I_v, on a jet in
-    ``v`` (1/gamma and its derivatives stay finite at the poles of gamma); ``scaled``, I_v
-    times exp(-x). Beyond x = 4, ``_series_beyond_x4``."""
-    if not np.all(x <= _SERIES_END):
-        return _series_beyond_x4(v, x, alternating, scaled)
-    nu = Jet.seed(v, 0, 1)
-    sign = -1.0 if alternating else 1.0
-    terms = [
-        jet_power(x / 2, nu + 2 * k) * jet_rgamma(nu + (k + 1)) * (sign**k / sc.gamma(k + 1))
-        for k in range(_SERIES_TERMS)
-    ]
-    return sum(terms[1:], terms[0]) * (np.exp(-x) if scaled else 1.0)
-
-
-def _series_terms(v: Any, x: Any, alternating: bool) -> tuple[Any, Any, Any]:
-    """The terms t_k / t_0 of J_v's (``alternating``) or I_v's series at ``x``, divided by
-    2^top, and ``top``, with ``v + k + 1``: x / 2 + 6 sqrt(x) + 40 of them, enough beyond
-    the largest, at k(v + k) = x^2 / 4, k <= x / 2. They are the running products of the
-    ratios (rounding k 1e-16 at the k-th), their binary exponents summed apart, so that none
-    overflows."""
-    half = (x / 2)[..., None]
-    k = np.arange(_SERIES_TERMS + int(np.max(x) / 2 + 6 * np.sqrt(np.max(x))), dtype=float)
-    nu = v[..., None] + k + 1
-    ratios = half * half / (k[1:] * nu[..., :-1])
-    if alternating:
-        ratios = -ratios
-    mantissas, exponents = np.frexp(ratios)  # mantissas of at least 1/2: no underflow here
-    ones = np.ones((*v.shape, 1))
-    running = np.concatenate([ones, np.cumprod(mantissas, axis=-1)], axis=-1)
-    powers = np.concatenate([0 * ones, np.cumsum(exponents, axis=-1)], axis=-1)
-    top = np.max(powers, axis=-1)
-    return np.ldexp(running, (powers - top[..., None]).astype(int)), top, nu
-
-
-def _settled(weights: Any, growth: Any) -> Any:
-    """Where the last term, times ``growth``, no longer counts in the sum."""
-    return np.abs(weights[..., -1]) * growth <= 1e-17 * np.sum(np.abs(weights), axis=-1)
-
-
-def log_iv(v: Any, x: Any) -> Any:
-    """log I_v(x) for v > -1 and x > 0 from its series, where ``ive`` under- or overflows
-    (``ive(1499, 30)`` is 0 while I_1499(30) = 1e-2348 is a factor of a density of order
-    0.005); NaN where the series' terms do not settle.
-
-    >>> round(float(log_iv(np.array(1499.0), np.array(30.0))), 6)  # mpmath
-    -5407.575721
-    """
-    v, x = np.broadcast_arrays(np.asarray(v, dtype=float), np.asarray(x, dtype=float))
-    weights, top, _ = _series_terms(v, x, False)
-    total = np.sum(weights, axis=-1)
-    log_first = v * np.log(x / 2) - sc.gammaln(v + 1) + top * np.log(2)
-    return np.where(_settled(weights, 1.0), log_first + np.log(total), np.nan)[()]
-
-
-def _series_beyond_x4(v: Any, x: Any, alternating: bool, scaled: bool) -> Jet:
-    """The series beyond x = 4 (``_series_terms``) and its derivatives in ``v``: d/dv log
-    t_k = log(x/2) - digamma(k + v + 1), and the derivatives are the sums of the terms times
-    that, and times its square less trigamma(k + v + 1). The common factor t_0 and the terms'
-    scale join in a logarithm, with -x for the scaled one, where exp(-x) and the sum would
-    underflow and overflow apart. NaN where the last term still counts."""
-    weights, top, nu = _series_terms(v, x, alternating)
-    # d/dv log t_k = c - D_k with c = log(x/2) - digamma(v + 1) common to all terms (its
-    # rounding is not amplified where J's terms cancel) and D_k = sum_(j<=k) 1/(v + j); the
-    # second derivative of log t_k, -trigamma(v + 1) + sum_(j<=k) 1/(v + j)^2
-    c = np.log(x / 2) - sc.digamma(v + 1)
-    inverse = 1 / nu[..., :-1]
-    zero = np.zeros((*v.shape, 1))
-    d = np.concatenate([zero, np.cumsum(inverse, axis=-1)], axis=-1)
-    e = np.concatenate([zero, np.cumsum(inverse * inverse, axis=-1)], axis=-1)
-    s0, sd, sdd = (np.sum(weights * g, axis=-1) for g in (1.0, d, d * d + e))
-    sums = (s0, c * s0 - sd, (c * c - sc.polygamma(1, v + 1)) * s0 - 2 * c * sd + sdd)
-    settled = _settled(weights, (1 + d[..., -1]) ** 2)
-    log_scale = v * np.log(x / 2) - sc.gammaln(v + 1) + top * np.log(2) - (x if scaled else 0.0)
-    with np.errstate(over="ignore", invalid="ignore"):
-        scale = np.exp(log_scale)
-        value, first, second = (np.where(settled, total * scale, np.nan) for total in sums)
-    return Jet(value, first[None], second[None, None])
 
 
 def _series_beyond(v: Any, x: Any, alternating: bool) -> Any:
@@ -381,15 +300,6 @@ def _reflection(name: str, v: Any, x: Any) -> Any:
     return -bessel_order_derivative(name, n, x) - 2 * parity * k
 
 
-def _sin_cos_pi(mu: Any) -> tuple[Any, Any]:
-    """sin(mu pi) and cos(mu pi), exactly 0 at the integers and the half-integers."""
-    r = np.mod(mu, 2.0)
-    s, c = np.sin(np.pi * r), np.cos(np.pi * r)
-    s[r == np.floor(r)] = 0.0
-    c[(2 * r == np.floor(2 * r)) & (r != np.floor(r))] = 0.0
-    return s, c
-
-
 def _times(a: Any, b: Any) -> Any:
     """``a b``, 0 where ``a`` is 0 (also where ``b`` overflowed)."""
     with np.errstate(invalid="ignore"):
@@ -409,7 +319,7 @@ def _mirrored_i(name: str, mu: Any, x: Any, second: bool) -> tuple[Any, Any]:
     k0 = sc.kv(mu, x)
     if name == "ive":
         k0, k1, k2 = (k * np.exp(-x) for k in (k0, k1, k2))
-    s, c = _sin_cos_pi(mu)
+    s, c = sin_cos_pi(mu)
     with np.errstate(invalid="ignore", over="ignore"):
         first = -(i1 + _times(2 * c, k0) + _times(2 / np.pi * s, k1))
         curvature = i2 - _times(2 * np.pi * s, k0) + _times(4 * c, k1) + _times(2 / np.pi * s, k2)
@@ -428,15 +338,15 @@ def _order_derivatives(name: str, v: Any, x: Any, second: bool) -> tuple[Any, An
     huge = (x > 0) & (v <= _HUGE_ORDER) if base in _SERIES else np.zeros(v.shape, dtype=bool)
     inside = (x > 0) & ~flat & ~huge
     # I at negative orders -mu beyond I's series' start: by the reflection, from I and K at mu
-    mirrored = inside & (v < 0) & (x > _SERIES_END) & (v * v >= 4 * x) & (base == "ive")
+    mirrored = inside & (v < 0) & (x > SERIES_END) & (v * v >= 4 * x) & (base == "ive")
     inside &= ~mirrored
     if base in _SERIES:
-        series = inside & ((x <= _SERIES_END) | _series_beyond(v, x, _SERIES[base]))
+        series = inside & ((x <= SERIES_END) | _series_beyond(v, x, _SERIES[base]))
     else:
         series = np.zeros(v.shape, dtype=bool)
-    for part in (series & (x <= _SERIES_END), series & (x > _SERIES_END)):
+    for part in (series & (x <= SERIES_END), series & (x > SERIES_END)):
         if np.any(part):
-            found = _power_series(v[part], x[part], _SERIES[base], scaled=base == "ive")
+            found = power_series(v[part], x[part], _SERIES[base], scaled=base == "ive")
             assert found.hessian is not None  # a seed of second order
             first[part], curvature[part] = found.gradient[0], found.hessian[0, 0]
     asymptotic = inside & ~series & (x >= _ASYMPTOTIC_X) & (x >= v * v)

@@ -33,6 +33,7 @@ from ....core.registry import frule, rrule
 from ....core.tangents import NO_TANGENT
 from ....core.zeros import is_zero
 from .integrals import hurwitz_zeta
+from .sinpi import sin_cos_pi
 
 __all__ = ["polygamma_via_zeta", "trigamma"]
 
@@ -101,21 +102,15 @@ def _rgamma_derivative(x: Any, y: Any) -> Any:
     1/gamma(x) = gamma(1 - x) sin(pi x) / pi, so its derivative is
     gamma(1 - x) (cos(pi x) - digamma(1 - x) sin(pi x) / pi): smooth through the poles of
     gamma (where it is ``(-1)**n n!``, and ``-y * digamma(x)`` would be ``0 * inf``), and its
-    own derivative is right there too. sin and cos take ``x - n`` with ``n`` the nearest
-    integer, exact, so that the zeros of sin(pi x) keep their relative accuracy.
+    own derivative is right there too. sin and cos are ``sin_cos_pi``'s, exact at their
+    zeros.
     """
     if is_complex(x):
         return -y * sc.digamma(x)
     left = x < 0.5  # below -170, gamma(1 - x) is inf: so is the derivative, of its sign
     x_left = np.where(left, x, 0.0)
-    n = ignore_derivatives(np.rint(x_left))
-    r = x_left - n
-    parity = np.where(np.remainder(n, 2) == 0, 1.0, -1.0)
-    reflected = (
-        parity
-        * sc.gamma(1 - x_left)
-        * (np.cos(np.pi * r) - sc.digamma(1 - x_left) * np.sin(np.pi * r) / np.pi)
-    )
+    sin, cos = sin_cos_pi(x_left)
+    reflected = sc.gamma(1 - x_left) * (cos - sc.digamma(1 - x_left) * sin / np.pi)
     return np.where(left, reflected, -y * sc.digamma(np.where(left, 1.0, x)))
 
 
@@ -258,14 +253,6 @@ scalar_rule(
 )
 
 
-def _sin_cos_pi(x: Any) -> tuple[Any, Any]:
-    """sin(pi x) and cos(pi x), from x less its nearest integer (exact), so that their zeros
-    keep their relative accuracy."""
-    n = ignore_derivatives(np.rint(x))
-    parity = np.where(np.remainder(n, 2) == 0, 1.0, -1.0)
-    return parity * np.sin(np.pi * (x - n)), parity * np.cos(np.pi * (x - n))
-
-
 def _poch_partials(z: Any, m: Any, y: Any) -> tuple[Any, Any]:
     """The partials of poch(z, m) = gamma(z + m) / gamma(z): y (digamma(z + m) - digamma(z)) in
     z and y digamma(z + m) in m, through the poles of gamma(z).
@@ -290,8 +277,8 @@ def _poch_partials(z: Any, m: Any, y: Any) -> tuple[Any, Any]:
         sc.digamma(s_integer) * rgamma_z + _rgamma_derivative(z_zero, rgamma_z)
     )
     m_fraction = np.where(integer, 0.5, m_zero)
-    sin_z, cos_z = _sin_cos_pi(z_zero)
-    sin_m, cos_m = _sin_cos_pi(m_fraction)
+    sin_z, cos_z = sin_cos_pi(z_zero)
+    sin_m, cos_m = sin_cos_pi(m_fraction)
     reflected = (
         sc.poch(1 - z_zero - m_fraction, m_fraction)
         * (np.pi * cos_z + (sc.digamma(z_zero + m_fraction) - sc.digamma(1 - z_zero)) * sin_z)

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.parametric import SharedPartial, parametric_rule
-from .bessel_order import log_iv
+from .bessel_series import log_iv
 from .distributions import chi2_density, f_density
 from .incomplete import betainc_da_db, gammainc_da
 from .large_shapes import log_gamma_half_ratio
