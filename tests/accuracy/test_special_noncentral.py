@@ -9,25 +9,41 @@ docs' accuracy table is built from ``ROWS``.
 
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import pytest
 import scipy.special as sc
 from reference import Sweep, failures
 
 
+@functools.cache
+def _poisson_weights(mean, digits):
+    # for mean 1, the weights beyond j = 80 are below 1e-118; kept per mean and working
+    # precision (each sweep asks for the same weights at every argument)
+    return [mpmath.exp(j * mpmath.log(mean) - mean - mpmath.loggamma(j + 1)) for j in range(80)]
+
+
 def _poisson_mixture(mean, term):
-    # summed term by term: nsum's extrapolation is wrong in the 6th digit where 1 - w is tiny;
-    # for mean 1, the weights beyond j = 80 are below 1e-118
+    # summed term by term: nsum's extrapolation is wrong in the 6th digit where 1 - w is tiny
     return mpmath.fsum(
-        mpmath.exp(j * mpmath.log(mean) - mean - mpmath.loggamma(j + 1)) * term(j)
-        for j in range(80)
+        w * term(j) for j, w in enumerate(_poisson_weights(mpmath.mpf(mean), mpmath.mp.dps))
     )
+
+
+@functools.cache
+def _log_gamma(a, digits):
+    # per working precision, as the weights
+    return mpmath.loggamma(a)
 
 
 def _chi2_density(df, x, order):
     # d^order/dx^order of the chi-squared density with df degrees of freedom
     def density(t):
-        return mpmath.exp((df / 2 - 1) * mpmath.log(t / 2) - t / 2 - mpmath.loggamma(df / 2)) / 2
+        return (
+            mpmath.exp((df / 2 - 1) * mpmath.log(t / 2) - t / 2 - _log_gamma(df / 2, mpmath.mp.dps))
+            / 2
+        )
 
     if order == 0:
         return density(x)
@@ -38,10 +54,16 @@ def _ncx2(df, nc, x, order):
     return _poisson_mixture(nc / 2, lambda j: _chi2_density(df + 2 * j, x, order))
 
 
+@functools.cache
+def _log_beta(a, b, digits):
+    # per working precision, as the weights
+    return mpmath.log(mpmath.beta(a, b))
+
+
 def _beta_density(a, b, w, v, order):
     # v = 1 - w, formed apart: at f = 1e300, 1 - w is below 50 digits' resolution
     density = mpmath.exp(
-        (a - 1) * mpmath.log(w) + (b - 1) * mpmath.log(v) - mpmath.log(mpmath.beta(a, b))
+        (a - 1) * mpmath.log(w) + (b - 1) * mpmath.log(v) - _log_beta(a, b, mpmath.mp.dps)
     )
     return density if order == 0 else density * ((a - 1) / w - (b - 1) / v)
 
