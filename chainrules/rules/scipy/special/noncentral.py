@@ -72,22 +72,47 @@ def ncfdtr_dnc(dfn: Any, dfd: Any, nc: Any, f: Any, y: Any) -> Any:
     return (shifted - y) / 2
 
 
+# From this z on, the noncentral t's hyp1f1(., ., z) are taken divided by e^z (see _scaled_hyp1f1)
+_KUMMER_FROM = 100.0
+
+
+def _scaled_hyp1f1(a: Any, b: Any, z: Any, large: Any) -> Any:
+    """hyp1f1(a, b, z), divided by e^z where ``large``: there as hyp1f1(b - a, b, -z), by
+    Kummer's transformation (DLMF 13.2.39), which stays in the float range where e^z leaves it
+    (the noncentral t's factor e^(-nc^2 / 2) underflows from nc = 38.6, and its hyp1f1
+    overflow: every partial of nctdtr(10, 38, 40) = 0.53 was NaN)."""
+    return np.where(
+        large,
+        sc.hyp1f1(b - a, b, -np.where(large, z, 0.0)),
+        sc.hyp1f1(a, b, np.where(large, 0.0, z)),
+    )
+
+
+def _decay(nc: Any, df: Any, s: Any, large: Any) -> Any:
+    """-nc^2 / 2, plus z = nc^2 t^2 / (2 s) where ``large``: there -nc^2 df / (2 s), formed
+    without the cancellation of the two (s = df + t^2)."""
+    return np.where(large, -nc * nc * df / (2 * s), -nc * nc / 2)
+
+
 def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
-    """The noncentral t density in closed form, through two ``hyp1f1``."""
+    """The noncentral t density in closed form, through two ``hyp1f1``:
+
+    r / sqrt(pi s) (df / s)^(df/2) e^(-nc^2/2) (M((df + 1)/2, 1/2, z)
+    + nc t df / (r sqrt(2 s)) M(df/2 + 1, 3/2, z)), with s = df + t^2, z = nc^2 t^2 / (2 s)
+    and r = gamma((df + 1)/2) / gamma(df/2): the gamma functions of the textbook form
+    (gamma(df + 1) / (2^df gamma(df/2) gamma(df/2 + 1)), and 1/gamma of (df + 1)/2 and
+    df/2 + 1) joined by the duplication formula into r, which neither over- nor underflows
+    (they did from df = 342: NaN), the power formed as exp(-df/2 log1p(t^2 / df)), and the
+    M divided by e^z where z is large (``_decay``).
+    """
     s = df + t * t
     z = nc * nc * t * t / (2 * s)
-    log_scale = (
-        sc.xlogy(df / 2, df)
-        + sc.gammaln(df + 1)
-        - nc * nc / 2
-        - df * np.log(2.0)
-        - (df + 1) / 2 * np.log(s)
-        - sc.gammaln(df / 2)
-    )
-    odd = np.sqrt(2.0) * nc * t / np.sqrt(s) * sc.hyp1f1(df / 2 + 1, 1.5, z)
-    odd = odd * np.exp(-sc.gammaln((df + 1) / 2))
-    even = sc.hyp1f1((df + 1) / 2, 0.5, z) * np.exp(-sc.gammaln(df / 2 + 1))
-    return np.exp(log_scale) * (odd + even)
+    large = z > _KUMMER_FROM
+    ratio = np.sqrt(df / 2) * np.exp(log_gamma_half_ratio(df / 2))
+    odd = nc * t * df / (ratio * np.sqrt(2 * s)) * _scaled_hyp1f1(df / 2 + 1, 1.5, z, large)
+    even = _scaled_hyp1f1((df + 1) / 2, 0.5, z, large)
+    log_scale = -df / 2 * np.log1p(t * t / df) + _decay(nc, df, s, large)
+    return ratio / np.sqrt(np.pi * s) * np.exp(log_scale) * (odd + even)
 
 
 # ---- noncentral laws: derivatives in the degrees of freedom, and nctdtr's in nc --------------
@@ -200,14 +225,26 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
     d = sign * nc
     x = t * t / (t * t + df)
 
+    def odd(j: Any, d: Any) -> Any:
+        return d * np.exp(sc.gammaln(j + 1) - sc.gammaln(j + 1.5)) / np.sqrt(2.0)
+
     def central(j: Any, df: Any, d: Any, x: Any) -> Any:
-        odd = d * np.exp(sc.gammaln(j + 1) - sc.gammaln(j + 1.5)) / np.sqrt(2.0)
-        return betainc_da_db(j + 0.5, df / 2, x)[1] + odd * betainc_da_db(j + 1, df / 2, x)[1]
+        return betainc_da_db(j + 0.5, df / 2, x)[1] + odd(j, d) * betainc_da_db(j + 1, df / 2, x)[1]
+
+    def size(
+        j: Any, df: Any, d: Any, x: Any
+    ) -> Any:  # a derivative of I or 1 - I is about its size
+        def tail(a: Any) -> Any:
+            return np.minimum(sc.betainc(a, df / 2, x), sc.betaincc(a, df / 2, x))
+
+        return tail(j + 0.5) + np.abs(odd(j, d)) * tail(j + 1)
 
     density = noncentral_t_density(df, nc, t)
     # where the density is not found, neither is the derivative: no mixture (24 s at nc = 60)
     mean = np.where(np.isfinite(density), d * d / 2, np.inf)
-    mixed = _poisson_mixture(mean, central, df, d, x) / 4
+    # in a far tail, the terms that count are of small weight (at df = 10, nc = 20, t = 2, near
+    # j = 50 of a mean of 200): chosen by their weight times their size, as in chndtr_ddf
+    mixed = _poisson_mixture(mean, central, df, d, x, size=size) / 4
     return sign * mixed - density * t / (2 * df)
 
 
@@ -228,11 +265,13 @@ def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
     # gamma((df + 1)/2) / gamma(df/2), whose log-gammas cancel at large df (8e-5 of the
     # derivative lost at df = 1e12)
     ratio = np.sqrt(df / 2) * np.exp(log_gamma_half_ratio(df / 2))
-    moment = sc.hyp1f1(df / 2, 0.5, z) + b * np.sqrt(2 / s) * ratio * sc.hyp1f1(
-        (df + 1) / 2, 1.5, z
+    large = z > _KUMMER_FROM
+    moment = _scaled_hyp1f1(df / 2, 0.5, z, large) + b * np.sqrt(2 / s) * ratio * _scaled_hyp1f1(
+        (df + 1) / 2, 1.5, z, large
     )
     # log(df / s) as -log1p(t^2 / df): df / s rounds near 1, and df / 2 multiplies its error
-    return -np.exp(-df / 2 * np.log1p(t * t / df) - nc * nc / 2) / np.sqrt(2 * np.pi) * moment
+    log_scale = -df / 2 * np.log1p(t * t / df) + _decay(nc, df, s, large)
+    return -np.exp(log_scale) / np.sqrt(2 * np.pi) * moment
 
 
 # SciPy's private derivative ufuncs: the series behind smirnov and kolmogorov, differentiated

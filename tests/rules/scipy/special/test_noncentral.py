@@ -106,5 +106,44 @@ def test_mixtures_beyond_their_largest_mean_are_nan():
     # nctdtr's Poisson mean nc^2 / 2 = 4.5e6 at nc = 3000: about 38,000 quadratures, minutes
     # (the edge sweep's alarm stopped it); NaN, as where the density itself is not found
     assert np.isnan(noncentral.nctdtr_ddf(0.3, 3000.0, 0.3))
-    assert np.isnan(noncentral.nctdtr_ddf(3.0, 60.0, 2.0))
+    # the density's hyp1f1 beyond the float range even divided by e^z (df = 1e4, nc = t = 38)
+    assert np.isnan(noncentral.nctdtr_ddf(1e4, 38.0, 38.0))
     assert np.isnan(noncentral.chndtr_ddf(30.0, 5.0, 5000.0))
+
+
+# References: mpmath at 50 digits, nctdtr as E[ndtr(t sqrt(V / df) - nc)] over V ~ chi2(df),
+# by quadrature with breakpoints around the integrand's peak, differentiated by mpmath.diff;
+# the density from its closed form in mpmath's hyp1f1.
+@pytest.mark.parametrize(
+    "df, nc, t, ddf, dnc, density",
+    [
+        # beyond nc = 38.6, e^(-nc^2 / 2) underflowed and the hyp1f1 overflowed: all NaN
+        (3.0, 60.0, 70.0, 0.042509614989403927, -0.014446714416445379, 0.012382198820123147),
+        (10.0, 38.0, 40.0, 0.0074534080756492685, -0.044737556652531419, 0.042500131396947473),
+        # far tails, made of Poisson terms of weight below 1e-18, which the df-derivative's
+        # mixture left out: it gave -3.3e-57, -1.9e-48 and 2.28e-17 (4.5e-4 off)
+        (10.0, 20.0, 2.0, -2.3991703697639522e-57, -1.0778990079019923e-56, 3.3071924492570793e-56),
+        (3.0, 15.0, 0.3, -8.4730197383311053e-49, -2.1168658363885808e-47, 3.899722375754841e-47),
+        (4.0, -10.0, -1.0, 2.2802341526072995e-17, -1.3983424336235597e-16, 3.1797090926424296e-16),
+    ],
+)
+def test_nctdtr_partials_at_large_noncentrality_and_in_far_tails(df, nc, t, ddf, dnc, density):
+    # the df-derivative is a mixture of quadratures at 1e-12; the others closed forms
+    found = cotangents(sc.nctdtr, df, nc, t)
+    assert found[0] == pytest.approx(ddf, rel=1e-10, abs=0)
+    assert found[1] == pytest.approx(dnc, rel=1e-13, abs=0)
+    assert found[2] == pytest.approx(density, rel=1e-13, abs=0)
+
+
+@pytest.mark.parametrize(
+    "df, nc, t, density",
+    [
+        (1000.0, 5.0, 5.0, 0.39637323315034847),
+        (1000.0, 5.0, 4.0, 0.24214515189010606),
+        (400.0, 3.0, -1.0, 0.00013466534225703446),
+    ],
+)
+def test_noncentral_t_density_at_many_degrees_of_freedom(df, nc, t, density):
+    # gamma(df + 1) overflowed from df = 171 and the textbook form's other gammas with it, to
+    # NaN from df = 342; their ratio is now one gamma((df + 1)/2) / gamma(df/2)
+    assert noncentral.noncentral_t_density(df, nc, t) == pytest.approx(density, rel=1e-13, abs=0)

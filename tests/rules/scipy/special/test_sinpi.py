@@ -45,9 +45,9 @@ def test_derivatives_to_the_second_order(x):
 
     with M.workdps(30):
         slope_sin, slope_cos = (float(M.pi * M.cospi(x)), float(-M.pi * M.sinpi(x)))
-        curve_sin, curve_cos = (float(-M.pi**2 * M.sinpi(x)), float(-M.pi**2 * M.cospi(x)))
-    # at the zeros, the derivatives are pi or pi^2 times sin(pi/2 - pi/2) = 6e-17 (the rounding
-    # of pi/2): absolute 1e-15
+        curve_sin, curve_cos = (float(-(M.pi**2) * M.sinpi(x)), float(-(M.pi**2) * M.cospi(x)))
+    # where a derivative is 0, it comes out as pi or pi^2 times np.cos(np.pi / 2) = 6e-17, the
+    # rounding of pi/2: absolute 1e-15
     assert reverse.grad(sin)(x) == pytest.approx(slope_sin, rel=1e-14, abs=1e-15)
     assert reverse.grad(cos)(x) == pytest.approx(slope_cos, rel=1e-14, abs=1e-15)
     assert reverse.grad(reverse.grad(sin))(x) == pytest.approx(curve_sin, rel=1e-14, abs=1e-15)
