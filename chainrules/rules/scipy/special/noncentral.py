@@ -118,8 +118,7 @@ def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
 # ---- noncentral laws: derivatives in the degrees of freedom, and nctdtr's in nc --------------
 # Each noncentral law is a Poisson mixture of central ones; a derivative in a degree of freedom
 # is the mixture of the central laws' derivatives (quadrature, on NumPy values only), summed
-# over the terms whose weight is above 1e-18 (the terms are bounded, so what is left out is
-# below 1e-17).
+# over the terms whose weight times size is within e^-40 of the largest (_poisson_mixture).
 
 
 # The largest Poisson mean summed: about 800 terms of a quadrature each (measured: 3 s for
@@ -204,7 +203,11 @@ def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
     def central(j: Any, a: Any, b: Any, w: Any) -> tuple[Any, Any]:
         return betainc_da_db(a + j, b, w)
 
-    da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w)
+    def size(j: Any, a: Any, b: Any, w: Any) -> Any:  # as chndtr_ddf's
+        return np.minimum(sc.betainc(a + j, b, w), sc.betaincc(a + j, b, w))
+
+    # in a far tail, made of terms of small weight (2.9% off at (3, 5, 100, 0.2) by weight alone)
+    da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w, size=size)
     density = noncentral_f_density(dfn, dfd, nc, f)
     return da / 2 + density * f / dfn, db / 2 - density * f / dfd
 
