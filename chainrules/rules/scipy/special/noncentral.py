@@ -102,8 +102,8 @@ def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
     and r = gamma((df + 1)/2) / gamma(df/2): the gamma functions of the textbook form
     (gamma(df + 1) / (2^df gamma(df/2) gamma(df/2 + 1)), and 1/gamma of (df + 1)/2 and
     df/2 + 1) joined by the duplication formula into r, which neither over- nor underflows
-    (they did from df = 342: NaN), the power formed as exp(-df/2 log1p(t^2 / df)), and the
-    M divided by e^z where z is large (``_decay``).
+    (their product came out inf from df = 342), the power formed as
+    exp(-df/2 log1p(t^2 / df)), and the M divided by e^z where z is large (``_decay``).
     """
     s = df + t * t
     z = nc * nc * t * t / (2 * s)

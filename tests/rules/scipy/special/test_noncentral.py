@@ -160,6 +160,7 @@ def test_ncfdtr_df_derivatives_in_far_tails(dfn, dfd, nc, f, ddfn, ddfd):
     ],
 )
 def test_noncentral_t_density_at_many_degrees_of_freedom(df, nc, t, density):
-    # gamma(df + 1) overflowed from df = 171 and the textbook form's other gammas with it, to
-    # NaN from df = 342; their ratio is now one gamma((df + 1)/2) / gamma(df/2)
+    # the textbook form's exp of its log-scale overflowed from df = 342, beside 1/gamma factors
+    # at the bottom of the floats: inf; its gamma functions are now one ratio
+    # gamma((df + 1)/2) / gamma(df/2)
     assert noncentral.noncentral_t_density(df, nc, t) == pytest.approx(density, rel=1e-13, abs=0)
