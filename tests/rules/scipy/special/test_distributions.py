@@ -76,6 +76,10 @@ STDTR_DDF = [
     (4.0, 0.3, 0.001775128466907476),
     (4.0, 50.0, 1.3548379808093127e-06),
     (0.7, -1e4, -0.00456144033293122),
+    # df far below 1, where the incomplete beta function's derivative in its first shape
+    # cancelled 1/a (16384.24 at the first, -1.9e84 at the second; 80 digits)
+    (1e-20, 1e8, 20.819839427226384),
+    (1e-100, 1e8, 66.871541287107297),
 ]
 
 
@@ -140,16 +144,18 @@ STDTR_DDF_FAR = [
     (0.5, -1e300, -2.216208276266286e-148),
     (1.0, 1e300, 2.198191990067676e-298),
     (1e-8, 1e300, 350.0870547261405),
+    (1e-20, 1e200, 241.86800835465477),
     (2.5, 1e100, 1.650617787021936e-248),
 ]
 
 
 @pytest.mark.parametrize(("df", "t", "expected"), STDTR_DDF_FAR)
 def test_stdtr_derivative_in_df_where_t_squared_overflows(df, t, expected):
-    # rtol: the tail's leading term has relative error df/t^2; for small df, 1/df and
-    # digamma(df/2)/2 cancel (3e-12 of the result at df = 1e-8)
+    # rtol: the tail's leading term has relative error df/t^2; its slope takes
+    # -1/df - digamma(df/2)/2 as -digamma(df/2 + 1)/2, which cancelled (3e-12 of the result at
+    # df = 1e-8, all of it at 1e-20: 0 for 242)
     got = cotangents(sc.stdtr, df, t)[0]
-    assert got == pytest.approx(expected, rel=1e-11, abs=0)
+    assert got == pytest.approx(expected, rel=1e-13, abs=0)
 
 
 def test_stdtr_derivative_in_df_far_out_on_arrays():
