@@ -164,3 +164,12 @@ def test_noncentral_t_density_at_many_degrees_of_freedom(df, nc, t, density):
     # at the bottom of the floats: inf; its gamma functions are now one ratio
     # gamma((df + 1)/2) / gamma(df/2)
     assert noncentral.noncentral_t_density(df, nc, t) == pytest.approx(density, rel=1e-13, abs=0)
+
+
+@pytest.mark.parametrize("nc", [0.5, 1.0, 2.5])
+def test_nctdtr_nc_derivative_where_t_squared_over_df_overflows(nc):
+    # at df = 1e-300 and t = 1e8 the law is that of Z + nc's sign (U = sqrt(chi2_df / df)
+    # is huge): the derivative in nc is -phi(nc), to 1e-297. t^2 / df overflowed, and the
+    # power (df / s)^(df / 2) = 1 came out 0
+    found = cotangents(sc.nctdtr, 1e-300, nc, 1e8)[1]
+    assert found == pytest.approx(-np.exp(-nc * nc / 2) / np.sqrt(2 * np.pi), rel=1e-15, abs=0)
