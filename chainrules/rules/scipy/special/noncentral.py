@@ -25,7 +25,7 @@ import scipy.special as sc
 
 from ....core.parametric import SharedPartial, parametric_rule
 from .bessel_series import log_iv
-from .distributions import chi2_density, f_density
+from .distributions import chi2_density, f_density, log1p_square_ratio
 from .incomplete import betainc_da_db, gammainc_da
 from .large_shapes import log_gamma_half_ratio
 
@@ -88,18 +88,6 @@ def _scaled_hyp1f1(a: Any, b: Any, z: Any, large: Any) -> Any:
     )
 
 
-def _log1p_ratio(t: Any, df: Any) -> Any:
-    """log(1 + t^2 / df), also where t^2 / df overflows: there 2 log|t| - log df (at
-    df = 1e-300, t = 1e8, the power (df / s)^(df/2) = 1 came out 0, and nctdtr's derivative in
-    nc with it)."""
-    with np.errstate(over="ignore"):
-        ratio = t * t / df
-    far = np.isinf(ratio) & np.isfinite(t)
-    t_far, df_far = np.where(far, t, 1.0), np.where(far, df, 1.0)
-    near = np.log1p(np.where(far, 1.0, ratio))
-    return np.where(far, 2 * np.log(np.abs(t_far)) - np.log(df_far), near)
-
-
 def _decay(nc: Any, df: Any, s: Any, large: Any) -> Any:
     """-nc^2 / 2, plus z = nc^2 t^2 / (2 s) where ``large``: there -nc^2 df / (2 s), formed
     without the cancellation of the two (s = df + t^2)."""
@@ -123,7 +111,7 @@ def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
     ratio = np.sqrt(df / 2) * np.exp(log_gamma_half_ratio(df / 2))
     odd = nc * t * df / (ratio * np.sqrt(2 * s)) * _scaled_hyp1f1(df / 2 + 1, 1.5, z, large)
     even = _scaled_hyp1f1((df + 1) / 2, 0.5, z, large)
-    log_scale = -df / 2 * _log1p_ratio(t, df) + _decay(nc, df, s, large)
+    log_scale = -df / 2 * log1p_square_ratio(t, df) + _decay(nc, df, s, large)
     return ratio / np.sqrt(np.pi * s) * np.exp(log_scale) * (odd + even)
 
 
@@ -285,7 +273,7 @@ def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
         (df + 1) / 2, 1.5, z, large
     )
     # log(df / s) as -log1p(t^2 / df): df / s rounds near 1, and df / 2 multiplies its error
-    log_scale = -df / 2 * _log1p_ratio(t, df) + _decay(nc, df, s, large)
+    log_scale = -df / 2 * log1p_square_ratio(t, df) + _decay(nc, df, s, large)
     return -np.exp(log_scale) / np.sqrt(2 * np.pi) * moment
 
 

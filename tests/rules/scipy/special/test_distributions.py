@@ -298,3 +298,10 @@ def test_stdtr_derivative_in_t_at_large_df(df, t, expected):
 )
 def test_tklmbda_lambda_derivative_at_large_lambda(x, lmbda, expected, rtol):
     assert cr.rrule(sc.tklmbda, x, lmbda)[1](1.0)[2] == pytest.approx(expected, rel=rtol, abs=0)
+
+
+def test_student_density_where_t_squared_over_df_overflows():
+    # stdtr's derivative in t at df = 1e-300, t = 1e5: about df / (2 t) (mpmath: 5.0e-306);
+    # t^2 / df overflowed and the density came out 0. rtol: the density's normalisation takes
+    # log-gammas of size 690 at this df, whose rounding is 1e-13 of it
+    assert cotangents(sc.stdtr, 1e-300, 1e5)[1] == pytest.approx(5.0e-306, rel=1e-12, abs=0)
