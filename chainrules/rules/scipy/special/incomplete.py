@@ -104,6 +104,14 @@ def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
     return (lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)), np.log, 0.0, 1.0
 
 
+# Below this shape (the first, for beta), a lower tail's derivatives come from its series:
+# E[log t | t < x] is about log x - 1/a there, and cancelled digamma(a) to the quadrature's
+# 1e-12 of 1/a (betainc(5e-21, 0.5, 0.1)'s derivative in a came out 65534 for -3.64, 7% off at
+# a = 1e-10; gammainc(1e-20, 1e-30)'s -32768 for -68.5).
+_SERIES_SHAPE = 1.0
+_SERIES_TERMS = 100_000
+
+
 def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, float]:
     """dP/da and, when ``second``, d2P/da2: the tail T has d log T/da = E[log t | tail] -
     digamma(a) and d2 log T/da2 = Var[log t | tail] - trigamma(a)."""
@@ -116,6 +124,8 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
         # the derivatives underflow with the tail; far beyond a, exp(-x u) would also be too
         # narrow for the quadrature to find (x = 1e300)
         return 0.0, 0.0
+    if x < a < _SERIES_SHAPE:
+        return _gammainc_lower_series(a, x, tail, second)
     if a > LARGE_SHAPE:
         weight, g, lo, hi = gamma_tail_large(a, x)
         _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
@@ -127,6 +137,31 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
     if not second:
         return sign * tail * slope, np.nan
     return sign * tail * slope, sign * tail * (slope * slope + covariances[0] - sc.polygamma(1, a))
+
+
+def _gammainc_lower_series(a: float, x: float, tail: float, second: bool) -> tuple:
+    """dP/da and d2P/da2 at x < a < 1 from P(a, x) = x^a H / gamma(a + 1), where
+    H = M(a, a + 1, -x) = 1 + a G, G = sum_(n>=1) (-x)^n / (n! (a + n)) (DLMF 8.5.1), as
+    ``_betainc_lower_series``: d log P / da = log x - digamma(a + 1) + H_a / H, without the 1/a
+    that the quadrature's E[log t | t < x] and digamma(a) cancelled (-32768 for -68.5 at
+    a = 1e-20, x = 1e-30)."""
+    q, sums, scale = 1.0, np.zeros(3), np.zeros(3)  # G, G_a, G_aa
+    for n in range(1, _SERIES_TERMS):
+        q *= -x / n
+        r = 1.0 / (a + n)
+        terms = np.array([q * r, -q * r * r, 2 * q * r**3])
+        sums += terms
+        scale += np.abs(terms)
+        if np.all(np.abs(terms) <= 1e-17 * scale):
+            break
+    g, g_a, g_aa = sums
+    h = 1 + a * g
+    h_a = (g + a * g_a) / h
+    slope = np.log(x) - sc.digamma(a + 1) + h_a
+    if not second:
+        return tail * slope, np.nan
+    curvature = -sc.polygamma(1, a + 1) + (2 * g_a + a * g_aa) / h - h_a * h_a
+    return tail * slope, tail * (slope * slope + curvature)
 
 
 def _elementwise(scalar: Any, outputs: int, *arrays: Any) -> tuple:
@@ -197,13 +232,6 @@ def _betainc_lower_scalar(a: float, b: float, x: float, second: bool) -> tuple:
         tail * (ga * gb + v12 + both1),
         tail * (gb * gb + hbb),
     )
-
-
-# Below this first shape, the lower tail's derivatives come from its series: E[log t | t < x]
-# is about log x - 1/a there, and cancelled digamma(a) to the quadrature's 1e-12 of 1/a
-# (betainc(5e-21, 0.5, 0.1)'s derivative in a came out 65534 for -3.64, 7% off at a = 1e-10).
-_SERIES_SHAPE = 1.0
-_SERIES_TERMS = 100_000
 
 
 def _betainc_lower_series(a: float, b: float, x: float, tail: float, second: bool) -> tuple:
