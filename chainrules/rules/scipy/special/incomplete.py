@@ -104,7 +104,7 @@ def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
     return (lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)), np.log, 0.0, 1.0
 
 
-# Below this shape (the first, for beta), a lower tail's derivatives come from its series:
+# Up to this shape (the first, for beta), a lower tail's derivatives come from its series:
 # E[log t | t < x] is about log x - 1/a there, and cancelled digamma(a) to the quadrature's
 # 1e-12 of 1/a (betainc(5e-21, 0.5, 0.1)'s derivative in a came out 65534 for -3.64, 7% off at
 # a = 1e-10; gammainc(1e-20, 1e-30)'s -32768 for -68.5).
@@ -124,7 +124,7 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
         # the derivatives underflow with the tail; far beyond a, exp(-x u) would also be too
         # narrow for the quadrature to find (x = 1e300)
         return 0.0, 0.0
-    if x < a < _SERIES_SHAPE:
+    if x < a <= _SERIES_SHAPE:
         return _gammainc_lower_series(a, x, tail, second)
     if a > LARGE_SHAPE:
         weight, g, lo, hi = gamma_tail_large(a, x)
@@ -196,9 +196,13 @@ def _betainc_shape_scalar(a: float, b: float, x: float, second: bool) -> tuple:
         return (np.nan,) * 5
     if x == 0 or x == 1 or a == np.inf or b == np.inf:
         return (0.0,) * 5  # an infinite shape: I is 0 or 1 on 0 < x < 1 for every a and b
-    if max(a, b) > LARGE_BETA_SHAPE:
+    upper = x > (a + 1) / (a + b + 2)
+    # the large shapes' expansions, but for a tail whose series (below) takes a small shape
+    # (betainc(1e-300, 1e8, 1e-300)'s derivative in a came out 1.5e284 for -672 there)
+    small = (b if upper else a) <= _SERIES_SHAPE
+    if max(a, b) > LARGE_BETA_SHAPE and not small:
         return betainc_large_scalar(a, b, x, second)
-    if x > (a + 1) / (a + b + 2):
+    if upper:
         # I_x(a, b) = 1 - I_{1-x}(b, a): integrate the upper tail, the smaller one.
         db, da, dbb, dab, daa = _betainc_lower_scalar(b, a, 1 - x, second)
         return -da, -db, -daa, -dab, -dbb
@@ -212,7 +216,7 @@ def _betainc_lower_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     tail = sc.betainc(a, b, x)
     if tail == 0:
         return (0.0,) * 5  # the derivatives underflow with the tail
-    if a < _SERIES_SHAPE:
+    if a <= _SERIES_SHAPE:
         return _betainc_lower_series(a, b, x, tail, second)
     weight, gs, lo, hi = beta_lower_tail(a, b, x)
     _, (m1, m2), covariances = moments(weight, gs, ((lo, hi),), second)

@@ -132,9 +132,11 @@ BETA_SECOND = [
     (50.0, 50.0, 0.4, 0.0013548036147770658, -0.0010593516953512478, 0.000817834676239136),
     (0.1, 2.5, 0.99, -1.0808861487274765e-05, 2.4978643909587638e-05, -1.1242987832952895e-05),
 ]
-# A first shape far below 1, where E[log t | t < x] is about log x - 1/a and cancelled
-# digamma(a) to the quadrature's 1e-12 of 1/a (65534 for -3.64 at a = 5e-21; 7% off at
-# a = 1e-10): the lower tail's series takes them. (a, b, x, then the derivatives in a, b, a
+
+
+# A first shape up to 1 (far below it here), where E[log t | t < x] is about log x - 1/a and
+# cancelled digamma(a) to the quadrature's 1e-12 of 1/a (65534 for -3.64 at a = 5e-21; 7% off
+# at a = 1e-10): the lower tail's series takes them. (a, b, x, then the derivatives in a, b, a
 # twice, a and b, b twice), mpmath at 80 digits, mpmath.diff with steps 1e-30 (first) and
 # 1e-20 (second) of the shape.
 SMALL_SHAPE = [
@@ -189,7 +191,20 @@ def test_betainc_shape_derivatives_at_a_small_first_shape(a, b, x, da, db, daa, 
     assert betainc_shape_hessian(a, b, x) == pytest.approx((daa, dab, dbb), rel=1e-9, abs=0)
 
 
-# gammainc's lower tail (x < a) at a < 1, likewise: its series (-32768 for -68.5 at the first,
+@pytest.mark.parametrize(
+    "a, b, x, da, db",
+    [
+        (1e-20, 1e8, 1e-300, -671.7776314943598, 1.000000005e-28),
+        (1.0, 1e8, 1e-300, -6.7277763148435982e-290, 1.0e-300),
+    ],
+)
+def test_betainc_shape_derivatives_at_a_small_shape_beside_a_large_one(a, b, x, da, db):
+    # the large shapes' expansions gave -32768 and 1e-300 at the first, and divided by zero at
+    # the second; the small shape's series takes both (mpmath at 80 digits)
+    assert betainc_da_db(a, b, x) == pytest.approx((da, db), rel=1e-13, abs=0)
+
+
+# gammainc's lower tail (x < a) at a <= 1, likewise: its series (-32768 for -68.5 at the first,
 # 1.8e-7 off at the second; second derivatives -32768 for 730 there). (a, x, dP/da, d2P/da2)
 GAMMA_SMALL_SHAPE = [
     (1e-20, 1e-30, -68.500337124919838, 4690.6512521608227),
