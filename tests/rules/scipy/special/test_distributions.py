@@ -305,3 +305,27 @@ def test_student_density_where_t_squared_over_df_overflows():
     # t^2 / df overflowed and the density came out 0. rtol: the density's normalisation takes
     # log-gammas of size 690 at this df, whose rounding is 1e-13 of it
     assert cotangents(sc.stdtr, 1e-300, 1e5)[1] == pytest.approx(5.0e-306, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize(
+    "dfn, x, expected",
+    [
+        (0.5, 0.5, -0.3285784365974188),
+        (0.5, 2.5, -0.0071990019291643076),
+        (3.0, 0.5, -0.062278149136831125),
+    ],
+)
+def test_fdtr_dfn_derivative_at_an_infinite_dfd(dfn, x, expected):
+    # at dfd = 1e300, fdtr(dfn, dfd, x) is chdtr(dfn, dfn x) to 1e-300: its derivative in dfn
+    # by mpmath. 1 - z rounded to 1, and the density's term lost dfd/2 log(1 - z) = -dfn x / 2
+    # (-0.290 for the first, 0.221 for the second). rtol: the shape derivative's log z and
+    # digamma(a + b), both about 690 here, cancel to the result's size (2e-12 measured)
+    assert cotangents(sc.fdtr, dfn, 1e300, x)[0] == pytest.approx(expected, rel=1e-11, abs=0)
+
+
+def test_f_density_at_an_infinite_dfn():
+    # at dfn = 1e300 and dfd = 2, fdtr(dfn, 2, x) is exp(-1/x): its density at 0.5 is 4 e^-2.
+    # The textbook form's logarithms, of size dfn log dfn, cancelled: 5e299
+    assert cotangents(sc.fdtr, 1e300, 2.0, 0.5)[2] == pytest.approx(
+        0.54134113294645077, rel=1e-12, abs=0
+    )
