@@ -55,6 +55,7 @@ These rules use SciPy's quadrature and serve NumPy inputs only.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -140,28 +141,51 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
 
 
 def _gammainc_lower_series(a: float, x: float, tail: float, second: bool) -> tuple:
-    """dP/da and d2P/da2 at x < a < 1 from P(a, x) = x^a H / gamma(a + 1), where
+    """dP/da and d2P/da2 at x < a <= 1 from P(a, x) = x^a H / gamma(a + 1), where
     H = M(a, a + 1, -x) = 1 + a G, G = sum_(n>=1) (-x)^n / (n! (a + n)) (DLMF 8.5.1), as
     ``_betainc_lower_series``: d log P / da = log x - digamma(a + 1) + H_a / H, without the 1/a
     that the quadrature's E[log t | t < x] and digamma(a) cancelled (-32768 for -68.5 at
     a = 1e-20, x = 1e-30)."""
-    q, sums, scale = 1.0, np.zeros(3), np.zeros(3)  # G, G_a, G_aa
-    for n in range(1, _SERIES_TERMS):
-        q *= -x / n
-        r = 1.0 / (a + n)
-        terms = np.array([q * r, -q * r * r, 2 * q * r**3])
-        sums += terms
-        scale += np.abs(terms)
-        if np.all(np.abs(terms) <= 1e-17 * scale):
-            break
-    g, g_a, g_aa = sums
-    h = 1 + a * g
-    h_a = (g + a * g_a) / h
-    slope = np.log(x) - sc.digamma(a + 1) + h_a
+
+    def terms() -> Iterator[list[float]]:
+        q = 1.0
+        for n in range(1, _SERIES_TERMS):
+            q *= -x / n
+            yield _terms_in_a(q, a + n)
+
+    log_h_a, log_h_aa, _ = _log_h_in_a(a, *_settled_sums(terms()))
+    slope = np.log(x) - sc.digamma(a + 1) + log_h_a
     if not second:
         return tail * slope, np.nan
-    curvature = -sc.polygamma(1, a + 1) + (2 * g_a + a * g_aa) / h - h_a * h_a
+    curvature = -sc.polygamma(1, a + 1) + log_h_aa
     return tail * slope, tail * (slope * slope + curvature)
+
+
+def _terms_in_a(q: float, a_n: float) -> list[float]:
+    """A term q / (a + n) of G = sum_n q_n / (a + n) and its first two derivatives in a."""
+    r = 1.0 / a_n
+    return [q * r, -q * r * r, 2 * q * r**3]
+
+
+def _settled_sums(terms: Iterable[list[float]]) -> np.ndarray:
+    """The sums of a series' terms, each component summed until its term is below 1e-17 of the
+    sum of its terms' sizes (a term at a time, all components at once)."""
+    sums = scale = None
+    for term in terms:
+        values = np.array(term)
+        sums = values if sums is None else sums + values
+        scale = np.abs(values) if scale is None else scale + np.abs(values)
+        if np.all(np.abs(values) <= 1e-17 * scale):
+            break
+    assert sums is not None
+    return sums
+
+
+def _log_h_in_a(a: float, g: float, g_a: float, g_aa: float) -> tuple[float, float, float]:
+    """For H = 1 + a G: d log H / da, d2 log H / da2, and H."""
+    h = 1 + a * g
+    log_h_a = (g + a * g_a) / h
+    return log_h_a, (2 * g_a + a * g_aa) / h - log_h_a * log_h_a, h
 
 
 def _elementwise(scalar: Any, outputs: int, *arrays: Any) -> tuple:
@@ -249,28 +273,25 @@ def _betainc_lower_series(a: float, b: float, x: float, tail: float, second: boo
     x <= (a + 1) / (a + b + 2) < 2 / (b + 2): the terms fall at least as x^n, and alternate
     (b > 1) with at most e^(b x) < e^2 of their sum."""
     c = 1.0 - b
-    q, q1, q2 = 1.0, 0.0, 0.0  # q_n and its first two derivatives in b, from n = 0
-    sums = np.zeros(6)  # G, G_a, G_aa, G_b, G_ab, G_bb
-    scale = np.zeros(6)
-    for n in range(_SERIES_TERMS):
-        q, q1, q2 = q * (c + n), q1 * (c + n) - q, q2 * (c + n) - 2 * q1
-        step = x / (n + 1)
-        q, q1, q2 = q * step, q1 * step, q2 * step
-        r = 1.0 / (a + n + 1)
-        terms = np.array([q * r, -q * r * r, 2 * q * r**3, q1 * r, -q1 * r * r, q2 * r])
-        sums += terms
-        scale += np.abs(terms)
-        if np.all(np.abs(terms) <= 1e-17 * scale):
-            break
-    g, g_a, g_aa, g_b, g_ab, g_bb = sums
-    h = 1 + a * g
-    h_a, h_b = (g + a * g_a) / h, a * g_b / h
+
+    def terms() -> Iterator[list[float]]:
+        q, q1, q2 = 1.0, 0.0, 0.0  # q_n and its first two derivatives in b, from n = 0
+        for n in range(_SERIES_TERMS):
+            q, q1, q2 = q * (c + n), q1 * (c + n) - q, q2 * (c + n) - 2 * q1
+            step = x / (n + 1)
+            q, q1, q2 = q * step, q1 * step, q2 * step
+            r = 1.0 / (a + n + 1)
+            yield [*_terms_in_a(q, a + n + 1), q1 * r, -q1 * r * r, q2 * r]
+
+    g, g_a, g_aa, g_b, g_ab, g_bb = _settled_sums(terms())
+    h_a, log_h_aa, h = _log_h_in_a(a, g, g_a, g_aa)
+    h_b = a * g_b / h
     ga = np.log(x) - sc.digamma(a + 1) + sc.digamma(a + b) + h_a
     gb = _polygamma_step(0, b, a) + h_b
     if not second:
         return tail * ga, tail * gb, np.nan, np.nan, np.nan
     both1 = sc.polygamma(1, a + b)
-    haa = -sc.polygamma(1, a + 1) + both1 + (2 * g_a + a * g_aa) / h - h_a * h_a
+    haa = -sc.polygamma(1, a + 1) + both1 + log_h_aa
     hab = both1 + (g_b + a * g_ab) / h - h_a * h_b
     hbb = _polygamma_step(1, b, a) + a * g_bb / h - h_b * h_b
     return (

@@ -167,6 +167,12 @@ def _poisson_mixture(
     return tuple(map(mix, terms)) if isinstance(terms, tuple) else mix(terms)
 
 
+def _beta_tail_size(a: Any, b: Any, x: Any) -> Any:
+    """The smaller of I_x(a, b) and 1 - I_x(a, b): about the size of their derivatives in a
+    and b, which is what a mixture's term selection needs (``_poisson_mixture``'s ``size``)."""
+    return np.minimum(sc.betainc(a, b, x), sc.betaincc(a, b, x))
+
+
 def chndtr_ddf(x: Any, df: Any, nc: Any) -> Any:
     """The derivative of ``chndtr(x, df, nc)`` in the degrees of freedom ``df``.
 
@@ -203,8 +209,8 @@ def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
     def central(j: Any, a: Any, b: Any, w: Any) -> tuple[Any, Any]:
         return betainc_da_db(a + j, b, w)
 
-    def size(j: Any, a: Any, b: Any, w: Any) -> Any:  # as chndtr_ddf's
-        return np.minimum(sc.betainc(a + j, b, w), sc.betaincc(a + j, b, w))
+    def size(j: Any, a: Any, b: Any, w: Any) -> Any:
+        return _beta_tail_size(a + j, b, w)
 
     # in a far tail, made of terms of small weight (2.9% off at (3, 5, 100, 0.2) by weight alone)
     da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w, size=size)
@@ -234,13 +240,10 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
     def central(j: Any, df: Any, d: Any, x: Any) -> Any:
         return betainc_da_db(j + 0.5, df / 2, x)[1] + odd(j, d) * betainc_da_db(j + 1, df / 2, x)[1]
 
-    def size(
-        j: Any, df: Any, d: Any, x: Any
-    ) -> Any:  # a derivative of I or 1 - I is about its size
-        def tail(a: Any) -> Any:
-            return np.minimum(sc.betainc(a, df / 2, x), sc.betaincc(a, df / 2, x))
-
-        return tail(j + 0.5) + np.abs(odd(j, d)) * tail(j + 1)
+    def size(j: Any, df: Any, d: Any, x: Any) -> Any:
+        return _beta_tail_size(j + 0.5, df / 2, x) + np.abs(odd(j, d)) * _beta_tail_size(
+            j + 1, df / 2, x
+        )
 
     density = noncentral_t_density(df, nc, t)
     # where the density is not found, neither is the derivative: no mixture (24 s at nc = 60)
