@@ -259,6 +259,8 @@ def betainc_large_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     # the tail beyond x from the mean; but within 1e-150 of an end, the tail toward that end,
     # whose scale there (a fraction of x or of 1 - x) squared would underflow in the other
     upper = offset > 0 if min(x, 1 - x) > 1e-150 else x > 0.5
+    if upper != (offset > 0) and _beyond_underflows(a, b, x, offset):
+        return (0.0,) * 5
     if not upper:
         sign = 1.0
         log_mass, m1, m2, covariances = _beta_tail_moments_large(a, b, x, 1 - x, offset, second)
@@ -281,6 +283,21 @@ def betainc_large_scalar(a: float, b: float, x: float, second: bool) -> tuple:
         sign * tail * (ga * gb + v12 + sc.polygamma(1, a + b)),
         sign * tail * (gb * gb + v22 - _trigamma_gap(b, a)),
     )
+
+
+# below this log, the tail beyond x from the mean is taken as 0 (it is below 1e-304)
+_LOG_NEGLIGIBLE = -700.0
+
+
+def _beyond_underflows(a: float, b: float, x: float, offset: float) -> bool:
+    """Whether the tail beyond x from the mean is negligible, where x within 1e-150 of an end
+    is beyond the mean: the tail toward that end then holds the bulk, and in the quadrature the
+    density rose from x by more than the float range (OverflowError at a = 1.25, b = 5e299,
+    x = 2.5e-292). The tail beyond x is at most the density at x times x / (1 + |offset|) (or
+    1 - x), the density being log-concave and falling there with the slope (1 + |offset|) / x;
+    where that bound is negligible, I is 0 or 1 to it and its derivatives 0."""
+    bound = log_beta_density_large(a, b, x, offset) + math.log(min(x, 1 - x) / (1 + abs(offset)))
+    return bound < _LOG_NEGLIGIBLE
 
 
 def _kappa(z: float) -> float:

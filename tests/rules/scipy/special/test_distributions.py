@@ -216,9 +216,28 @@ FDTR_DDF_EDGES = [
 ]
 
 
-@pytest.mark.parametrize(("dfn", "dfd", "x", "ddfn", "ddfd"), FDTR_DDF_EDGES)
+# d/d(dfn), d/d(dfd) fdtr where one degree of freedom is huge, by mpmath (90 digits, central
+# differences of betainc, or of its complement where fdtr is above 1/2, with step 1e-35 times
+# the argument). The derivative in the huge one, of the order of 1/df^2, was the difference of
+# two terms of the order of 1/df (2.3e-20 for -6.4e-25 at (1e12, 2.5, 0.5), 1.5% off at
+# (2.5, 1e14, 3), the wrong sign at (7.5e9, 176, 8.3)); the other, at a huge dfn, took the
+# density at z = dfn x/(dfn x + dfd) rounded to 1 (0.0634 for 0.0623 at (1e15, 3, 2)).
+FDTR_DDF_HUGE = [
+    (1e15, 3.0, 2.0, -8.654980657806852e-32, 0.062278149136831044),
+    (1e12, 2.5, 0.5, -6.405458775352599e-25, -0.023846121188103187),
+    (1e8, 2.5, 0.5, -6.4054586720156e-17, -0.02384611930448233),
+    (2.5, 1e14, 3.0, 0.020267290111256914, 4.738945761999e-29),
+    (20.0, 1e10, 1.5, 0.004264986175465061, 2.9166450480263325e-20),
+    (0.05, 3e12, 2.0, -0.7299601779967084, 2.5481638984980318e-27),
+    (7.5e9, 176.0, 8.3, 2.7553189941388954e-65, 1.6253964394084277e-49),
+    (1574.5, 2.1, 2.5, -4.048887974108943e-08, 0.09829348374349829),
+]
+
+
+@pytest.mark.parametrize(("dfn", "dfd", "x", "ddfn", "ddfd"), FDTR_DDF_EDGES + FDTR_DDF_HUGE)
 def test_fdtr_degrees_of_freedom_at_the_ends(dfn, dfd, x, ddfn, ddfd):
-    # rtol: the quadrature's 1e-12
+    # rtol: the quadrature's 1e-12, and the expansion in 1/df, cut where its next term is 1e-11
+    # of the sum (1e-13 measured at FDTR_DDF_HUGE)
     got = cotangents(sc.fdtr, dfn, dfd, x)
     assert got[0] == pytest.approx(ddfn, rel=1e-11, abs=0)
     assert got[1] == pytest.approx(ddfd, rel=1e-11, abs=0)
@@ -321,6 +340,24 @@ def test_fdtr_dfn_derivative_at_an_infinite_dfd(dfn, x, expected):
     # (-0.290 for the first, 0.221 for the second). rtol: the shape derivative's log z and
     # digamma(a + b), both about 690 here, cancel to the result's size (2e-12 measured)
     assert cotangents(sc.fdtr, dfn, 1e300, x)[0] == pytest.approx(expected, rel=1e-11, abs=0)
+
+
+def test_fdtr_dfd_derivative_at_an_infinite_dfn():
+    # at dfn = 1e300, fdtr(dfn, dfd, x) is gammaincc(dfd/2, dfd/(2 x)) to 1e-300: its derivative
+    # in dfd by mpmath. It came out 0.090, the density's term lost where z rounded to 1. rtol:
+    # betainc's shape derivative beside a shape of 5e299 (1.3e-12 measured)
+    got = cotangents(sc.fdtr, 1e300, 2.5, 0.5)[1]
+    assert got == pytest.approx(-0.023846121188291569, rel=1e-11, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("dfn", "dfd", "x"), [(2.5, 1e300, 1e8), (1e8, 1e300, 2.5), (1e300, 2.5, 1e-8)]
+)
+def test_fdtr_degrees_of_freedom_where_it_is_saturated(dfn, dfd, x):
+    # fdtr is 1 (or 0) to within exp(-1e8) here, and its derivatives in the degrees of freedom
+    # underflow; betainc's shape derivatives raised OverflowError (its tail toward 0 rose from
+    # z by more than the float range in the quadrature)
+    assert cotangents(sc.fdtr, dfn, dfd, x)[:2] == (0.0, 0.0)
 
 
 def test_f_density_at_an_infinite_dfn():

@@ -629,3 +629,19 @@ def test_beta_inverses_for_large_shapes(f, a, b, y, da, db, dy):
 def test_betainc_shape_derivative_at_tiny_x_and_huge_b(a, b, x, expected):
     # rtol: the density's logarithm, of size 700, rounds to a few 1e-14 relative
     assert betainc_da_db(a, b, x)[0] == pytest.approx(expected, rel=1e-13, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "x"),
+    [
+        # b x = 1.25e8 with b = 5e299 (fdtr(2.5, 1e300, 1e8)'s): x is far beyond the mean, I is
+        # 1 to within exp(-1e8), and its derivatives underflow. The tail toward 0, which holds
+        # the bulk, rose from x by more than the float range in the quadrature (OverflowError)
+        (1.25, 5e299, 2.5e-292),
+        (5e7, 5e299, 5e-292),
+    ],
+)
+def test_betainc_at_tiny_x_far_beyond_a_huge_shapes_mean(a, b, x):
+    assert betainc_da_db(a, b, x) == (0.0, 0.0)
+    _, pullback = cr.rrule(sc.betainc, a, b, x)
+    assert [unthunk(c) for c in pullback(1.0)[1:]] == [0.0, 0.0, 0.0]
