@@ -30,8 +30,10 @@ import numpy as np
 import scipy.special as sc
 
 from ....core.parametric import SharedPartial, parametric_rule
+from ....core.primals import plain
 from .incomplete import beta_x_density, betainc_da_db, gamma_x_density, gammainc_da
-from .large_shapes import log_gamma_half_ratio
+from .large_degrees import expansion_holds, gamma_average_slope
+from .large_shapes import STIRLING_SHAPE, log_gamma_half_ratio
 
 
 def gamma_density(a: Any, x: Any) -> Any:
@@ -234,7 +236,20 @@ def f_density(dfn: Any, dfd: Any, x: Any) -> Any:
         log_w = np.where(
             small, sc.xlog1py(np.divide(dfd, 2), -z_small), sc.xlogy(np.divide(dfd, 2), w_large)
         )
-        return np.exp(log_power + log_w - sc.betaln(np.divide(dfn, 2), np.divide(dfd, 2)))
+        density = np.exp(log_power + log_w - sc.betaln(np.divide(dfn, 2), np.divide(dfd, 2)))
+    # a large degree of freedom on NumPy's values: the beta density of z (of 1 - z, mirrored,
+    # near 1) in large_shapes' form, where no term of the size of a shape is left to cancel,
+    # times dz/dx = z (1 - z) / x (above, logarithms of size df cancelled: 2.3e-7 off at
+    # dfn = dfd = 1e8)
+    if plain((dfn, dfd, x)):
+        large = (np.maximum(dfn, dfd) > 2 * STIRLING_SHAPE) & (np.asarray(x) > 0) & np.isfinite(x)
+        if np.any(large):
+            a, b = (np.where(large, np.divide(v, 2), 1.0) for v in (dfn, dfd))
+            z, w, x = (np.where(large, v, 0.5) for v in (z, w, x))
+            near = w < 0.5
+            beta = np.where(near, beta_x_density(b, a, w), beta_x_density(a, b, z))
+            density = np.where(large, beta * z * w / x, density)
+    return density
 
 
 def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
@@ -270,55 +285,21 @@ def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
         d_term = np.where(bad, shape / np.where(bad, dfd, 1.0), d_term)
     dn, dd = da / 2 + n_term, db / 2 - d_term
     # a huge degree of freedom: its derivative, of the order of 1/df^2, from the expansion in
-    # 1/df, where the two terms above, of the order of 1/df, cancel (fdtr(2.5, 1e14, 3)'s
-    # derivative in dfd came out 1.5% off); in dfn through fdtr(dfn, dfd, x) = 1 - fdtr(dfd,
-    # dfn, 1/x)
+    # 1/df (large_degrees), where the two terms above, of the order of 1/df, cancel
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        huge_d, huge_n = _expansion_holds(dfn, dfd, x), _expansion_holds(dfd, dfn, 1 / x)
+        a, m = dfn / 2, dfd / 2
+        huge_d = expansion_holds(a, a * x, 0.0, dfd)
+        huge_n = expansion_holds(m, m / x, 0.0, dfn)
         if np.any(huge_d):
-            dd = np.where(huge_d, _fdtr_ddfd_large(dfn, dfd, x, huge_d), dd)
+            dd = np.where(huge_d, gamma_average_slope(*_where(huge_d, a, a * x, 0.0, dfd)), dd)
         if np.any(huge_n):
-            dn = np.where(huge_n, -_fdtr_ddfd_large(dfd, dfn, 1 / x, huge_n), dn)
+            dn = np.where(huge_n, -gamma_average_slope(*_where(huge_n, m, m / x, 0.0, dfn)), dn)
     return dn, dd
 
 
-# beyond this many times (1 + a + (a - c)^2), a = dfn/2 and c = a x, the expansion of fdtr's
-# derivative in dfd holds to 1e-11 (see _fdtr_ddfd_large)
-_EXPANSION_FROM = 300.0
-
-
-def _expansion_holds(dfn: Any, dfd: Any, x: Any) -> Any:
-    a = np.divide(dfn, 2)
-    c = a * x
-    scale = 1 + a + np.square(a - c)
-    holds = np.isfinite(dfd) & np.isfinite(scale) & (a > 0) & (x > 0)
-    return holds & (dfd / 2 >= _EXPANSION_FROM * scale)
-
-
-def _fdtr_ddfd_large(dfn: Any, dfd: Any, x: Any, where: Any) -> Any:
-    """d fdtr(dfn, dfd, x) / d(dfd) for huge dfd, where ``where``.
-
-    fdtr = E[G(V)] with G(v) = gammainc(a, c v), a = dfn/2, c = a x, and V = chi2(dfd) / dfd,
-    whose cumulants are (r - 1)! / m^(r - 1), m = dfd/2. Expanded about v = 1 in moments,
-    E[G(V)] = G + G2/(2m) + (G3/3 + G4/8)/m^2 + (G4/4 + G5/6 + G6/48)/m^3 + (G5/5 + 13 G6/72 +
-    G7/24 + G8/384)/m^4 + ..., with Gk the k-th derivative of G at 1: c^a e^(-c) / gamma(a)
-    times Q(k-1), where Q(0) = 1, Q(1) = a - 1 - c and Q(j+1) = (a - 1 - j - c) Q(j) - j c
-    Q(j-1) (from v f' = (a - 1 - c v) f, f = v^(a-1) e^(-c v)). Its terms fall as
-    (1 + a + (a - c)^2) / m: from _EXPANSION_FROM on, the truncation is below 1e-11 relative
-    (3.6e-12 the worst of 80 random points at the threshold, against mpmath), where the
-    difference of ``fdtr_ddf``'s two terms loses up to about 1e-15 m."""
-    a, m, x = (np.where(where, v, 1.0) for v in (np.divide(dfn, 2), np.divide(dfd, 2), x))
-    c = a * x
-    q = [np.ones_like(c), a - 1 - c]
-    for j in range(1, 7):
-        q.append((a - 1 - j - c) * q[j] - j * c * q[j - 1])
-    t1 = q[1] / 2
-    t2 = q[2] / 3 + q[3] / 8
-    t3 = q[3] / 4 + q[4] / 6 + q[5] / 48
-    t4 = q[4] / 5 + 13 * q[5] / 72 + q[6] / 24 + q[7] / 384
-    # d/dm of sum t_r / m^r, halved for d/d(dfd)
-    slope = -(t1 + (2 * t2 + (3 * t3 + 4 * t4 / m) / m) / m) / m / m / 2
-    return np.exp(sc.xlogy(a, c) - c - sc.gammaln(a)) * slope
+def _where(mask: Any, *values: Any) -> tuple[Any, ...]:
+    """The values where ``mask``, 1 elsewhere (harmless arguments for the other side)."""
+    return tuple(np.where(mask, v, 1.0) for v in values)
 
 
 def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:

@@ -27,6 +27,7 @@ from ....core.parametric import SharedPartial, parametric_rule
 from .bessel_series import log_iv
 from .distributions import chi2_density, f_density, log1p_square_ratio
 from .incomplete import betainc_da_db, gammainc_da
+from .large_degrees import expansion_holds, gamma_average_slope
 from .large_shapes import log_gamma_half_ratio
 
 
@@ -204,18 +205,53 @@ def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
     True
     """
     dfn, dfd, nc, f = (np.asarray(v, dtype=float) for v in (dfn, dfd, nc, f))
-    w = dfn * f / (dfn * f + dfd)
+    # w and 1 - w formed apart: where w is near 1, each term as 1 - betainc(dfd/2, dfn/2 + j,
+    # 1 - w) (w rounded to 1 had lost the digits of 1 - w: 3% off at (1e15, 3, 2, 2))
+    s = dfn * f + dfd
+    w, wc = dfn * f / s, dfd / s
 
-    def central(j: Any, a: Any, b: Any, w: Any) -> tuple[Any, Any]:
-        return betainc_da_db(a + j, b, w)
+    def central(j: Any, a: Any, b: Any, w: Any, wc: Any) -> tuple[Any, Any]:
+        near = wc < 0.5
+        da, db = np.empty(w.shape), np.empty(w.shape)
+        da[~near], db[~near] = betainc_da_db(a[~near] + j[~near], b[~near], w[~near])
+        db_near, da_near = betainc_da_db(b[near], a[near] + j[near], wc[near])
+        da[near], db[near] = -da_near, -db_near
+        return da, db
 
-    def size(j: Any, a: Any, b: Any, w: Any) -> Any:
-        return _beta_tail_size(a + j, b, w)
+    def size(j: Any, a: Any, b: Any, w: Any, wc: Any) -> Any:
+        return np.where(wc < 0.5, _beta_tail_size(b, a + j, wc), _beta_tail_size(a + j, b, w))
 
     # in a far tail, made of terms of small weight (2.9% off at (3, 5, 100, 0.2) by weight alone)
-    da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w, size=size)
+    da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w, wc, size=size)
     density = noncentral_f_density(dfn, dfd, nc, f)
-    return da / 2 + density * f / dfn, db / 2 - density * f / dfd
+    return _at_a_huge_df(dfn, dfd, nc, f, da / 2 + density * f / dfn, db / 2 - density * f / dfd)
+
+
+def _at_a_huge_df(dfn: Any, dfd: Any, nc: Any, f: Any, ddfn: Any, ddfd: Any) -> tuple[Any, Any]:
+    """ncfdtr's derivatives ``ddfn``, ``ddfd`` with the one in a huge degree of freedom from the
+    expansion in 1/df (large_degrees), where the general form's two terms cancel (at (2.5,
+    1e14, 3, 3) 61% off in dfd; at (1e12, 2.5, 1, 0.5) in dfn 2.9e-20 for -3.6e-25): in dfd,
+    the Poisson mixture of the central laws' expansions, in dfn the average over the
+    noncentral numerator."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        a, m = dfn / 2, dfd / 2
+        widest = nc / 2 + 10 * np.sqrt(np.abs(nc / 2)) + 13  # the mixture's last term
+        huge_d = expansion_holds(a, a * f, 0.0, dfd) & expansion_holds(a + widest, a * f, 0.0, dfd)
+        huge_n = expansion_holds(m, m / f, nc, dfn)
+        if np.any(huge_d):
+
+            def central(j: Any, a: Any, c: Any, df: Any) -> Any:
+                return gamma_average_slope(a + j, c, 0.0, df)
+
+            def size(j: Any, a: Any, c: Any, df: Any) -> Any:
+                return np.abs(central(j, a, c, df))
+
+            mean, *args = (np.where(huge_d, v, 1.0) for v in (nc / 2, a, a * f, dfd))
+            ddfd = np.where(huge_d, _poisson_mixture(mean, central, *args, size=size), ddfd)
+        if np.any(huge_n):
+            numerator = (np.where(huge_n, v, 1.0) for v in (m, m / f, nc, dfn))
+            ddfn = np.where(huge_n, -gamma_average_slope(*numerator), ddfn)
+    return ddfn, ddfd
 
 
 def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:

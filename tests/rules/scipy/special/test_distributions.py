@@ -360,6 +360,16 @@ def test_fdtr_degrees_of_freedom_where_it_is_saturated(dfn, dfd, x):
     assert cotangents(sc.fdtr, dfn, dfd, x)[:2] == (0.0, 0.0)
 
 
+@pytest.mark.parametrize(
+    ("dfn", "dfd", "x", "expected"),
+    [(1e8, 1e8, 1.0001, 1760.1726144544614), (3e5, 2e5, 0.99, 4.758174247585736)],
+)
+def test_f_density_at_two_large_degrees_of_freedom(dfn, dfd, x, expected):
+    # by mpmath at 60 digits. The logarithms of size df cancelled: 2.3e-7 and 1.3e-10 off.
+    # rtol: large_shapes' log-density, 1.6e-13 measured at the first
+    assert cotangents(sc.fdtr, dfn, dfd, x)[2] == pytest.approx(expected, rel=1e-12, abs=0)
+
+
 def test_f_density_at_an_infinite_dfn():
     # at dfn = 1e300 and dfd = 2, fdtr(dfn, 2, x) is exp(-1/x): its density at 0.5 is 4 e^-2.
     # The textbook form's logarithms, of size dfn log dfn, cancelled: 5e299

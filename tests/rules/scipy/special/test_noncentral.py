@@ -151,6 +151,30 @@ def test_ncfdtr_df_derivatives_in_far_tails(dfn, dfd, nc, f, ddfn, ddfd):
     assert found[1] == pytest.approx(ddfd, rel=1e-10, abs=0)
 
 
+# d/d(dfn), d/d(dfd) ncfdtr where a degree of freedom is huge: mpmath's mixture of betainc (or
+# of its complement where ncfdtr is above 1/2) at 90 digits, central differences with step
+# 1e-35 times the argument. The derivative in the huge one was the difference of two terms of
+# the order of 1/df: 2.9e-20 for -3.6e-25 at (1e12, 2.5, 1, 0.5), 61% off at (2.5, 1e14, 3, 3);
+# the other took betainc at w = dfn f / (dfn f + dfd) rounded to 1 (3% off at (1e15, 3, 2, 2))
+NCFDTR_HUGE_DF = [
+    (1e15, 3.0, 2.0, 2.0, 6.058486460464785e-31, 0.06227814913683098),
+    (1e12, 2.5, 1.0, 0.5, -3.5585882085292545e-25, -0.02384612118812365),
+    (1e8, 2.5, 3.0, 0.5, 2.1351525053558877e-17, -0.02384611991831429),
+    (1e10, 4.0, 20.0, 1.5, 9.216136967946889e-20, 0.037428439401194204),
+    (2.5, 1e14, 3.0, 3.0, 0.11443970382651832, 7.198426532744383e-29),
+    (3.0, 1e9, 10.0, 2.0, 0.05700718474682073, -2.56278782936314e-19),
+    (20.0, 1e10, 5.0, 0.5, -0.0008027003359662348, -2.5041093753510603e-21),
+]
+
+
+@pytest.mark.parametrize("dfn, dfd, nc, f, ddfn, ddfd", NCFDTR_HUGE_DF)
+def test_ncfdtr_df_derivatives_at_a_huge_df(dfn, dfd, nc, f, ddfn, ddfd):
+    # rtol: the expansion in 1/df holds to 1e-11 from its threshold on (1e-13 measured here)
+    found = cotangents(sc.ncfdtr, dfn, dfd, nc, f)
+    assert found[0] == pytest.approx(ddfn, rel=1e-11, abs=0)
+    assert found[1] == pytest.approx(ddfd, rel=1e-11, abs=0)
+
+
 @pytest.mark.parametrize(
     "df, nc, t, density",
     [
