@@ -151,6 +151,17 @@ def test_ncfdtr_df_derivatives_in_far_tails(dfn, dfd, nc, f, ddfn, ddfd):
     assert found[1] == pytest.approx(ddfd, rel=1e-10, abs=0)
 
 
+def test_ncfdtr_df_derivatives_where_the_terms_lie_beyond_the_weights():
+    # ncfdtr is 1 - 1e-107 here: the terms that count end near j = 100 of a Poisson mean of 13,
+    # beyond the weights' bulk (mean + 10 sqrt(mean)), where the mixture ended: 1.4e-3 and 5.5x
+    # off. References as NCFDTR_HUGE_DF's, below. rtol: the derivative in dfd = 1e6 is the
+    # difference of two terms 1e6 times its size, each from a quadrature at 1e-12 (2.8e-10
+    # measured)
+    found = cotangents(sc.ncfdtr, 270.0, 1e6, 26.0, 4.6)
+    assert found[0] == pytest.approx(1.0945070472848604e-107, rel=1e-11, abs=0)
+    assert found[1] == pytest.approx(2.105319324837524e-114, rel=1e-9, abs=0)
+
+
 # d/d(dfn), d/d(dfd) ncfdtr where a degree of freedom is huge: mpmath's mixture of betainc (or
 # of its complement where ncfdtr is above 1/2) at 90 digits, central differences with step
 # 1e-35 times the argument. The derivative in the huge one was the difference of two terms of
