@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
+from ....core.define import ignore_derivatives
 from ....core.parametric import SharedPartial, parametric_rule
 from ....core.primals import plain
 from .incomplete import beta_x_density, betainc_da_db, gamma_x_density, gammainc_da
@@ -310,7 +311,13 @@ def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:
 def _fdtri_ddf(dfn: Any, dfd: Any, p: Any, x: Any) -> tuple[Any, Any]:
     dn, dd = fdtr_ddf(dfn, dfd, x)
     density = f_density(dfn, dfd, x)
-    return -dn / density, -dd / density
+    solved = _fdtri_solved(dfn, dfd, p, x, density, 1.0)
+    return -dn / density * solved, -dd / density * solved
+
+
+def _fdtri_slope(dfn: Any, dfd: Any, p: Any, x: Any) -> Any:
+    density = f_density(dfn, dfd, x)
+    return _fdtri_solved(dfn, dfd, p, x, density, 1 / density)
 
 
 def chi2_density(v: Any, x: Any) -> Any:
@@ -337,13 +344,30 @@ parametric_rule(
 # ---- inverses: 1 / density at the result -----------------------------------------------------
 
 
-def _where_solved(df: Any, p: Any, t: Any, derivative: Any) -> Any:
-    """``derivative`` where ``stdtr(df, t)`` gives back ``p`` to a relative 1e-6 of the nearer
-    tail, NaN elsewhere: for tiny ``p`` and ``df < 1`` the solution overflows and SciPy returns a
-    finite ``t`` that is none (``stdtrit(0.5, 1e-300)``, where ``stdtr`` gives 5e-78)."""
-    with np.errstate(invalid="ignore"):
-        residual = np.abs(sc.stdtr(df, t) - p)
-        return np.where(residual <= 1e-6 * np.minimum(p, 1 - p), derivative, np.nan)
+def _where_solved(forward: Any, args: tuple, p: Any, x: Any, density: Any, derivative: Any) -> Any:
+    """``derivative`` where SciPy's inverse ``x`` solves ``forward(*args, x) = p``, NaN elsewhere.
+
+    Solved: to a relative 1e-6 of the nearer tail, or within what ``forward`` moves, at the
+    slope ``density``, across the rounding of ``x`` (at dfn = dfd = 1e300 the F quantile is 1
+    for every p, where SciPy's fdtr gives 1/2). SciPy returns finite results that are none
+    where the solution leaves its search: ``stdtrit(0.5, 1e-300)``, where ``stdtr`` gives 5e-78,
+    ``fdtri(1e-300, 0.5, 0.5)`` = 1.1e-8, where ``fdtr`` gives 1."""
+    *values, p, x, density = (
+        np.asarray(ignore_derivatives(v), dtype=float) for v in (*args, p, x, density)
+    )
+    with np.errstate(invalid="ignore", over="ignore"):
+        residual = np.abs(forward(*values, x) - p)
+        rounding = 4 * np.finfo(float).eps * np.abs(x * density)
+        solved = (residual <= 1e-6 * np.minimum(p, 1 - p)) | (residual <= rounding)
+    return np.where(solved, derivative, np.nan)
+
+
+def _fdtri_solved(dfn: Any, dfd: Any, p: Any, x: Any, density: Any, derivative: Any) -> Any:
+    return _where_solved(sc.fdtr, (dfn, dfd), p, x, density, derivative)
+
+
+def _stdtrit_solved(df: Any, p: Any, t: Any, derivative: Any) -> Any:
+    return _where_solved(sc.stdtr, (df,), p, t, student_density(df, t), derivative)
 
 
 parametric_rule(sc.pdtri, None, lambda k, y, m: -1 / gamma_density(np.floor(k) + 1, m))
@@ -351,13 +375,13 @@ parametric_rule(
     sc.fdtri,
     SharedPartial(_fdtri_ddf, 0),
     SharedPartial(_fdtri_ddf, 1),
-    lambda dfn, dfd, p, x: 1 / f_density(dfn, dfd, x),
+    lambda dfn, dfd, p, x: _fdtri_slope(dfn, dfd, p, x),
     costly=(0, 1),
 )
 parametric_rule(
     sc.stdtrit,
-    lambda df, p, t: _where_solved(df, p, t, -stdtr_ddf(df, t, p) / student_density(df, t)),
-    lambda df, p, t: _where_solved(df, p, t, 1 / student_density(df, t)),
+    lambda df, p, t: _stdtrit_solved(df, p, t, -stdtr_ddf(df, t, p) / student_density(df, t)),
+    lambda df, p, t: _stdtrit_solved(df, p, t, 1 / student_density(df, t)),
     costly=(0,),
 )
 # chdtri inverts the complement chdtrc

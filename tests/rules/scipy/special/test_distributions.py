@@ -1,6 +1,8 @@
 """Tests of the rules for the chi-squared, gamma, Poisson, Student's t and F distribution functions,
 their inverses pdtri, fdtri, stdtrit, chdtri, and Tukey's lambda distribution tklmbda."""
 
+import math
+
 import numpy as np
 import pytest
 import scipy.special as sc
@@ -187,6 +189,22 @@ def test_stdtrit_at_infinite_df_and_where_scipy_misses():
     assert np.isnan(cotangents(sc.stdtrit, 0.5, 1e-300)).all()
     # next to it, a solution: stdtrit(0.5, 1e-20); dt/dp = 1 / density(t) is finite
     assert np.isfinite(cotangents(sc.stdtrit, 0.5, 1e-20)).all()
+
+
+@pytest.mark.parametrize(("dfn", "dfd", "p"), [(1e-300, 0.5, 0.5), (0.5, 1e300, 1e-300)])
+def test_fdtri_where_scipy_misses(dfn, dfd, p):
+    # SciPy's fdtri gives 1.1e-8 and 4.5e-8 here, where fdtr gives 1 and 0.011: no solution, no
+    # derivative (the derivatives were 7.9e294 and -7.3e-8 at the first, which the function's
+    # central differences put at -1.1e292 and 2.2e-8)
+    assert np.isnan(cotangents(sc.fdtri, dfn, dfd, p)).all()
+
+
+def test_fdtri_solved_within_the_rounding_of_its_result():
+    # at dfn = dfd = 1e300 the F law is normal about 1 with sd 2e-150: every quantile rounds to 1,
+    # where SciPy's fdtr gives 1/2 (it cannot resolve the step). 1 / density = sd sqrt(2 pi)
+    assert cotangents(sc.fdtri, 1e300, 1e300, 0.3)[2] == pytest.approx(
+        2e-150 * math.sqrt(2 * math.pi), rel=1e-12, abs=0
+    )
 
 
 def test_gdtr_where_a_x_is_zero_or_infinite():
