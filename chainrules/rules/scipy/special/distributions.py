@@ -249,7 +249,11 @@ def f_density(dfn: Any, dfd: Any, x: Any) -> Any:
             z, w, x = (np.where(large, v, 0.5) for v in (z, w, x))
             near = w < 0.5
             beta = np.where(near, beta_x_density(b, a, w), beta_x_density(a, b, z))
-            density = np.where(large, beta * z * w / x, density)
+            with np.errstate(invalid="ignore", over="ignore"):
+                product = beta * z * w / x
+            # (not where z or 1 - z underflows to 0 beside an infinite beta density: there the
+            # form above, which keeps x^(dfn/2 - 1) apart)
+            density = np.where(large & np.isfinite(product), product, density)
     return density
 
 

@@ -380,11 +380,18 @@ def test_fdtr_degrees_of_freedom_where_it_is_saturated(dfn, dfd, x):
 
 @pytest.mark.parametrize(
     ("dfn", "dfd", "x", "expected"),
-    [(1e8, 1e8, 1.0001, 1760.1726144544614), (3e5, 2e5, 0.99, 4.758174247585736)],
+    [
+        (1e8, 1e8, 1.0001, 1760.1726144544614),
+        (3e5, 2e5, 0.99, 4.758174247585736),
+        # z = dfn x / (dfn x + dfd) underflows beside an infinite beta density: dfn/2 / x to
+        # 1e-300, and at dfd = 1e300 the chi-squared limit dfn chi2_pdf(dfn x; dfn) (NaN both)
+        (1e-300, 1e8, 1e-300, 0.5),
+        (0.5, 1e300, 1e-300, 1.9503112554470338e224),
+    ],
 )
-def test_f_density_at_two_large_degrees_of_freedom(dfn, dfd, x, expected):
+def test_f_density_at_large_degrees_of_freedom(dfn, dfd, x, expected):
     # by mpmath at 60 digits. The logarithms of size df cancelled: 2.3e-7 and 1.3e-10 off.
-    # rtol: large_shapes' log-density, 1.6e-13 measured at the first
+    # rtol: large_shapes' log-density, 1.6e-13 measured at the first (5.9e-14 at the third)
     assert cotangents(sc.fdtr, dfn, dfd, x)[2] == pytest.approx(expected, rel=1e-12, abs=0)
 
 
