@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import scipy.special as sc
 
-__all__ = ["EXPANSION_FROM", "expansion_holds", "gamma_average_slope"]
+__all__ = ["EXPANSION_FROM", "LIMIT_FROM", "expansion_holds", "gamma_average_slope"]
 
 # df / 2 from this many times the scale on: the expansion (see the module's docstring)
 EXPANSION_FROM = 100.0
@@ -37,13 +37,19 @@ EXPANSION_FROM = 100.0
 _ORDER = 6
 
 
-def expansion_holds(a: Any, c: Any, nc: Any, df: Any) -> Any:
+# df / 2 from this many times the scale on, the average is its limit gammainc(a, c) to within
+# rounding (its first correction is 1e-17 of it)
+LIMIT_FROM = 1e17
+
+
+def expansion_holds(a: Any, c: Any, nc: Any, df: Any, start: float = EXPANSION_FROM) -> Any:
     """Where the expansion in 1/df of E[gammainc(a, c V)] holds to 1e-11 (shape ``a`` > 0,
-    ``c`` > 0, V's degrees of freedom ``df`` finite)."""
+    ``c`` > 0, V's degrees of freedom ``df`` finite); with ``start=LIMIT_FROM``, where the
+    average is its limit."""
     gap = np.abs(np.subtract(a, c))
     scale = 1 + a + gap * gap + nc * (1 + gap)
     holds = np.isfinite(df) & np.isfinite(scale) & (a > 0) & (c > 0)
-    return holds & (df / 2 >= EXPANSION_FROM * scale)
+    return holds & (df / 2 >= start * scale)
 
 
 def _times(p: list, q: list) -> list:

@@ -395,6 +395,19 @@ def test_f_density_at_large_degrees_of_freedom(dfn, dfd, x, expected):
     assert cotangents(sc.fdtr, dfn, dfd, x)[2] == pytest.approx(expected, rel=1e-12, abs=0)
 
 
+@pytest.mark.parametrize(
+    ("dfn", "x", "expected"),
+    [(2.5, 30.0, -1.8437378480388834e-15), (30.0, 30.0, -7.8251025646654185e-169)],
+)
+def test_fdtrc_dfn_derivative_in_a_far_tail_at_an_infinite_dfd(dfn, x, expected):
+    # at dfd = 1e300, fdtrc(dfn, dfd, x) is chdtrc(dfn, dfn x) to 1e-300, 1.4e-16 and 6.1e-170
+    # here: its derivative in dfn by mpmath. It came out -4.4e-14 and -2.3e-14, the rounding of
+    # the lower tail's terms of the order of 1; and fdtr(1e300, dfn, 1/x), the same function
+    assert cotangents(sc.fdtrc, dfn, 1e300, x)[0] == pytest.approx(expected, rel=1e-12, abs=0)
+    mirrored = cotangents(sc.fdtr, 1e300, dfn, 1 / x)[1]
+    assert mirrored == pytest.approx(expected, rel=1e-12, abs=0)
+
+
 def test_f_density_at_an_infinite_dfn():
     # at dfn = 1e300 and dfd = 2, fdtr(dfn, 2, x) is exp(-1/x): its density at 0.5 is 4 e^-2.
     # The textbook form's logarithms, of size dfn log dfn, cancelled: 5e299
