@@ -17,18 +17,21 @@ them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import scipy.special as sc
+from scipy import integrate
 
 from ....core.parametric import SharedPartial, parametric_rule
+from ....core.primals import plain
 from .bessel_series import log_iv
 from .distributions import chi2_density, f_density, log1p_square_ratio
 from .incomplete import betainc_da_db, gammainc_da
 from .large_degrees import expansion_holds, gamma_average_slope
-from .large_shapes import log_gamma_half_ratio
+from .large_shapes import STIRLING_SHAPE, log_gamma_density_large, log_gamma_half_ratio
 
 
 def noncentral_chi2_density(x: Any, df: Any, nc: Any) -> Any:
@@ -113,7 +116,8 @@ def noncentral_t_density(df: Any, nc: Any, t: Any) -> Any:
     odd = nc * t * df / (ratio * np.sqrt(2 * s)) * _scaled_hyp1f1(df / 2 + 1, 1.5, z, large)
     even = _scaled_hyp1f1((df + 1) / 2, 0.5, z, large)
     log_scale = -df / 2 * log1p_square_ratio(t, df) + _decay(nc, df, s, large)
-    return ratio / np.sqrt(np.pi * s) * np.exp(log_scale) * (odd + even)
+    density = ratio / np.sqrt(np.pi * s) * np.exp(log_scale) * (odd + even)
+    return _where_not_finite(density, df, nc, t, 1, 1.0)
 
 
 # ---- noncentral laws: derivatives in the degrees of freedom, and nctdtr's in nc --------------
@@ -324,7 +328,58 @@ def nctdtr_dnc(df: Any, nc: Any, t: Any) -> Any:
     )
     # log(df / s) as -log1p(t^2 / df): df / s rounds near 1, and df / 2 multiplies its error
     log_scale = -df / 2 * log1p_square_ratio(t, df) + _decay(nc, df, s, large)
-    return -np.exp(log_scale) / np.sqrt(2 * np.pi) * moment
+    return _where_not_finite(-np.exp(log_scale) / np.sqrt(2 * np.pi) * moment, df, nc, t, 0, -1.0)
+
+
+def _where_not_finite(value: Any, df: Any, nc: Any, t: Any, k: int, sign: float) -> Any:
+    """``value``, a closed form in two hyp1f1, or where it is not finite at finite arguments
+    (on NumPy values), ``sign`` E[U^k phi(t U - nc)] by quadrature: at many degrees of freedom
+    with a large nc t the two hyp1f1 leave the float range even divided by e^z, and the density
+    of nctdtr(1e3, 38, 38) came out inf, at 1e4 NaN."""
+    if not plain((df, nc, t)):
+        return value
+    arrays = (np.asarray(v, dtype=float) for v in (value, df, nc, t))
+    value, df, nc, t = np.broadcast_arrays(*arrays)
+    missed = ~np.isfinite(value) & np.isfinite(df) & np.isfinite(nc) & np.isfinite(t) & (df > 0)
+    if not np.any(missed):
+        return value[()]
+    value = value.copy()
+    for i in np.argwhere(missed):
+        at = tuple(i)
+        value[at] = sign * _gaussian_moment(float(df[at]), float(nc[at]), float(t[at]), k)
+    return value[()]
+
+
+def _gaussian_moment(df: float, nc: float, t: float, k: int) -> float:
+    """E[U^k phi(t U - nc)], U = sqrt(chi2_df / df), by quadrature in u: the density of U is
+    2 a u times the gamma(a) density at a u^2 (a = df/2; Stirling's form for large a, where no
+    term of size a cancels), and the integrand a peak about (2a + nc t) / (2a + t^2), of width
+    1 / sqrt(2a + t^2), where its two Gaussian-like factors meet."""
+    a = df / 2
+    center = (2 * a + nc * t) / (2 * a + t * t)
+    width = 1 / math.sqrt(2 * a + t * t)
+
+    def log_integrand(u: float) -> float:
+        x = a * u * u
+        if a > STIRLING_SHAPE:
+            log_gamma = float(log_gamma_density_large(a, x))
+        else:
+            log_gamma = (a - 1) * math.log(x) - x - math.lgamma(a)
+        gauss = -((t * u - nc) ** 2) / 2 - 0.5 * math.log(2 * math.pi)
+        return math.log(2 * a * u) + log_gamma + k * math.log(u) + gauss
+
+    peak = log_integrand(center) if center > 0 else 0.0
+    lo, hi = max(center - 60 * width, 0.0), center + 60 * width
+    mass, _ = integrate.quad(
+        lambda u: math.exp(log_integrand(u) - peak) if u > 0 else 0.0,
+        lo,
+        hi,
+        points=[center] if lo < center < hi else None,
+        epsabs=0.0,
+        epsrel=1e-13,
+        limit=200,
+    )
+    return mass * math.exp(peak)
 
 
 # SciPy's private derivative ufuncs: the series behind smirnov and kolmogorov, differentiated

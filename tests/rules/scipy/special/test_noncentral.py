@@ -106,8 +106,6 @@ def test_mixtures_beyond_their_largest_mean_are_nan():
     # nctdtr's Poisson mean nc^2 / 2 = 4.5e6 at nc = 3000: about 38,000 quadratures, minutes
     # (the edge sweep's alarm stopped it); NaN, as where the density itself is not found
     assert np.isnan(noncentral.nctdtr_ddf(0.3, 3000.0, 0.3))
-    # the density's hyp1f1 beyond the float range even divided by e^z (df = 1e4, nc = t = 38)
-    assert np.isnan(noncentral.nctdtr_ddf(1e4, 38.0, 38.0))
     assert np.isnan(noncentral.chndtr_ddf(30.0, 5.0, 5000.0))
 
 
@@ -160,6 +158,31 @@ def test_ncfdtr_df_derivatives_where_the_terms_lie_beyond_the_weights():
     found = cotangents(sc.ncfdtr, 270.0, 1e6, 26.0, 4.6)
     assert found[0] == pytest.approx(1.0945070472848604e-107, rel=1e-11, abs=0)
     assert found[1] == pytest.approx(2.105319324837524e-114, rel=1e-9, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("df", "dnc", "density"),
+    [
+        (1e3, -0.30401289766734298, 0.30395024840498721),
+        (1e4, -0.38527632365639437, 0.38526673550267924),
+    ],
+)
+def test_nctdtr_at_many_degrees_of_freedom_and_a_large_nc_t(df, dnc, density):
+    # nctdtr(df, 38, 38): -E[phi(t U - nc)] and E[U phi(t U - nc)] by mpmath's quadrature at 40
+    # digits. The closed forms' hyp1f1 leave the float range even divided by e^z: the density
+    # came out inf at df = 1e3 (dnc -inf), NaN at 1e4 (and so every partial). rtol: the
+    # quadrature's 1e-13
+    found = cotangents(sc.nctdtr, df, 38.0, 38.0)
+    assert found[1] == pytest.approx(dnc, rel=1e-13, abs=0)
+    assert found[2] == pytest.approx(density, rel=1e-13, abs=0)
+
+
+def test_nctdtr_df_derivative_at_many_degrees_of_freedom_and_a_large_nc_t():
+    # a mixture that needs the density (above; it was inf): against SciPy's central difference
+    # with step 0.1 (its rounding over the step, 1e-8 of it)
+    h = 0.1
+    expected = (sc.nctdtr(1e3 + h, 38.0, 38.0) - sc.nctdtr(1e3 - h, 38.0, 38.0)) / (2 * h)
+    assert cotangents(sc.nctdtr, 1e3, 38.0, 38.0)[0] == pytest.approx(expected, rel=1e-7, abs=0)
 
 
 # d/d(dfn), d/d(dfd) ncfdtr where a degree of freedom is huge: mpmath's mixture of betainc (or
