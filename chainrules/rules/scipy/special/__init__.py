@@ -35,7 +35,7 @@ elliptic            ellipkinc ellipeinc ellipkm1 ellipj elliprc elliprd elliprf 
 distributions       chdtr chdtrc gdtr gdtrc pdtr pdtrc stdtr fdtr fdtrc tklmbda and the
                     inverses pdtri fdtri stdtrit chdtri
 binomial            bdtr bdtrc nbdtr nbdtrc and the inverses bdtri nbdtri
-noncentral          chndtr ncfdtr nctdtr (the F laws at a huge degree of freedom:
+noncentral          chndtr ncfdtr nctdtr (the F and t laws at a huge degree of freedom:
                     large_degrees)
 kolmogorov          smirnov kolmogorov
 inverses            bdtrik bdtrin nbdtrik nbdtrin pdtrik btdtria btdtrib gdtria gdtrib gdtrix
