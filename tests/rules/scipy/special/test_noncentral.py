@@ -189,6 +189,7 @@ def test_nctdtr_df_derivative_at_many_degrees_of_freedom_and_a_large_nc_t():
     ("df", "nc", "t", "expected"),
     [
         (4.78e4, 6.65, -1.77, -4.95417322850483e-25),
+        (3e4, 7.74, -2.29, -8.72375133805452e-31),
         (2.21e4, 9.71, -0.934, -5.22761529396313e-34),
         (1e6, 2.0, 3.0, 7.2590954213679162e-13),
         (1e8, 1.0, 1.0, 9.9735569684793292e-18),
@@ -197,8 +198,8 @@ def test_nctdtr_df_derivative_at_many_degrees_of_freedom_and_a_large_nc_t():
 def test_nctdtr_df_derivative_at_many_degrees_of_freedom(df, nc, t, expected):
     # by mpmath: E[ndtr(t U - nc)] by quadrature at 50 digits, central differences with step
     # 1e-15 df. The difference of two terms of the order of 1/df cancelled: 12% off at the first,
-    # 8e-8 at the last. rtol: the expansion in 1/df, cut where its next term is 1e-11 of the sum
-    # (2e-14 measured at random points at its threshold)
+    # 3.7e-27 for -8.7e-31 at the second, 8e-8 at the last. rtol: the expansion in 1/df holds to
+    # 1e-10 at its threshold (8.5e-11 at worst, measured), far better beyond it, as here
     assert cotangents(sc.nctdtr, df, nc, t)[0] == pytest.approx(expected, rel=1e-12, abs=0)
 
 
