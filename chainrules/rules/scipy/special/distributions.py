@@ -327,10 +327,15 @@ def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:
 
 
 def _fdtri_ddf(dfn: Any, dfd: Any, p: Any, x: Any) -> tuple[Any, Any]:
-    dn, dd = fdtr_ddf(dfn, dfd, x)
-    density = f_density(dfn, dfd, x)
+    # at p = 0 or 1 the inverse is 0 or inf for all degrees of freedom, where the density may
+    # be 0 or infinite too (the quotient was NaN)
+    at_end = (np.asarray(x) == 0) | np.isposinf(x)
+    x_in = np.where(at_end, 1.0, x)
+    dn, dd = fdtr_ddf(dfn, dfd, x_in)
+    density = f_density(dfn, dfd, x_in)
     solved = _fdtri_solved(dfn, dfd, p, x, density, 1.0)
-    return -dn / density * solved, -dd / density * solved
+    factor = np.where(at_end, 0.0, -solved / density)
+    return dn * factor, dd * factor
 
 
 def _fdtri_slope(dfn: Any, dfd: Any, p: Any, x: Any) -> Any:

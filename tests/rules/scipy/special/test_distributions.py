@@ -199,6 +199,13 @@ def test_fdtri_where_scipy_misses(dfn, dfd, p):
     assert np.isnan(cotangents(sc.fdtri, dfn, dfd, p)).all()
 
 
+@pytest.mark.parametrize(("dfn", "dp"), [(1.0, 0.0), (2.0, 1.0), (2.5, np.inf)])
+def test_fdtri_at_p_zero(dfn, dp):
+    # fdtri(dfn, dfd, 0) = 0 for all degrees of freedom: their derivatives are 0 (they were NaN,
+    # 0 / 0), and dx/dp = 1 / density(0): 0 below dfn = 2, 1 at 2, inf above
+    assert cotangents(sc.fdtri, dfn, 3.0, 0.0) == (0.0, 0.0, dp)
+
+
 def test_fdtri_solved_within_the_rounding_of_its_result():
     # at dfn = dfd = 1e300 the F law is normal about 1 with sd 2e-150: every quantile rounds to 1,
     # where SciPy's fdtr gives 1/2 (it cannot resolve the step). 1 / density = sd sqrt(2 pi)
