@@ -329,12 +329,14 @@ def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:
 def _fdtri_ddf(dfn: Any, dfd: Any, p: Any, x: Any) -> tuple[Any, Any]:
     # at p = 0 or 1 the inverse is 0 or inf for all degrees of freedom, where the density may
     # be 0 or infinite too (the quotient was NaN)
+    # (where they solve fdtr = p: SciPy 1.16 gives fdtri(1e-300, 0.5, 0.5) = 0, which does not)
     at_end = (np.asarray(x) == 0) | np.isposinf(x)
     x_in = np.where(at_end, 1.0, x)
     dn, dd = fdtr_ddf(dfn, dfd, x_in)
     density = f_density(dfn, dfd, x_in)
-    solved = _fdtri_solved(dfn, dfd, p, x, density, 1.0)
-    factor = np.where(at_end, 0.0, -solved / density)
+    with np.errstate(invalid="ignore"):
+        solved = _fdtri_solved(dfn, dfd, p, x, np.where(at_end, 0.0, density), 1.0)
+    factor = np.where(at_end, 0.0 * solved, -solved / density)
     return dn * factor, dd * factor
 
 
