@@ -173,6 +173,8 @@ def sweep(f: Any, out: Any, compare: bool = False, moderate: bool = False) -> No
 
 
 def main(argv: list[str]) -> None:
+    if not argv or argv[0].startswith("-"):  # no OUT: the usage, not a file named --help
+        sys.exit(__doc__)
     out_path, names = argv[0], argv[1:]
     compare, moderate = "--compare" in names, "--moderate" in names
     names = [n for n in names if n not in ("--compare", "--moderate")]

@@ -33,7 +33,7 @@ from ....core.define import ignore_derivatives
 from ....core.parametric import SharedPartial, parametric_rule
 from ....core.primals import plain
 from .incomplete import beta_x_density, betainc_da_db, gamma_x_density, gammainc_da
-from .large_degrees import LIMIT_FROM, expansion_holds, gamma_average_slope
+from .large_degrees import LIMIT_FROM, expansion_holds, gamma_average_slope, masked
 from .large_shapes import STIRLING_SHAPE, log_gamma_half_ratio
 
 
@@ -296,15 +296,15 @@ def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
         huge_d = expansion_holds(a, a * x, 0.0, dfd)
         huge_n = expansion_holds(m, m / x, 0.0, dfn)
         if np.any(huge_d):
-            dd = np.where(huge_d, gamma_average_slope(*_where(huge_d, a, a * x, 0.0, dfd)), dd)
+            dd = np.where(huge_d, gamma_average_slope(*masked(huge_d, a, a * x, 0.0, dfd)), dd)
             limit = expansion_holds(a, a * x, 0.0, dfd, start=LIMIT_FROM)
             if np.any(limit):
-                dn = np.where(limit, _chi2_limit_slope(*_where(limit, a, x)), dn)
+                dn = np.where(limit, _chi2_limit_slope(*masked(limit, a, x)), dn)
         if np.any(huge_n):
-            dn = np.where(huge_n, -gamma_average_slope(*_where(huge_n, m, m / x, 0.0, dfn)), dn)
+            dn = np.where(huge_n, -gamma_average_slope(*masked(huge_n, m, m / x, 0.0, dfn)), dn)
             limit = expansion_holds(m, m / x, 0.0, dfn, start=LIMIT_FROM)
             if np.any(limit):
-                dd = np.where(limit, -_chi2_limit_slope(*_where(limit, m, 1 / x)), dd)
+                dd = np.where(limit, -_chi2_limit_slope(*masked(limit, m, 1 / x)), dd)
     return dn, dd
 
 
@@ -314,11 +314,6 @@ def _chi2_limit_slope(a: Any, x: Any) -> Any:
     so that the smaller tail keeps its digits (fdtrc(2.5, 1e300, 30)'s, -1.8e-15, came out
     -4.4e-14, the rounding of the general form's terms of the order of 1)."""
     return (gammainc_da(a, a * x) + x * gamma_density(a, a * x)) / 2
-
-
-def _where(mask: Any, *values: Any) -> tuple[Any, ...]:
-    """The values where ``mask``, 1 elsewhere (harmless arguments for the other side)."""
-    return tuple(np.where(mask, v, 1.0) for v in values)
 
 
 def _fdtrc_ddf(dfn: Any, dfd: Any, x: Any, y: Any) -> tuple[Any, Any]:
@@ -391,8 +386,14 @@ def _fdtri_solved(dfn: Any, dfd: Any, p: Any, x: Any, density: Any, derivative: 
     return _where_solved(sc.fdtr, (dfn, dfd), p, x, density, derivative)
 
 
-def _stdtrit_solved(df: Any, p: Any, t: Any, derivative: Any) -> Any:
-    return _where_solved(sc.stdtr, (df,), p, t, student_density(df, t), derivative)
+def _stdtrit_ddf(df: Any, p: Any, t: Any) -> Any:
+    density = student_density(df, t)
+    return _where_solved(sc.stdtr, (df,), p, t, density, -stdtr_ddf(df, t, p) / density)
+
+
+def _stdtrit_slope(df: Any, p: Any, t: Any) -> Any:
+    density = student_density(df, t)
+    return _where_solved(sc.stdtr, (df,), p, t, density, 1 / density)
 
 
 parametric_rule(sc.pdtri, None, lambda k, y, m: -1 / gamma_density(np.floor(k) + 1, m))
@@ -400,13 +401,13 @@ parametric_rule(
     sc.fdtri,
     SharedPartial(_fdtri_ddf, 0),
     SharedPartial(_fdtri_ddf, 1),
-    lambda dfn, dfd, p, x: _fdtri_slope(dfn, dfd, p, x),
+    _fdtri_slope,
     costly=(0, 1),
 )
 parametric_rule(
     sc.stdtrit,
-    lambda df, p, t: _stdtrit_solved(df, p, t, -stdtr_ddf(df, t, p) / student_density(df, t)),
-    lambda df, p, t: _stdtrit_solved(df, p, t, 1 / student_density(df, t)),
+    _stdtrit_ddf,
+    _stdtrit_slope,
     costly=(0,),
 )
 # chdtri inverts the complement chdtrc

@@ -34,6 +34,7 @@ __all__ = [
     "LIMIT_FROM",
     "expansion_holds",
     "gamma_average_slope",
+    "masked",
     "normal_average_slope",
     "normal_holds",
 ]
@@ -60,11 +61,17 @@ def expansion_holds(a: Any, c: Any, nc: Any, df: Any, start: float = EXPANSION_F
     return holds & (df / 2 >= start * scale)
 
 
-def _times(p: list, q: list) -> list:
-    """The product of two polynomials in e (coefficient lists), cut beyond e^_ORDER."""
-    out = [0.0] * (_ORDER + 1)
-    for i, pi in enumerate(p):
-        for j in range(_ORDER + 1 - i):
+def masked(mask: Any, *values: Any) -> tuple[Any, ...]:
+    """The values where ``mask``, 1 elsewhere: the expansions' arguments, harmless where another
+    form is taken."""
+    return tuple(np.where(mask, v, 1.0) for v in values)
+
+
+def _times(p: list, q: list, cut: int = _ORDER) -> list:
+    """The product of two polynomials in e (coefficient lists), cut beyond e^cut."""
+    out = [0.0] * (cut + 1)
+    for i, pi in enumerate(p[: cut + 1]):
+        for j in range(min(cut + 1 - i, len(q))):
             out[i + j] = out[i + j] + pi * q[j]
     return out
 
@@ -145,7 +152,7 @@ def normal_average_slope(t: Any, nc: Any, df: Any) -> Any:
     series = [np.zeros_like(y)] * (top + 1)
     power = [1.0] + [0.0] * top  # d^n, cut beyond e^top
     for n in range(1, top + 1):
-        power = [sum(power[i] * shift[k - i] for i in range(k)) for k in range(top + 1)]
+        power = _times(power, shift, top)
         weight = (-1) ** (n - 1) * hermite[n - 1] / math.factorial(n)
         series = [g + weight * p for g, p in zip(series, power, strict=True)]
     derivatives = [math.factorial(k) * series[k] for k in range(1, top + 1)]

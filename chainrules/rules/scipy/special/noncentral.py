@@ -33,6 +33,7 @@ from .incomplete import betainc_da_db, gammainc_da
 from .large_degrees import (
     expansion_holds,
     gamma_average_slope,
+    masked,
     normal_average_slope,
     normal_holds,
 )
@@ -139,6 +140,11 @@ _LARGEST_MEAN = 2e3
 _MOST_TERMS = 4096
 
 
+def _bulk_end(mean: Any) -> Any:
+    """Past the Poisson weights' bulk: where a mixture's terms end unless their sizes say more."""
+    return mean + 10 * np.sqrt(np.abs(mean)) + 13
+
+
 def _poisson_mixture(
     mean: Any, term: Callable[..., Any], *args: Any, size: Callable[..., Any] | None = None
 ) -> Any:
@@ -157,8 +163,7 @@ def _poisson_mixture(
     beyond = np.abs(means) > _LARGEST_MEAN
     means = np.where(beyond, 0.0, means)
     finite = means[np.isfinite(means)]
-    widest = float(np.max(finite + 10 * np.sqrt(np.abs(finite)), initial=0.0))
-    count = int(np.ceil(widest)) + 13
+    count = int(np.ceil(np.max(_bulk_end(finite), initial=13.0)))
     while True:
         j = np.arange(count)
         log_weights = sc.xlogy(j, means) - means - sc.gammaln(j + 1)
@@ -255,8 +260,8 @@ def _at_a_huge_df(dfn: Any, dfd: Any, nc: Any, f: Any, ddfn: Any, ddfd: Any) -> 
     noncentral numerator."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a, m = dfn / 2, dfd / 2
-        widest = nc / 2 + 10 * np.sqrt(np.abs(nc / 2)) + 13  # the mixture's last term
-        huge_d = expansion_holds(a, a * f, 0.0, dfd) & expansion_holds(a + widest, a * f, 0.0, dfd)
+        last = a + _bulk_end(nc / 2)  # the shape of the mixture's last term
+        huge_d = expansion_holds(a, a * f, 0.0, dfd) & expansion_holds(last, a * f, 0.0, dfd)
         huge_n = expansion_holds(m, m / f, nc, dfn)
         if np.any(huge_d):
 
@@ -266,11 +271,10 @@ def _at_a_huge_df(dfn: Any, dfd: Any, nc: Any, f: Any, ddfn: Any, ddfd: Any) -> 
             def size(j: Any, a: Any, c: Any, df: Any) -> Any:
                 return np.abs(central(j, a, c, df))
 
-            mean, *args = (np.where(huge_d, v, 1.0) for v in (nc / 2, a, a * f, dfd))
+            mean, *args = masked(huge_d, nc / 2, a, a * f, dfd)
             ddfd = np.where(huge_d, _poisson_mixture(mean, central, *args, size=size), ddfd)
         if np.any(huge_n):
-            numerator = (np.where(huge_n, v, 1.0) for v in (m, m / f, nc, dfn))
-            ddfn = np.where(huge_n, -gamma_average_slope(*numerator), ddfn)
+            ddfn = np.where(huge_n, -gamma_average_slope(*masked(huge_n, m, m / f, nc, dfn)), ddfn)
     return ddfn, ddfd
 
 
@@ -294,7 +298,7 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
         many = normal_holds(t, nc, df)
     expansion = None
     if np.any(many):
-        expansion = normal_average_slope(*(np.where(many, v, 1.0) for v in (t, nc, df)))
+        expansion = normal_average_slope(*masked(many, t, nc, df))
         if np.all(many):
             return expansion
     sign = np.sign(t)

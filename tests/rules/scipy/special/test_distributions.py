@@ -210,7 +210,10 @@ def test_fdtri_at_p_zero(dfn, dp):
     if np.isnan(sc.fdtri(dfn, 3.0, 0.0)):
         assert np.isnan(cotangents(sc.fdtri, dfn, 3.0, 0.0)).all()
     else:
-        assert cotangents(sc.fdtri, dfn, 3.0, 0.0) == (0.0, 0.0, dp)
+        found = cotangents(sc.fdtri, dfn, 3.0, 0.0)
+        assert found[:2] == (0.0, 0.0)  # exact: the ends' derivatives are set to 0
+        # (the density at 0 for dfn = 2 is 1 through logarithms that need not cancel exactly)
+        assert found[2] == pytest.approx(dp, rel=1e-15, abs=0)
 
 
 def test_fdtri_solved_within_the_rounding_of_its_result():
