@@ -55,6 +55,7 @@ These rules use SciPy's quadrature and serve NumPy inputs only.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -74,6 +75,7 @@ from .large_shapes import (
     log_beta_density_large,
     log_gamma_density_large,
     log_minus_digamma,
+    log_or_minus_inf,
     mean_offset,
     shape_log_slopes,
 )
@@ -90,19 +92,24 @@ __all__ = [
 ]
 
 
-def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
+def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float, float]:
     """The density of the smaller tail of gamma(a) beyond ``x`` after a change of variables,
-    and ``g`` with log t = log x + g: (weight, g, lo, hi)."""
+    ``g`` with log t = log x + g, and the logarithm of the scale that turns the weight's
+    integral into that of t**(a-1) exp(-t) over the tail: (weight, g, lo, hi, log_scale)."""
+    log_x = math.log(x)
     if x >= a:
         # t = x (1 + u): density (1 + u)**(a-1) exp(-x u), at most 1 on [0, inf) when x > a - 1.
-        return (lambda u: np.exp(sc.xlog1py(a - 1, u) - x * u)), np.log1p, 0.0, np.inf
+        weight = lambda u: np.exp(sc.xlog1py(a - 1, u) - x * u)
+        return weight, np.log1p, 0.0, np.inf, a * log_x - x
     if a < 1:
         # t = x u**(1/a): the density becomes exp(-t), bounded, and log t = log x + log(u)/a.
-        return (lambda u: np.exp(-x * u ** (1 / a))), (lambda u: np.log(u) / a), 0.0, 1.0
+        weight = lambda u: np.exp(-x * u ** (1 / a))
+        return weight, (lambda u: np.log(u) / a), 0.0, 1.0, a * log_x - math.log(a)
     # t = x s, density s**(a-1) exp(-x s) scaled by its maximum on [0, 1].
     mode = min((a - 1) / x, 1.0)
     peak = sc.xlogy(a - 1, mode) - x * mode
-    return (lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)), np.log, 0.0, 1.0
+    weight = lambda s: np.exp(sc.xlogy(a - 1, s) - x * s - peak)
+    return weight, np.log, 0.0, 1.0, a * log_x + peak
 
 
 # Up to this shape (the first, for beta), a lower tail's derivatives come from its series:
@@ -111,6 +118,24 @@ def _gamma_tail(a: float, x: float) -> tuple[Any, Any, float, float]:
 # a = 1e-10; gammainc(1e-20, 1e-30)'s -32768 for -68.5).
 _SERIES_SHAPE = 1.0
 _SERIES_TERMS = 100_000
+
+# Below this shape a derivative can be far larger than its tail: the log-derivative holds
+# 1/shape (the upper tail of gamma(a) is about a E1(x), its derivative E1(x)). Where the tail
+# is below the smallest normal float there, the derivatives come from its logarithm
+# (``_times_tail``): gammaincc(1e-300, 30) is 3e-315, SciPy's 0, and its derivative in a
+# 3.0e-15 came out 0; betainc(2, 1e-310, 0.5)'s in b 0 for 0.19.
+_TINY_SHAPE = 1e-3
+_SMALLEST_NORMAL = float(np.finfo(float).tiny)
+
+
+def _times_tail(tail: float, log_tail: float, factors: Iterable[float]) -> tuple:
+    """Each factor (a derivative of the tail's logarithm) times the tail: from the tail's
+    logarithm ``log_tail`` where the tail is below the smallest normal float (rounded to 0 or
+    to a few digits) and the product need not be."""
+    if tail >= _SMALLEST_NORMAL:
+        return tuple(tail * f for f in factors)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return tuple(float(np.sign(f) * np.exp(log_tail + np.log(np.abs(f)))) for f in factors)
 
 
 def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, float]:
@@ -121,9 +146,9 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
     if x == 0 or np.isinf(x):
         return 0.0, 0.0
     sign, tail = (1.0, sc.gammainc(a, x)) if x < a else (-1.0, sc.gammaincc(a, x))
-    if tail == 0:
-        # the derivatives underflow with the tail; far beyond a, exp(-x u) would also be too
-        # narrow for the quadrature to find (x = 1e300)
+    if tail == 0 and (a >= _TINY_SHAPE or x > _LOG_RANGE + 50):
+        # the derivatives underflow with the tail (at a tiny shape, with e^-x); far beyond a,
+        # exp(-x u) would also be too narrow for the quadrature to find (x = 1e300)
         return 0.0, 0.0
     if x < a <= _SERIES_SHAPE:
         return _gammainc_lower_series(a, x, tail, second)
@@ -131,13 +156,19 @@ def _gammainc_shape_scalar(a: float, x: float, second: bool) -> tuple[float, flo
         weight, g, lo, hi = gamma_tail_large(a, x)
         _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
         slope = np.log1p((x - a) / a) + means[0] + log_minus_digamma(a)
+        log_tail = math.log(tail) if tail > 0 else -math.inf
     else:
-        weight, g, lo, hi = _gamma_tail(a, x)
-        _, means, covariances = moments(weight, (g,), ((lo, hi),), second)
+        weight, g, lo, hi, log_scale = _gamma_tail(a, x)
+        mass, means, covariances = moments(weight, (g,), ((lo, hi),), second)
         slope = np.log(x) + means[0] - sc.digamma(a)
-    if not second:
-        return sign * tail * slope, np.nan
-    return sign * tail * slope, sign * tail * (slope * slope + covariances[0] - sc.polygamma(1, a))
+        log_tail = log_scale + log_or_minus_inf(mass) - sc.gammaln(a)
+    curvature = np.nan
+    if second and a < _TINY_SHAPE:
+        u = np.log(x) + means[0] - sc.digamma(a + 1)  # slope less 1/a
+        curvature = _square_less_trigamma(a, u, covariances[0])
+    elif second:
+        curvature = slope * slope + covariances[0] - sc.polygamma(1, a)
+    return tuple(sign * d for d in _times_tail(tail, log_tail, (slope, curvature)))
 
 
 def _gammainc_lower_series(a: float, x: float, tail: float, second: bool) -> tuple:
@@ -221,6 +252,8 @@ def _betainc_shape_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     if x == 0 or x == 1 or a == np.inf or b == np.inf:
         return (0.0,) * 5  # an infinite shape: I is 0 or 1 on 0 < x < 1 for every a and b
     upper = x > (a + 1) / (a + b + 2)
+    if _beyond_float(*((b, a, 1 - x) if upper else (a, b, x))):
+        return (0.0,) * 5
     # the large shapes' expansions, but for a tail whose series (below) takes a small shape
     # (betainc(1e-300, 1e8, 1e-300)'s derivative in a came out 1.5e284 for -672 there)
     small = (b if upper else a) <= _SERIES_SHAPE
@@ -233,36 +266,49 @@ def _betainc_shape_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     return _betainc_lower_scalar(a, b, x, second)
 
 
+def _beyond_float(a: float, b: float, x: float) -> bool:
+    """Whether the derivatives of the lower tail I_x(a, b), first and second, are all below the
+    smallest float: its weight (beta_lower_tail) is at most 1 on an interval of length 1, and
+    the derivatives of log I are at most about 1/shape beside the logarithms of x, 1 - x and
+    a + b (each below 750), their squares for the second ones. Where a shape is tiny, the
+    large shapes' variables overflow (inf at (1e300, 1e-300, 1/2), where the tail is 0)."""
+    if min(a, b) >= _TINY_SHAPE or not 0 < x < 1:
+        return False
+    log_scale = beta_lower_tail(a, b, x)[-1]
+    log_most = log_scale - sc.betaln(a, b) + 2 * math.log(1 / min(a, b) + 5 * _LOG_RANGE)
+    return bool(log_most < -_LOG_RANGE - 50)
+
+
 def _betainc_lower_scalar(a: float, b: float, x: float, second: bool) -> tuple:
     # log I has the gradient (E[log t], E[log(1-t)]) - (digamma(a), digamma(b)) + digamma(a+b)
     # and the Hessian Cov[log t, log(1-t)] - diag(trigamma(a), trigamma(b)) + trigamma(a+b),
     # expectations given t < x.
     tail = sc.betainc(a, b, x)
-    if tail == 0:
+    if tail == 0 and min(a, b) >= _TINY_SHAPE:
         return (0.0,) * 5  # the derivatives underflow with the tail
     if a <= _SERIES_SHAPE:
-        return _betainc_lower_series(a, b, x, tail, second)
-    weight, gs, lo, hi = beta_lower_tail(a, b, x)
-    _, (m1, m2), covariances = moments(weight, gs, ((lo, hi),), second)
+        log_tail, factors = _betainc_lower_series(a, b, x, second)
+        return _times_tail(tail, log_tail, factors)
+    weight, gs, lo, hi, log_scale = beta_lower_tail(a, b, x)
+    mass, (m1, m2), covariances = moments(weight, gs, ((lo, hi),), second)
+    log_tail = log_scale + log_or_minus_inf(mass) - sc.betaln(a, b)
     both = sc.digamma(a + b)
     ga = np.log(x) + m1 - sc.digamma(a) + both
     gb = m2 - sc.digamma(b) + both
     if not second:
-        return tail * ga, tail * gb, np.nan, np.nan, np.nan
+        return _times_tail(tail, log_tail, (ga, gb, np.nan, np.nan, np.nan))
     v11, v12, v22 = covariances
     both1 = sc.polygamma(1, a + b)
     haa = v11 - sc.polygamma(1, a) + both1
-    hbb = v22 - sc.polygamma(1, b) + both1
-    return (
-        tail * ga,
-        tail * gb,
-        tail * (ga * ga + haa),
-        tail * (ga * gb + v12 + both1),
-        tail * (gb * gb + hbb),
-    )
+    if b < _TINY_SHAPE:
+        fbb = _square_less_trigamma(b, m2 + both - sc.digamma(b + 1), v22 + both1)
+    else:
+        fbb = gb * gb + v22 - sc.polygamma(1, b) + both1
+    factors = (ga, gb, ga * ga + haa, ga * gb + v12 + both1, fbb)
+    return _times_tail(tail, log_tail, factors)
 
 
-def _betainc_lower_series(a: float, b: float, x: float, tail: float, second: bool) -> tuple:
+def _betainc_lower_series(a: float, b: float, x: float, second: bool) -> tuple[float, tuple]:
     """The lower tail's derivatives from I_x(a, b) = x^a H / (a B(a, b)), where
     H = 2F1(a, 1 - b; a + 1; x) = 1 + a G, G = sum_(n>=1) q_n / (a + n) and
     q_n = (1 - b)_n x^n / n! (DLMF 8.17.7). Then d log I / da = log x - digamma(a + 1)
@@ -271,7 +317,8 @@ def _betainc_lower_series(a: float, b: float, x: float, tail: float, second: boo
     derivative in b, which vanishes with a. q_n's derivatives in b come from its recurrence
     (a Pochhammer symbol that is 0 at an integer b has derivatives that are not). Here
     x <= (a + 1) / (a + b + 2) < 2 / (b + 2): the terms fall at least as x^n, and alternate
-    (b > 1) with at most e^(b x) < e^2 of their sum."""
+    (b > 1) with at most e^(b x) < e^2 of their sum. Returns log I and the derivatives of I
+    over I."""
     c = 1.0 - b
 
     def terms() -> Iterator[list[float]]:
@@ -286,21 +333,29 @@ def _betainc_lower_series(a: float, b: float, x: float, tail: float, second: boo
     g, g_a, g_aa, g_b, g_ab, g_bb = _settled_sums(terms())
     h_a, log_h_aa, h = _log_h_in_a(a, g, g_a, g_aa)
     h_b = a * g_b / h
+    log_tail = a * math.log(x) + math.log(h) - math.log(a) - sc.betaln(a, b)
     ga = np.log(x) - sc.digamma(a + 1) + sc.digamma(a + b) + h_a
     gb = _polygamma_step(0, b, a) + h_b
     if not second:
-        return tail * ga, tail * gb, np.nan, np.nan, np.nan
+        return log_tail, (ga, gb, np.nan, np.nan, np.nan)
     both1 = sc.polygamma(1, a + b)
     haa = -sc.polygamma(1, a + 1) + both1 + log_h_aa
     hab = both1 + (g_b + a * g_ab) / h - h_a * h_b
-    hbb = _polygamma_step(1, b, a) + a * g_bb / h - h_b * h_b
-    return (
-        tail * ga,
-        tail * gb,
-        tail * (ga * ga + haa),
-        tail * (ga * gb + hab),
-        tail * (gb * gb + hbb),
-    )
+    rest = a * g_bb / h - h_b * h_b
+    if b < _TINY_SHAPE * a:
+        u = sc.digamma(b + a) - sc.digamma(b + 1) + h_b
+        fbb = _square_less_trigamma(b, u, sc.polygamma(1, b + a) + rest)
+    else:
+        fbb = gb * gb + _polygamma_step(1, b, a) + rest
+    return log_tail, (ga, gb, ga * ga + haa, ga * gb + hab, fbb)
+
+
+def _square_less_trigamma(shape: float, u: float, rest: float) -> float:
+    """(1/c + u)**2 + rest - trigamma(c) for a tiny shape c, as 2 u / c + u**2 + rest
+    - trigamma(c + 1): the two 1/c**2 cancelled exactly (a second derivative in a tiny shape,
+    the square of a log-derivative 1/c less trigamma(c), came out -2.9e133 for 0.28 at
+    betainc(2, 1e-150, 0.5), and NaN at 1e-300)."""
+    return 2 * u / shape + u * u + rest - float(sc.polygamma(1, shape + 1))
 
 
 def _polygamma_step(m: int, b: float, a: float) -> float:

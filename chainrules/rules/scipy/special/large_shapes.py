@@ -30,6 +30,7 @@ __all__ = [
     "log_gamma_half_ratio",
     "log_gamma_density_large",
     "log_minus_digamma",
+    "log_or_minus_inf",
     "mean_offset",
     "shape_log_slopes",
 ]
@@ -131,14 +132,17 @@ def gamma_tail_large(a: float, x: float) -> tuple[Any, Any, float, float]:
     return weight, (lambda v: math.log1p(step * v)), 0.0, 60.0
 
 
-def beta_lower_tail(a: float, b: float, x: float) -> tuple[Any, tuple, float, float]:
+def beta_lower_tail(a: float, b: float, x: float) -> tuple[Any, tuple, float, float, float]:
     """The beta(a, b) density below ``x`` after a change of variables, with ``g1``, ``g2``:
-    log t = log x + g1 and log(1 - t) = g2: (weight, (g1, g2), lo, hi)."""
+    log t = log x + g1 and log(1 - t) = g2, and the logarithm of the scale that turns the
+    weight's integral into that of t**(a-1) (1 - t)**(b-1) below x:
+    (weight, (g1, g2), lo, hi, log_scale)."""
     if a < 1:
         # t = x u**(1/a): density (1 - t)**(b-1), bounded by its value at one end.
         peak = max(0.0, (b - 1) * np.log1p(-x))
         weight = lambda u: np.exp((b - 1) * np.log1p(-x * u ** (1 / a)) - peak)
-        return weight, ((lambda u: np.log(u) / a), lambda u: np.log1p(-x * u ** (1 / a))), 0, 1
+        gs = ((lambda u: np.log(u) / a), lambda u: np.log1p(-x * u ** (1 / a)))
+        return weight, gs, 0, 1, a * math.log(x) - math.log(a) + peak
     # t = x s: density s**(a-1) (1 - x s)**(b-1), scaled by its maximum on [0, 1].
     mode = 1.0
     if b > 1 and a + b > 2:
@@ -146,7 +150,7 @@ def beta_lower_tail(a: float, b: float, x: float) -> tuple[Any, tuple, float, fl
     log_density = lambda s: sc.xlogy(a - 1, s) + sc.xlog1py(b - 1, -x * s)
     peak = log_density(mode)
     weight = lambda s: np.exp(log_density(s) - peak)
-    return weight, (np.log, lambda s: np.log1p(-x * s)), 0.0, 1.0
+    return weight, (np.log, lambda s: np.log1p(-x * s)), 0.0, 1.0, a * math.log(x) + peak
 
 
 # ---- large beta shapes ----------------------------------------------------------------------
@@ -234,18 +238,17 @@ def _beta_tail_moments_large(
     """log(T / f), E[log(t / x)], E[log((1 - t) / (1 - x))] and their covariances, for the
     tail T below x and the density f at x."""
     if a < 1:  # t = x u**(1/a) as for small shapes: b is the large shape, x of order 1/b
-        weight, gs, lo, hi = beta_lower_tail(a, b, x)
+        weight, gs, lo, hi, log_scale = beta_lower_tail(a, b, x)
         mass, (m1, m2), covariances = moments(weight, gs, ((lo, hi),), second)
-        # f dt = (x / a) f(x) ((1 - t) / (1 - x))**(b-1) du, the weight less its peak
-        peak = max(0.0, (b - 1) * math.log1p(-x))
-        log_ratio = math.log(x / a) - (b - 1) * math.log1p(-x) + peak
-        return log_ratio + _log_or_minus_inf(mass), m1, m2 - math.log1p(-x), covariances
+        # T / f: the tail's integral over the density's power factors at x
+        log_ratio = log_scale - (a - 1) * math.log(x) - (b - 1) * math.log1p(-x)
+        return log_ratio + log_or_minus_inf(mass), m1, m2 - math.log1p(-x), covariances
     weight, gs, pieces, h = _beta_tail_large(a, b, x, xc, offset)
     mass, (m1, m2), covariances = moments(weight, gs, pieces, second)
-    return _log_or_minus_inf(h * mass), m1, m2, covariances
+    return log_or_minus_inf(h * mass), m1, m2, covariances
 
 
-def _log_or_minus_inf(mass: float) -> float:
+def log_or_minus_inf(mass: float) -> float:
     """log(mass), -inf where the mass underflows (x within 1e-300 of an end, a shape 1e300):
     the tail, and the derivatives with it, are 0 there."""
     return math.log(mass) if mass > 0 else -math.inf

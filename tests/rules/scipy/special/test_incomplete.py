@@ -645,3 +645,65 @@ def test_betainc_at_tiny_x_far_beyond_a_huge_shapes_mean(a, b, x):
     assert betainc_da_db(a, b, x) == (0.0, 0.0)
     _, pullback = cr.rrule(sc.betainc, a, b, x)
     assert [unthunk(c) for c in pullback(1.0)[1:]] == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "x", "da", "db"),
+    [
+        # b tiny: I_x(a, b) is about b times the integral of t**(a-1) / (1 - t) below x, whose
+        # derivative in b is that integral. Below the smallest normal float the tail is 0 or a
+        # few digits in SciPy, and the derivatives came out 0 (mpmath at 50 digits; at a = 2,
+        # db = -log(1 - x) - x)
+        (2.0, 1e-300, 0.5, -2.1611995010324128e-301, 0.19314718055994531),
+        (30.0, 1e-300, 0.5, -4.367675974557e-311, 6.020029978572848e-11),
+        (1e5, 1e-300, 0.99999, -3.678812805687895e-306, 0.21938393439106313),
+    ],
+)
+def test_betainc_shape_derivatives_where_a_tiny_shape_underflows_the_tail(a, b, x, da, db):
+    # rtol: the quadrature's 1e-12; the subnormal da to within a unit of its last place
+    got_a, got_b = betainc_da_db(a, b, x)
+    assert got_b == pytest.approx(db, rel=1e-12, abs=0)
+    assert got_a == pytest.approx(da, rel=1e-12, abs=1e-323)
+    # betaincc mirrored, as the tail integrated: (1e-300, 30, 0.5), where it is 6.0e-311
+    _, pullback = cr.rrule(sc.betaincc, b, a, 1 - x)
+    mirrored = [unthunk(c) for c in pullback(1.0)[1:3]]
+    assert mirrored == pytest.approx([db, da], rel=1e-12, abs=1e-323)
+
+
+@pytest.mark.parametrize(("a", "b"), [(1e-300, 1e300), (1e300, 1e-300)])
+def test_betainc_shape_derivatives_of_a_tail_beyond_the_floats_at_a_tiny_shape(a, b):
+    # the tail at x = 1/2 is below 0.5**1e300; the large shapes' variables overflowed (inf)
+    assert betainc_da_db(a, b, 0.5) == (0.0, 0.0)
+    assert betainc_shape_hessian(a, b, 0.5) == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "x", "dab", "dbb"),
+    [
+        # the square of d log I/db, about 1/b, less trigamma(b): 1/b**2 cancelled (dbb came
+        # out -2.9e133 at b = 1e-150, NaN at 1e-300). mpmath.diff at 60 digits and more
+        (2.0, 1e-150, 0.5, -0.21611995010324128, 0.2126941666417439),
+        (30.0, 1e-300, 0.5, -4.367675974556644e-11, 3.9719720208672747e-10),
+        (0.5, 1e-12, 0.3, -3.754469988391948, -3.710325217888048),
+    ],
+)
+def test_betainc_second_derivatives_in_a_tiny_shape(a, b, x, dab, dbb):
+    # rtol: the quadrature's covariances, and mpmath's differences (1e-15 apart at 1e-300)
+    assert betainc_shape_hessian(a, b, x)[1:] == pytest.approx((dab, dbb), rel=1e-11, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("a", "x", "da", "daa"),
+    [
+        # Q(a, x) is about a E1(x), its derivative E1(x): at x = 30 the tail is 3e-315, which
+        # SciPy gives as 0, and the derivatives came out 0; the second ones NaN (mpmath)
+        (1e-300, 30.0, -3.0215520106888125e-15, -2.4231331005258892e-14),
+        (1e-300, 1.0, -0.21938393439552027, -0.44895008155498933),
+        (1e-8, 1.0, None, -0.4489500784464497),
+    ],
+)
+def test_gammainc_shape_derivatives_at_a_tiny_shape(a, x, da, daa):
+    if da is not None:
+        assert gammainc_da(a, x) == pytest.approx(da, rel=1e-12, abs=0)
+    # rtol: the quadrature's variance beside the cancelled 1/a**2
+    assert gammainc_da2(a, x) == pytest.approx(daa, rel=1e-12, abs=0)
