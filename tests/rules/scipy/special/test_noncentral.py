@@ -203,6 +203,26 @@ def test_nctdtr_df_derivative_at_many_degrees_of_freedom(df, nc, t, expected):
     assert cotangents(sc.nctdtr, df, nc, t)[0] == pytest.approx(expected, rel=1e-12, abs=0)
 
 
+@pytest.mark.parametrize(
+    ("df", "nc", "t", "expected"),
+    [
+        (1e3, 6.0, -1.5, -1.150993019308153e-18),
+        (50.0, 20.0, -1.0, -1.080173553780015e-98),
+        (10.0, 5.0, -2.0, -1.3172713675604367e-11),
+        (150.0, 8.0, -0.3, -5.1342991509486198e-21),
+    ],
+)
+def test_nctdtr_df_derivative_in_the_tail_of_t_and_nc_of_opposite_signs(df, nc, t, expected):
+    # by mpmath: E[ndtr(t U - nc)] by quadrature in log V at 60 digits, central differences
+    # with step 1e-20 df. The mixture's terms alternate there and cancelled to the tail: 1.5e-4
+    # off at the first, 6.4e3 times the derivative at the second, 2.9e-8 at the third. rtol:
+    # the quadrature's 1e-13 and, at the last, a mass near V = 1 where the score changes sign
+    # (2.3e-12 measured)
+    assert cotangents(sc.nctdtr, df, nc, t)[0] == pytest.approx(expected, rel=1e-11, abs=0)
+    # mirrored: nctdtr(df, -nc, -t) = 1 - nctdtr(df, nc, t)
+    assert cotangents(sc.nctdtr, df, -nc, -t)[0] == pytest.approx(-expected, rel=1e-11, abs=0)
+
+
 # d/d(dfn), d/d(dfd) ncfdtr where a degree of freedom is huge: mpmath's mixture of betainc (or
 # of its complement where ncfdtr is above 1/2) at 90 digits, central differences with step
 # 1e-35 times the argument. The derivative in the huge one was the difference of two terms of
