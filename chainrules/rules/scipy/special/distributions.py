@@ -254,7 +254,16 @@ def f_density(dfn: Any, dfd: Any, x: Any) -> Any:
             # (not where z or 1 - z underflows to 0 beside an infinite beta density: there the
             # form above, which keeps x^(dfn/2 - 1) apart)
             density = np.where(large & np.isfinite(product), product, density)
+        # at x = inf, where fdtr is 1 for every degree of freedom (NaN at an infinite one)
+        density = np.where(_beyond_all_mass(dfn, dfd, x), 0.0, density)
     return density
+
+
+def _beyond_all_mass(dfn: Any, dfd: Any, x: Any) -> Any:
+    """Where x = inf with positive degrees of freedom: fdtr is 1 there whatever they are, and
+    its partials are 0."""
+    with np.errstate(invalid="ignore"):
+        return np.isposinf(x) & (np.asarray(dfn) > 0) & (np.asarray(dfd) > 0)
 
 
 def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
@@ -305,7 +314,8 @@ def fdtr_ddf(dfn: Any, dfd: Any, x: Any, *rest: Any) -> tuple[Any, Any]:
             limit = expansion_holds(m, m / x, 0.0, dfn, start=LIMIT_FROM)
             if np.any(limit):
                 dd = np.where(limit, -_chi2_limit_slope(*masked(limit, m, 1 / x)), dd)
-    return dn, dd
+    beyond = _beyond_all_mass(dfn, dfd, x)
+    return np.where(beyond, 0.0, dn)[()], np.where(beyond, 0.0, dd)[()]
 
 
 def _chi2_limit_slope(a: Any, x: Any) -> Any:

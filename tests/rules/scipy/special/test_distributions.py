@@ -284,6 +284,16 @@ def test_fdtr_degrees_of_freedom_at_the_ends(dfn, dfd, x, ddfn, ddfd):
     assert got_c[0] == pytest.approx(-ddfn, rel=1e-11, abs=0)
 
 
+@pytest.mark.parametrize(
+    ("dfn", "dfd"), [(np.inf, 5.0), (5.0, np.inf), (np.inf, np.inf), (3.0, 5.0)]
+)
+def test_fdtr_at_infinite_x(dfn, dfd):
+    # fdtr(dfn, dfd, inf) = 1 for every degree of freedom, an infinite one too: every partial
+    # is 0 (they were NaN at an infinite degree of freedom)
+    assert cotangents(sc.fdtr, dfn, dfd, np.inf) == (0.0, 0.0, 0.0)
+    assert cotangents(sc.fdtrc, dfn, dfd, np.inf) == (0.0, 0.0, 0.0)
+
+
 def test_fdtr_at_zero_and_on_arrays():
     # fdtr(dfn, dfd, 0) = 0 for all degrees of freedom; the density at 0 is infinite for dfn < 2
     assert cotangents(sc.fdtr, 0.5, 0.5, 0.0) == (0.0, 0.0, np.inf)
