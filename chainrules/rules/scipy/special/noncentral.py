@@ -18,6 +18,7 @@ law. The inverses' rules (``inverses``) use them.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -199,10 +200,26 @@ def _poisson_mixture(
     return tuple(map(mix, terms)) if isinstance(terms, tuple) else mix(terms)
 
 
-def _beta_tail_size(a: Any, b: Any, x: Any) -> Any:
-    """The smaller of I_x(a, b) and 1 - I_x(a, b): about the size of their derivatives in a
-    and b, which is what a mixture's term selection needs (``_poisson_mixture``'s ``size``)."""
+def _beta_tail_size(a: Any, b: Any, x: Any, xc: Any) -> Any:
+    """The smaller of I_x(a, b) and 1 - I_x(a, b), with xc = 1 - x formed apart: about the size
+    of their derivatives in a and b, which is what a mixture's term selection needs
+    (``_poisson_mixture``'s ``size``)."""
+    near = xc < 0.5  # the mirrored tail I_xc(b, a) (see _betainc_da_db)
+    a, b, x = np.where(near, b, a), np.where(near, a, b), np.where(near, xc, x)
     return np.minimum(sc.betainc(a, b, x), sc.betaincc(a, b, x))
+
+
+def _betainc_da_db(a: Any, b: Any, x: Any, xc: Any) -> tuple[Any, Any]:
+    """betainc_da_db(a, b, x) on 1-d arrays, with xc = 1 - x formed apart: where x is near 1,
+    from 1 - I_xc(b, a), as x rounded to 1 loses the digits of xc (at x = t^2 / (t^2 + df) for
+    nctdtr(0.5, 0, -1e9), whose df-derivative came out 5.1e-6 for -2.1e-4; ncfdtr 3% off at
+    (1e15, 3, 2, 2))."""
+    near = xc < 0.5
+    da, db = np.empty(x.shape), np.empty(x.shape)
+    da[~near], db[~near] = betainc_da_db(a[~near], b[~near], x[~near])
+    db_near, da_near = betainc_da_db(b[near], a[near], xc[near])
+    da[near], db[near] = -da_near, -db_near
+    return da, db
 
 
 def chndtr_ddf(x: Any, df: Any, nc: Any) -> Any:
@@ -236,21 +253,15 @@ def ncfdtr_ddfn_ddfd(dfn: Any, dfd: Any, nc: Any, f: Any) -> tuple[Any, Any]:
     True
     """
     dfn, dfd, nc, f = (np.asarray(v, dtype=float) for v in (dfn, dfd, nc, f))
-    # w and 1 - w formed apart: where w is near 1, each term as 1 - betainc(dfd/2, dfn/2 + j,
-    # 1 - w) (w rounded to 1 had lost the digits of 1 - w: 3% off at (1e15, 3, 2, 2))
+    # w and 1 - w formed apart: where w is near 1, each term from the mirrored betainc
     s = dfn * f + dfd
     w, wc = dfn * f / s, dfd / s
 
     def central(j: Any, a: Any, b: Any, w: Any, wc: Any) -> tuple[Any, Any]:
-        near = wc < 0.5
-        da, db = np.empty(w.shape), np.empty(w.shape)
-        da[~near], db[~near] = betainc_da_db(a[~near] + j[~near], b[~near], w[~near])
-        db_near, da_near = betainc_da_db(b[near], a[near] + j[near], wc[near])
-        da[near], db[near] = -da_near, -db_near
-        return da, db
+        return _betainc_da_db(a + j, b, w, wc)
 
     def size(j: Any, a: Any, b: Any, w: Any, wc: Any) -> Any:
-        return np.where(wc < 0.5, _beta_tail_size(b, a + j, wc), _beta_tail_size(a + j, b, w))
+        return _beta_tail_size(a + j, b, w, wc)
 
     # in a far tail, made of terms of small weight (2.9% off at (3, 5, 100, 0.2) by weight alone)
     da, db = _poisson_mixture(nc / 2, central, dfn / 2, dfd / 2, w, wc, size=size)
@@ -310,31 +321,35 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
             return expansion
     sign = np.sign(t)
     d = sign * nc
-    x = t * t / (t * t + df)
+    # x and 1 - x formed apart: x rounds to 1 where t^2 is far above df (and t^2 may overflow)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = df / t / t  # (1 - x) / x
+        bounded = np.isfinite(r)
+        x, xc = np.where(bounded, 1 / (1 + r), 0.0), np.where(bounded, r / (1 + r), 1.0)
 
     def odd(j: Any, d: Any) -> Any:
         return d * np.exp(sc.gammaln(j + 1) - sc.gammaln(j + 1.5)) / np.sqrt(2.0)
 
-    def central(j: Any, df: Any, d: Any, x: Any) -> Any:
-        return betainc_da_db(j + 0.5, df / 2, x)[1] + odd(j, d) * betainc_da_db(j + 1, df / 2, x)[1]
+    def central(j: Any, df: Any, d: Any, x: Any, xc: Any) -> Any:
+        even_db = _betainc_da_db(j + 0.5, df / 2, x, xc)[1]
+        return even_db + odd(j, d) * _betainc_da_db(j + 1, df / 2, x, xc)[1]
 
-    def size(j: Any, df: Any, d: Any, x: Any) -> Any:
-        return _beta_tail_size(j + 0.5, df / 2, x) + np.abs(odd(j, d)) * _beta_tail_size(
-            j + 1, df / 2, x
-        )
+    def size(j: Any, df: Any, d: Any, x: Any, xc: Any) -> Any:
+        even = _beta_tail_size(j + 0.5, df / 2, x, xc)
+        return even + np.abs(odd(j, d)) * _beta_tail_size(j + 1, df / 2, x, xc)
 
     density = noncentral_t_density(df, nc, t)
     # where t and nc are of opposite signs, the mixture's terms alternate, and in the smaller
     # tail cancel to it (1.5e-4 off at (1e3, 6, -1.5), where nctdtr is 3.3e-14; 6.4e3 times the
     # derivative at (50, 20, -1)): from the tail's quadrature there (_lower_tail_df_slope)
     with np.errstate(invalid="ignore"):
-        alternating = (d < 0) & ~many & np.isfinite(df) & (df > 0) & np.isfinite(t)
+        alternating = (d < 0) & ~many & np.isfinite(df) & (df >= _SMALLEST_DF) & np.isfinite(t)
         alternating &= sc.nctdtr(df, np.abs(nc), -np.abs(t)) < _MIXED_TAIL
     # where the density is not found, neither is the derivative: no mixture (24 s at nc = 60)
     mean = np.where(np.isfinite(density) & ~alternating, d * d / 2, np.inf)
     # in a far tail, the terms that count are of small weight (at df = 10, nc = 20, t = 2, near
     # j = 50 of a mean of 200): chosen by their weight times their size, as in chndtr_ddf
-    mixed = _poisson_mixture(mean, central, df, d, x, size=size) / 4
+    mixed = _poisson_mixture(mean, central, df, d, x, xc, size=size) / 4
     general = sign * mixed - density * t / (2 * df)
     if np.any(alternating):
         general = np.array(general, dtype=float)  # a writable copy, of the broadcast shape
@@ -351,6 +366,8 @@ def nctdtr_ddf(df: Any, nc: Any, t: Any) -> Any:
 # the tail's quadrature: above it, the mixture's alternating terms lose less than 1e-12 of it
 # (against mpmath at 20 points: 3e-13 at worst from a tail of 1e-3, 3e-8 at 5e-11)
 _MIXED_TAIL = 1e-3
+# (below it, the law of log V is e^(df y / 2) wide toward y = -inf: past the float range)
+_SMALLEST_DF = 1e-3
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 
 
@@ -366,6 +383,8 @@ def _lower_tail_df_slope(df: float, nc: float, t: float) -> float:
     slack = log_minus_digamma(a)  # log a - digamma(a): Stirling's series for large a
 
     def log_weight(y: float) -> float:
+        if y > 700:  # a e^y > 1e300: nothing left
+            return -math.inf
         if a > STIRLING_SHAPE:  # no term of size a left to cancel
             x = a * math.exp(y)
             log_v = math.log(x) + float(log_gamma_density_large(a, x))
@@ -375,7 +394,8 @@ def _lower_tail_df_slope(df: float, nc: float, t: float) -> float:
 
     def slope(y: float) -> float:  # of log_weight
         z = t * math.exp(y / 2) - nc
-        mills = math.exp(-z * z / 2 - _HALF_LOG_2PI - float(sc.log_ndtr(z)))
+        # phi(z) / ndtr(z), which is -z to within 1/z^2 below z = -1e8 (z^2 may overflow)
+        mills = -z if z < -1e8 else math.exp(-z * z / 2 - _HALF_LOG_2PI - float(sc.log_ndtr(z)))
         return a - a * math.exp(y) + mills * t / 2 * math.exp(y / 2)
 
     lo, hi = -1.0, 0.0  # the slope is negative at y = 0 (t < 0) and tends to a as y -> -inf
@@ -387,23 +407,26 @@ def _lower_tail_df_slope(df: float, nc: float, t: float) -> float:
     center = (lo + hi) / 2
     step = 1e-4
     curvature = (slope(center - step) - slope(center + step)) / (2 * step)
-    width = 1 / math.sqrt(max(curvature, 1e-300))
+    width = 1 / math.sqrt(max(curvature, 1e-6))
     peak = log_weight(center)
 
-    def end(side: float) -> float:
+    # the interval in pieces doubling away from the peak (one quad over a slowly decaying
+    # side, e^(a y) at a tiny df, stopped at its roundoff 1.6e-4 off)
+    cuts = [center]
+    for side in (-1.0, 1.0):
         reach = width
         while log_weight(center + side * reach) > peak - 60:
+            cuts.append(center + side * reach)
             reach *= 2
-        return center + side * reach
+        cuts.append(center + side * reach)
+    cuts.sort()
 
-    total, _ = integrate.quad(
-        lambda y: math.exp(log_weight(y) - peak) * (slack - (math.expm1(y) - y)),
-        end(-1.0),
-        end(1.0),
-        points=[center],
-        epsabs=0.0,
-        epsrel=1e-13,
-        limit=200,
+    def integrand(y: float) -> float:
+        return math.exp(log_weight(y) - peak) * (slack - (math.expm1(y) - y))
+
+    total = sum(
+        integrate.quad(integrand, lo, hi, epsabs=0.0, epsrel=1e-13, limit=200)[0]
+        for lo, hi in itertools.pairwise(cuts)
     )
     return 0.5 * math.exp(peak) * total
 

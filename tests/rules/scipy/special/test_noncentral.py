@@ -223,6 +223,33 @@ def test_nctdtr_df_derivative_in_the_tail_of_t_and_nc_of_opposite_signs(df, nc, 
     assert cotangents(sc.nctdtr, df, -nc, -t)[0] == pytest.approx(-expected, rel=1e-11, abs=0)
 
 
+def test_nctdtr_df_derivative_in_a_tail_at_a_tiny_df():
+    # the law of log V is e^(df y / 2) wide toward y = -inf: one quad over that side stopped
+    # at its roundoff, 1.6e-4 off. By mpmath as above (SciPy's nctdtr there is 4.6e-20 for the
+    # 4.9e-198 of mpmath's quadrature). rtol: 9e-11 measured
+    got = cotangents(sc.nctdtr, 0.001, 30.0, -0.5)[0]
+    assert got == pytest.approx(-3.069088960574519e-197, rel=1e-9, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("df", "nc", "t", "expected"),
+    [
+        (0.5, 0.0, -1e9, -2.129608569765851e-4),
+        (0.01, 1.0, -1e10, -3.164928280197215),
+        (0.01, 1.0, 1e10, 16.25833631924177),
+        (1.0, 1.0, 1e8, 1.541355123970999e-7),
+        (3.0, 1.0, 1e5, 5.845511470547199e-14),
+    ],
+)
+def test_nctdtr_df_derivative_where_t_squared_is_far_above_df(df, nc, t, expected):
+    # by mpmath: the smaller tail's df-derivative as E[ndtr(+-(t U - nc)) score] by quadrature
+    # in log V at 50 digits (V = chi2_df / df, the score d log p / d(df)). x = t^2 / (t^2 + df)
+    # rounded to 1, where betainc's derivatives vanish: 5.1e-6 for -2.1e-4 at the first, 0.061
+    # for -3.16 at the second, the wrong sign at the first three, 1.3e-7 off at the last. rtol:
+    # betainc's shape derivatives (quadrature, 1e-12)
+    assert cotangents(sc.nctdtr, df, nc, t)[0] == pytest.approx(expected, rel=1e-12, abs=0)
+
+
 # d/d(dfn), d/d(dfd) ncfdtr where a degree of freedom is huge: mpmath's mixture of betainc (or
 # of its complement where ncfdtr is above 1/2) at 90 digits, central differences with step
 # 1e-35 times the argument. The derivative in the huge one was the difference of two terms of
