@@ -100,9 +100,16 @@ def _scaled_hyp1f1(a: Any, b: Any, z: Any, large: Any) -> Any:
     overflow: every partial of nctdtr(10, 38, 40) = 0.53 was NaN)."""
     return np.where(
         large,
-        sc.hyp1f1(b - a, b, -np.where(large, z, 0.0)),
-        sc.hyp1f1(a, b, np.where(large, 0.0, z)),
+        _hyp1f1(b - a, b, -np.where(large, z, 0.0)),
+        _hyp1f1(a, b, np.where(large, 0.0, z)),
     )
+
+
+def _hyp1f1(a: Any, b: Any, z: Any) -> Any:
+    """hyp1f1(a, b, z), as e^z where a = b: SciPy's hyp1f1(0.5, 0.5, -5e15) does not return
+    (reached by nctdtr's nc-partial at (1e-300, 1e8, 0.5), where b - a rounds to b)."""
+    same = np.equal(a, b)
+    return np.where(same, np.exp(z), sc.hyp1f1(a, b, np.where(same, 0.0, z)))
 
 
 def _decay(nc: Any, df: Any, s: Any, large: Any) -> Any:

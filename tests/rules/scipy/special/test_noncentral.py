@@ -296,3 +296,11 @@ def test_nctdtr_nc_derivative_where_t_squared_over_df_overflows(nc):
     # power (df / s)^(df / 2) = 1 came out 0
     found = cotangents(sc.nctdtr, 1e-300, nc, 1e8)[1]
     assert found == pytest.approx(-np.exp(-nc * nc / 2) / np.sqrt(2 * np.pi), rel=1e-15, abs=0)
+
+
+def test_nctdtr_nc_derivative_where_hyp1f1s_parameters_coincide():
+    # at df = 1e-300, (df + 1)/2 - df/2 rounds to 1/2, and SciPy's hyp1f1(1/2, 1/2, -5e15)
+    # does not return; it is e^-5e15 = 0. The derivative, -E[phi(t U - nc)] at nc = 1e8, is
+    # below the smallest normal float
+    dnc = noncentral.nctdtr_dnc(1e-300, 1e8, 0.5)
+    assert dnc == pytest.approx(0.0, abs=1e-300)
